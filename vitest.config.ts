@@ -8,7 +8,6 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@latchkey\/core\/node$/, replacement: src('./packages/core/src/node/index.ts') },
-      { find: /^@latchkey\/core\/testing$/, replacement: src('./packages/core/src/testing/index.ts') },
       { find: /^@latchkey\/core$/, replacement: src('./packages/core/src/index.ts') },
       { find: /^@latchkey\/adapter-(express|fastify|hono)$/, replacement: src('./packages/adapter-$1/src/index.ts') },
       { find: /^@latchkey\/webhook-verifier\/(redis|web)$/, replacement: src('./packages/webhook-verifier/src/$1.ts') },

@@ -1,1 +1,61 @@
-export {};
+/**
+ * `@latchkey/core`: the storage-agnostic, framework-neutral core of Latchkey. Build it with
+ * {@link createCore} and serve `core.handle` through an adapter.
+ */
+export { GENESIS_HASH, type ChainHead, sealEvent, verifyChain } from './activity.js';
+export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './client.js';
+export {
+  type ConflictRecord,
+  type KeyHead,
+  type OverwriteRecord,
+  type PlannedWrite,
+  type PushChange,
+  type PushPlan,
+  planPush,
+  versionMatches,
+} from './conflicts.js';
+export {
+  type BootstrapOptions,
+  type Core,
+  type CoreLogger,
+  type CoreOptions,
+  createCore,
+  type ExternalIdentity,
+  toWebResponse,
+} from './core.js';
+export {
+  generateApiToken,
+  hashToken,
+  normalizeEd25519PublicKey,
+  type PushAddress,
+  pushSigningPayload,
+  verifyClientSignature,
+} from './crypto.js';
+export {
+  ERROR_STATUS,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorDetail,
+  internalErrorBody,
+  isLatchkeyError,
+  LatchkeyError,
+} from './errors.js';
+export { type CoreHeaders, type CoreRequest, type CoreResponse, headerValue, jsonResponse } from './http.js';
+export { type IdGenerator, randomId } from './ids.js';
+export type * from './model.js';
+export {
+  type AuthorizationResult,
+  authorize,
+  type Grant,
+  PERMISSIONS,
+  type Permission,
+  type PermissionScope,
+  type Principal,
+  ROLE_PERMISSIONS,
+  ROLES,
+  type Role,
+} from './permissions.js';
+export type { AnyRoute, RouteContext, RouteDefinition, RouteResult, Services } from './router.js';
+export * as schemas from './schemas.js';
+export { createMemoryStore, type MemoryStoreOptions } from './store/memory.js';
+export type * from './store/types.js';

@@ -1,0 +1,45 @@
+/**
+ * Client-side helpers for pushes: key pairs for devices and `client_sig`. A CLI or an SDK signs a push
+ * with these; the server verifies the same bytes.
+ */
+import { generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
+import { type PushAddress, pushSigningPayload } from './crypto.js';
+
+/** A device key pair: the public key in raw base64url (to enroll) and the private KeyObject. */
+export interface DeviceKeyPair {
+  publicKey: string;
+  privateKey: KeyObject;
+}
+
+/** Generates an Ed25519 device key pair. */
+export function generateDeviceKeyPair(): DeviceKeyPair {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const der = publicKey.export({ format: 'der', type: 'spki' });
+  return { publicKey: der.subarray(der.length - 32).toString('base64url'), privateKey };
+}
+
+/** A push body before signing. `signed_at` and `nonce` are filled in when absent. */
+export interface UnsignedPush {
+  device_id: string;
+  changes: { key: string; value?: string; delete?: true; if_version?: number }[];
+  conflict_mode?: 'lenient' | 'strict';
+  force_overwrite?: boolean;
+  signed_at?: number;
+  nonce?: string;
+}
+
+/** Signs a push for `address` with the device's private key and returns the body to send. */
+export function signPush(
+  push: UnsignedPush,
+  address: PushAddress,
+  privateKey: KeyObject,
+  now: () => number = Date.now,
+): UnsignedPush & { signed_at: number; nonce: string; client_sig: string } {
+  const body = {
+    ...push,
+    signed_at: push.signed_at ?? Math.floor(now() / 1000),
+    nonce: push.nonce ?? randomBytes(16).toString('base64url'),
+  };
+  const client_sig = sign(null, Buffer.from(pushSigningPayload(body, address)), privateKey).toString('base64url');
+  return { ...body, client_sig };
+}

@@ -1,0 +1,432 @@
+/**
+ * `createCore(options)`: builds the services and answers every HTTP request through `core.handle`.
+ * Routing, authentication, scope resolution, RBAC, validation, error mapping and JSON live here,
+ * once; framework adapters only translate requests and responses.
+ */
+import type { z } from 'zod';
+import { hashToken } from './crypto.js';
+import { internalErrorBody, isLatchkeyError, LatchkeyError } from './errors.js';
+import { type CoreRequest, type CoreResponse, headerValue, jsonResponse } from './http.js';
+import { type IdGenerator, randomId } from './ids.js';
+import type { ActivityDraft, Environment, Organization, Project } from './model.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { authorize, type Principal } from './permissions.js';
+import { type AnyRoute, type RouteContext, type RouteResult, Router, type Services } from './router.js';
+import { allRoutes } from './routes/index.js';
+import { createMemoryStore } from './store/memory.js';
+import type { LatchkeyStore } from './store/types.js';
+import { paramSchemas, zodDetails } from './validation.js';
+
+/** What a host app's own authentication returns: the organization and user it vouches for. */
+export interface ExternalIdentity {
+  /** Organization slug. */
+  organization: string;
+  /** User identifier; must be a member of the organization. */
+  user: string;
+}
+
+/** Something that receives operational log lines. Never given secrets or request bodies. */
+export interface CoreLogger {
+  error(message: string, meta?: Record<string, unknown>): void;
+}
+
+/** Options of {@link createCore}. */
+export interface CoreOptions {
+  /** Where everything is kept. Default: a new in-memory store. */
+  store?: LatchkeyStore;
+  /** Path prefix of the API. Default `/api/v2`. */
+  basePath?: string;
+  /** Largest request body in bytes; larger ones get 413 `payload_too_large`. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Replaces Bearer API tokens with the host app's own authentication. */
+  authenticate?: (request: CoreRequest) => Promise<ExternalIdentity | null> | ExternalIdentity | null;
+  /** Clock in milliseconds. Default `Date.now`. */
+  now?: () => number;
+  /** Id generator. Default: prefix + 12 random bytes hex. */
+  ids?: IdGenerator;
+  /** Accepted distance between a push's `signed_at` and now, in seconds. Default 300. */
+  signatureToleranceSeconds?: number;
+  /** Receives unexpected errors. Default: `console.error` of the error name and message. */
+  logger?: CoreLogger;
+}
+
+/** The bootstrap of an organization with an owner and a known token (example servers, tests). */
+export interface BootstrapOptions {
+  organization: string;
+  name?: string;
+  user: string;
+  token: string;
+}
+
+/** A running Latchkey core. */
+export interface Core {
+  /** The only HTTP entry point. Never throws: every failure becomes the documented error body. */
+  handle(request: CoreRequest): Promise<CoreResponse>;
+  /** The same, for WHATWG `Request`/`Response` runtimes. */
+  fetch(request: Request): Promise<Response>;
+  /** Creates (or finds) an organization with an owner whose API token is `token`. Idempotent. */
+  bootstrap(options: BootstrapOptions): Promise<Organization>;
+  /** The OpenAPI 3.1 document of this core. */
+  openapi(): Record<string, unknown>;
+  readonly store: LatchkeyStore;
+  readonly basePath: string;
+  readonly bodyLimit: number;
+  readonly routes: readonly AnyRoute[];
+}
+
+/** Builds a Latchkey core. */
+export function createCore(options: CoreOptions = {}): Core {
+  const store = options.store ?? createMemoryStore();
+  const basePath = (options.basePath ?? '/api/v2').replace(/\/+$/, '');
+  const baseSegments = basePath.split('/').filter(Boolean);
+  const bodyLimit = options.bodyLimit ?? 1_048_576;
+  const logger: CoreLogger = options.logger ?? {
+    error: (message, meta) => console.error(`[latchkey] ${message}`, meta ?? ''),
+  };
+  const services: Services = {
+    store,
+    now: options.now ?? Date.now,
+    ids: options.ids ?? randomId,
+    signatureToleranceSeconds: options.signatureToleranceSeconds ?? 300,
+    openapi: () => openapi(),
+  };
+  const router = new Router(allRoutes);
+  let openapiCache: Record<string, unknown> | undefined;
+  const openapi = () => {
+    openapiCache ??= buildOpenApiDocument(allRoutes, basePath);
+    return openapiCache;
+  };
+
+  async function authenticate(request: CoreRequest): Promise<Principal> {
+    if (options.authenticate) {
+      const identity = await options.authenticate(request);
+      if (!identity) throw new LatchkeyError('unauthenticated', 'Authentication is required.');
+      const org = await store.organizations.getBySlug(identity.organization);
+      const member = org && (await store.members.get(org.id, identity.user));
+      if (!org || !member) throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
+      return { organizationId: org.id, user: member.user, role: member.role, grants: member.grants };
+    }
+    const header = headerValue(request.headers, 'authorization');
+    if (!header) throw new LatchkeyError('unauthenticated', 'Send an API token as "Authorization: Bearer <token>".');
+    const match = /^Bearer +([A-Za-z0-9_-]{1,200})\s*$/i.exec(header);
+    if (!match) throw new LatchkeyError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
+    const token = await store.tokens.findByHash(hashToken(match[1]!));
+    if (!token || token.revoked_at !== null) throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
+    const member = await store.members.get(token.organization_id, token.user);
+    if (!member) throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
+    return {
+      organizationId: token.organization_id,
+      user: member.user,
+      role: member.role,
+      grants: member.grants,
+      tokenId: token.id,
+    };
+  }
+
+  async function handle(request: CoreRequest): Promise<CoreResponse> {
+    let scoped: RouteContext | undefined;
+    let route: AnyRoute | undefined;
+    try {
+      const { segments, query } = parseUrl(request.url);
+      if (!startsWith(segments, baseSegments)) throw notFound();
+      const match = router.match(request.method.toUpperCase(), segments.slice(baseSegments.length));
+      if (match.kind === 'not_found') throw notFound();
+      if (match.kind === 'method_not_allowed') {
+        const allow = [...new Set(match.allow)].join(', ');
+        return withHeaders(
+          new LatchkeyError('method_not_allowed', `This path accepts ${allow}.`).toBody(),
+          405,
+          { allow },
+        );
+      }
+      route = match.route;
+      const size = bodySize(request.body);
+      if (size > bodyLimit) {
+        throw new LatchkeyError('payload_too_large', `The request body exceeds ${bodyLimit} bytes.`);
+      }
+      if (route.auth === false) {
+        return toResponse(await route.handler({ services, request } as RouteContext<never, never>));
+      }
+      const principal = await authenticate(request);
+      const params = validateParams(match.params);
+      const { organization, project, environment } = await resolveScope(principal, params);
+      const at = new Date(services.now()).toISOString();
+      const ctx: RouteContext = {
+        request,
+        services,
+        principal,
+        organization,
+        project,
+        environment,
+        params,
+        body: undefined,
+        json: undefined,
+        query: undefined,
+        at,
+        draft: (type, data, extra) => draftEvent(type, data, extra, principal, organization, project, environment, at, services),
+      };
+      scoped = ctx;
+      if (route.permission) {
+        const decision = authorize(principal, route.permission, { project: project?.slug, environment: environment?.slug });
+        if (!decision.ok) {
+          throw new LatchkeyError('forbidden', `Your role does not allow ${route.permission} here.`);
+        }
+      }
+      ctx.json = parseBody(request, route);
+      ctx.body = route.body ? validate(route.body, ctx.json, 'body') : undefined;
+      ctx.query = route.query ? validate(route.query, query, 'query') : rejectUnknownQuery(query);
+      return toResponse(await route.handler(ctx as RouteContext<never, never>));
+    } catch (error) {
+      if (isLatchkeyError(error)) {
+        if (scoped && route?.rejectedEvent && !(error as { recorded?: boolean }).recorded) {
+          await recordRejection(scoped, route.rejectedEvent, error);
+        }
+        return jsonResponse(error.status, error.toBody());
+      }
+      logger.error('unexpected error while handling a request', {
+        method: request.method,
+        route: route?.operationId,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      });
+      return jsonResponse(500, internalErrorBody());
+    }
+  }
+
+  async function recordRejection(ctx: RouteContext, type: string, error: LatchkeyError): Promise<void> {
+    try {
+      const json = ctx.json as { device_id?: unknown } | undefined;
+      const deviceId = json && typeof json.device_id === 'string' ? json.device_id.slice(0, 80) : undefined;
+      await store.activity.append(
+        ctx.organization.id,
+        ctx.draft(type, { reason: error.code, status: error.status }, { device_id: deviceId }),
+      );
+    } catch (appendError) {
+      logger.error('could not record a rejected request', {
+        error: appendError instanceof Error ? appendError.message : String(appendError),
+      });
+    }
+  }
+
+  async function resolveScope(
+    principal: Principal,
+    params: Record<string, string>,
+  ): Promise<{ organization: Organization; project: Project | undefined; environment: Environment | undefined }> {
+    const slug = params['organization'];
+    const organization = slug === undefined ? null : await store.organizations.getBySlug(slug);
+    // Another organization's resources answer exactly like missing ones.
+    if (!organization || organization.id !== principal.organizationId) throw notFound();
+    let project: Project | undefined;
+    let environment: Environment | undefined;
+    if (params['project'] !== undefined) {
+      project = (await store.projects.get(organization.id, params['project'])) ?? undefined;
+      if (!project) throw notFound('project');
+    }
+    if (params['environment'] !== undefined && project) {
+      environment = (await store.environments.get(project.id, params['environment'])) ?? undefined;
+      if (!environment) throw notFound('environment');
+    }
+    return { organization, project, environment };
+  }
+
+  async function bootstrap(input: BootstrapOptions): Promise<Organization> {
+    const at = new Date(services.now()).toISOString();
+    const candidate: Organization = {
+      id: services.ids('org'),
+      slug: input.organization,
+      name: input.name ?? input.organization,
+      created_at: at,
+    };
+    await store.organizations.create(candidate);
+    const org = (await store.organizations.getBySlug(input.organization))!;
+    await store.members.create({ organization_id: org.id, user: input.user, role: 'owner', grants: [], created_at: at });
+    const tokenHash = hashToken(input.token);
+    if (!(await store.tokens.findByHash(tokenHash))) {
+      await store.tokens.create({
+        id: services.ids('tok'),
+        organization_id: org.id,
+        user: input.user,
+        name: 'bootstrap',
+        token_hash: tokenHash,
+        created_at: at,
+        revoked_at: null,
+      });
+    }
+    return org;
+  }
+
+  async function fetchHandler(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
+    const response = await handle({
+      method: request.method,
+      url: url.pathname + url.search,
+      headers: Object.fromEntries(request.headers),
+      body,
+    });
+    return toWebResponse(response);
+  }
+
+  return {
+    handle,
+    fetch: fetchHandler,
+    bootstrap,
+    openapi,
+    store,
+    basePath,
+    bodyLimit,
+    routes: allRoutes,
+  };
+}
+
+/** Converts a core response to a WHATWG `Response`. */
+export function toWebResponse(response: CoreResponse): Response {
+  const body = response.body;
+  let init: BodyInit | null;
+  if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
+    init = body as BodyInit | null;
+  } else {
+    const iterator = body[Symbol.asyncIterator]();
+    const encoder = new TextEncoder();
+    init = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    });
+  }
+  return new Response(init, { status: response.status, headers: response.headers });
+}
+
+function draftEvent(
+  type: string,
+  data: Record<string, unknown>,
+  extra: Partial<ActivityDraft> | undefined,
+  principal: Principal,
+  organization: Organization,
+  project: Project | undefined,
+  environment: Environment | undefined,
+  at: string,
+  services: Services,
+): ActivityDraft {
+  return {
+    id: services.ids('evt'),
+    type,
+    occurred_at: at,
+    organization: organization.slug,
+    project: project?.slug,
+    environment: environment?.slug,
+    actor: { type: 'user', id: principal.user },
+    data,
+    ...extra,
+  };
+}
+
+function notFound(what = 'resource'): LatchkeyError {
+  return new LatchkeyError('not_found', what === 'resource' ? 'Not found.' : `The ${what} was not found.`);
+}
+
+function startsWith(segments: readonly string[], prefix: readonly string[]): boolean {
+  if (segments.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (segments[i] !== prefix[i]) return false;
+  return true;
+}
+
+function parseUrl(url: string): { segments: string[]; query: Record<string, string> } {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const segments: string[] = [];
+  try {
+    for (const raw of path.split('/')) if (raw !== '') segments.push(decodeURIComponent(raw));
+  } catch {
+    throw new LatchkeyError('invalid_request', 'The path is not valid percent-encoding.');
+  }
+  const query: Record<string, string> = {};
+  if (q !== -1) {
+    for (const [key, value] of new URLSearchParams(url.slice(q + 1))) {
+      if (key in query) throw new LatchkeyError('invalid_request', `Query parameter ${key} is given more than once.`);
+      query[key] = value;
+    }
+  }
+  return { segments, query };
+}
+
+function bodySize(body: CoreRequest['body']): number {
+  if (body === undefined) return 0;
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function parseBody(request: CoreRequest, route: AnyRoute): unknown {
+  const raw = request.body;
+  const empty = raw === undefined || (typeof raw === 'string' ? raw.length === 0 : raw.byteLength === 0);
+  if (empty) {
+    if (route.body) throw new LatchkeyError('invalid_request', 'A JSON request body is required.');
+    return undefined;
+  }
+  const type = headerValue(request.headers, 'content-type');
+  if (type !== undefined && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
+    throw new LatchkeyError('unsupported_media_type', 'Send the body as application/json.');
+  }
+  let text: string;
+  try {
+    text = typeof raw === 'string' ? raw : decoder.decode(raw);
+  } catch {
+    throw new LatchkeyError('invalid_request', 'The body is not valid UTF-8.');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new LatchkeyError('invalid_request', 'The body is not valid JSON.');
+  }
+  if (!route.body) {
+    // Routes without input accept nothing but an empty object, so a typo never passes silently.
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).length > 0) {
+      throw new LatchkeyError('invalid_request', 'This operation takes no request body.');
+    }
+  }
+  return value;
+}
+
+function validate<T>(schema: z.ZodType<T>, value: unknown, where: 'body' | 'query'): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new LatchkeyError('invalid_request', `The request ${where} is not valid.`, {
+    details: zodDetails(result.error, where),
+  });
+}
+
+function rejectUnknownQuery(query: Record<string, string>): undefined {
+  const keys = Object.keys(query);
+  if (keys.length > 0) {
+    throw new LatchkeyError('invalid_request', 'The request query is not valid.', {
+      details: keys.map((key) => ({ path: `query.${key}`, message: 'unknown query parameter' })),
+    });
+  }
+  return undefined;
+}
+
+function validateParams(params: Record<string, string>): Record<string, string> {
+  for (const [name, value] of Object.entries(params)) {
+    const schema = paramSchemas[name];
+    if (schema && !schema.safeParse(value).success) {
+      throw new LatchkeyError('invalid_request', `The path parameter ${name} is not valid.`, {
+        details: [{ path: `path.${name}`, message: 'not a valid identifier' }],
+      });
+    }
+  }
+  return params;
+}
+
+function toResponse(result: RouteResult): CoreResponse {
+  return 'response' in result ? result.response : jsonResponse(result.status, result.body, result.headers);
+}
+
+function withHeaders(body: unknown, status: number, headers: Record<string, string>): CoreResponse {
+  return jsonResponse(status, body, headers);
+}

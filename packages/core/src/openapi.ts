@@ -1,0 +1,87 @@
+/** The OpenAPI 3.1 document, generated from the route table and its zod schemas. */
+import { z } from 'zod';
+import { ERROR_STATUS } from './errors.js';
+import { PERMISSIONS } from './permissions.js';
+import type { AnyRoute } from './router.js';
+import { paramSchemas } from './validation.js';
+
+const toSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
+
+/** Builds the document for a route table mounted at `basePath`. */
+export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    const operation: Record<string, unknown> = {
+      operationId: route.operationId,
+      summary: route.summary,
+      tags: [route.tag],
+      parameters: params.map((name) => ({
+        name,
+        in: 'path',
+        required: true,
+        schema: paramSchemas[name] ? strip(toSchema(paramSchemas[name]!, 'input')) : { type: 'string' },
+      })),
+      responses: Object.fromEntries(
+        Object.entries(route.responses).map(([status, doc]) => [
+          status,
+          {
+            description: doc.description,
+            ...(doc.schema ? { content: { 'application/json': { schema: strip(toSchema(doc.schema, 'output')) } } } : {}),
+          },
+        ]),
+      ),
+    };
+    if (route.auth === false) operation['security'] = [];
+    if (route.permission) {
+      operation['x-latchkey-permission'] = route.permission;
+      operation['x-latchkey-scope'] = PERMISSIONS[route.permission].scope;
+    }
+    if (route.query) {
+      const schema = toSchema(route.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+      for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+        (operation['parameters'] as unknown[]).push({
+          name,
+          in: 'query',
+          required: schema.required?.includes(name) ?? false,
+          schema: prop,
+        });
+      }
+    }
+    if (route.body) {
+      operation['requestBody'] = {
+        required: true,
+        content: { 'application/json': { schema: strip(toSchema(route.body, 'input')) } },
+      };
+    }
+    const path = basePath + route.path;
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Latchkey API',
+      version: '2.0.0',
+      description:
+        'Signed pushes with optimistic concurrency, device checks, role-based access and a tamper-evident activity log. ' +
+        'Every non-2xx body is {"error":{"code","message","status"}}; error codes: ' +
+        Object.entries(ERROR_STATUS)
+          .map(([code, status]) => `${code} (${status})`)
+          .join(', ') +
+        '.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'lk_ API token' } },
+    },
+    paths,
+  };
+}
+
+function strip(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = schema;
+  return rest;
+}

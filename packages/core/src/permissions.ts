@@ -1,0 +1,100 @@
+/**
+ * Roles, permissions and the scope each permission applies at. Authorization answers
+ * `{ok:true} | {ok:false, reason}`; only the HTTP layer turns a refusal into a 403.
+ */
+
+/** The four organization roles. */
+export const ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Where a permission is checked: on the organization, a project, or one environment of a project. */
+export type PermissionScope = 'organization' | 'project' | 'environment';
+
+/** Every permission, with the scope it is checked at and what it allows. */
+export const PERMISSIONS = {
+  'organization:read': { scope: 'organization', description: 'Read the organization itself.' },
+  'projects:read': { scope: 'project', description: 'List and read projects and their environments.' },
+  'projects:manage': { scope: 'organization', description: 'Create projects.' },
+  'environments:manage': {
+    scope: 'project',
+    description: 'Create environments and change their settings (e.g. require strict conflict mode).',
+  },
+  'secrets:read': { scope: 'environment', description: 'Pull the secrets of an environment.' },
+  'secrets:push': { scope: 'environment', description: 'Push signed changes to an environment.' },
+  'secrets:force_overwrite': {
+    scope: 'environment',
+    description: 'Push with force_overwrite, bypassing optimistic locking (recorded as push_force_overwrite).',
+  },
+  'devices:manage': { scope: 'organization', description: 'Enroll, list and revoke your own devices.' },
+  'devices:manage_all': { scope: 'organization', description: "List and revoke every member's devices." },
+  'members:read': { scope: 'organization', description: 'Read members and the permission matrix.' },
+  'members:manage': { scope: 'organization', description: 'Add members and change their roles and grants.' },
+  'tokens:manage': { scope: 'organization', description: 'Create, list and revoke API tokens.' },
+  'activity:read': { scope: 'project', description: 'Read the activity history.' },
+  'activity:export': { scope: 'organization', description: 'Export the activity log.' },
+  'audit_webhooks:manage': { scope: 'organization', description: 'Create and manage audit webhooks.' },
+  'backup:create': { scope: 'organization', description: 'Create an encrypted backup.' },
+  'backup:restore': { scope: 'organization', description: 'Restore an encrypted backup.' },
+} as const satisfies Record<string, { scope: PermissionScope; description: string }>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+const ALL = Object.keys(PERMISSIONS) as Permission[];
+
+/** The default role table. Owners and admins hold every permission on every project and environment. */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  owner: ALL,
+  admin: ALL,
+  developer: ['organization:read', 'projects:read', 'secrets:read', 'secrets:push', 'devices:manage', 'activity:read'],
+  viewer: ['organization:read', 'projects:read', 'secrets:read', 'activity:read'],
+};
+
+/** A grant of a developer or viewer on one project: `environments` lists slugs, or `["*"]` for all. */
+export interface Grant {
+  project: string;
+  environments: string[];
+}
+
+/** Who is calling, after authentication and membership lookup. */
+export interface Principal {
+  organizationId: string;
+  user: string;
+  role: Role;
+  grants: Grant[];
+  /** The API token id when the call used a built-in token. */
+  tokenId?: string | undefined;
+}
+
+/** The resource a permission is checked against. Slugs, as in paths. */
+export interface ScopeTarget {
+  project?: string | undefined;
+  environment?: string | undefined;
+}
+
+/** The answer of {@link authorize}. */
+export type AuthorizationResult = { ok: true } | { ok: false; reason: string };
+
+/** True when the role acts on every project and environment without grants. */
+export function isOrganizationWide(role: Role): boolean {
+  return role === 'owner' || role === 'admin';
+}
+
+/** Whether `principal` may perform `permission` on `target`. */
+export function authorize(principal: Principal, permission: Permission, target: ScopeTarget = {}): AuthorizationResult {
+  if (!ROLE_PERMISSIONS[principal.role].includes(permission)) {
+    return { ok: false, reason: `role ${principal.role} lacks ${permission}` };
+  }
+  if (isOrganizationWide(principal.role)) return { ok: true };
+  const scope = PERMISSIONS[permission].scope;
+  if (scope === 'organization' || target.project === undefined) return { ok: true };
+  const grant = principal.grants.find((g) => g.project === target.project);
+  if (!grant) return { ok: false, reason: `no grant on project ${target.project}` };
+  if (scope === 'project' || target.environment === undefined) return { ok: true };
+  if (grant.environments.includes('*') || grant.environments.includes(target.environment)) return { ok: true };
+  return { ok: false, reason: `no grant on environment ${target.environment}` };
+}
+
+/** Whether a principal can see a project at all (used to filter lists). */
+export function canSeeProject(principal: Principal, project: string): boolean {
+  return isOrganizationWide(principal.role) || principal.grants.some((g) => g.project === project);
+}

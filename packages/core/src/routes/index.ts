@@ -1,0 +1,8 @@
+import type { AnyRoute } from '../router.js';
+import { deviceRoutes } from './devices.js';
+import { metaRoutes } from './meta.js';
+import { organizationRoutes } from './organization.js';
+import { secretRoutes } from './secrets.js';
+
+/** The whole route table of the core. */
+export const allRoutes: readonly AnyRoute[] = [...metaRoutes, ...organizationRoutes, ...deviceRoutes, ...secretRoutes];

@@ -1,0 +1,17 @@
+import { defineRoute } from '../router.js';
+
+/** Routes that need no credential. */
+export const metaRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/openapi.json',
+    operationId: 'getOpenApi',
+    summary: 'The OpenAPI 3.1 document, generated from the schemas that validate requests.',
+    tag: 'Meta',
+    auth: false,
+    responses: { 200: { description: 'OpenAPI 3.1 document' } },
+    async handler(ctx) {
+      return { status: 200, body: ctx.services.openapi() };
+    },
+  }),
+];

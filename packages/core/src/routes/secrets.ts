@@ -1,0 +1,160 @@
+/** Signed pushes with optimistic concurrency, and pulls. */
+import { verifyClientSignature } from '../crypto.js';
+import type { PushChange } from '../conflicts.js';
+import { LatchkeyError } from '../errors.js';
+import { authorize } from '../permissions.js';
+import { defineRoute, type RouteContext } from '../router.js';
+import { ConflictResponse, ErrorResponse, PushBody, type PushBodyInput, PushResponse, SecretsResponse } from '../schemas.js';
+import { commonErrors } from './docs.js';
+
+const ENV = '/organizations/{organization}/projects/{project}/environments/{environment}';
+
+/** A refusal already recorded in the activity log by the handler itself. */
+function recorded(error: LatchkeyError): LatchkeyError {
+  (error as { recorded?: boolean }).recorded = true;
+  return error;
+}
+
+export const secretRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: `${ENV}/push`,
+    operationId: 'push',
+    summary: 'Push signed changes with optimistic concurrency. All changes apply, or none.',
+    tag: 'Secrets',
+    permission: 'secrets:push',
+    body: PushBody,
+    rejectedEvent: 'push_rejected',
+    responses: {
+      200: { description: 'Applied', schema: PushResponse },
+      ...commonErrors,
+      401: { description: 'unauthenticated, or invalid_client_signature (bad client_sig or signed_at outside 300 s)', schema: ErrorResponse },
+      403: { description: 'forbidden, device_unknown, device_revoked or device_not_owned', schema: ErrorResponse },
+      409: { description: 'version_conflict (with conflicts[]) or push_replayed', schema: ConflictResponse },
+      428: { description: 'if_version_required (strict mode; with keys[])', schema: ErrorResponse },
+    },
+    async handler(ctx) {
+      return push(ctx);
+    },
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: `${ENV}/secrets`,
+    operationId: 'pullSecrets',
+    summary: 'Pull the live secrets of an environment with their versions.',
+    tag: 'Secrets',
+    permission: 'secrets:read',
+    responses: { 200: { description: 'Secrets', schema: SecretsResponse }, ...commonErrors },
+    async handler(ctx) {
+      const secrets = await ctx.services.store.secrets.listLive(ctx.environment!.id);
+      return {
+        status: 200,
+        body: { secrets: secrets.map((s) => ({ key: s.key, value: s.value, version: s.version, updated_at: s.updated_at })) },
+      };
+    },
+  }),
+];
+
+async function push(ctx: RouteContext<PushBodyInput>) {
+  const { store, now, signatureToleranceSeconds } = ctx.services;
+  const body = ctx.body;
+  const organization = ctx.organization;
+  const environment = ctx.environment!;
+
+  const device = await store.devices.get(organization.id, body.device_id);
+  if (!device) throw new LatchkeyError('device_unknown', 'The device is not enrolled in this organization.');
+  if (device.status === 'revoked') throw new LatchkeyError('device_revoked', 'The device has been revoked.');
+  if (device.user !== ctx.principal.user) {
+    throw new LatchkeyError('device_not_owned', 'The device belongs to another member.');
+  }
+
+  const nowMs = now();
+  if (Math.abs(nowMs / 1000 - body.signed_at) > signatureToleranceSeconds) {
+    throw new LatchkeyError(
+      'invalid_client_signature',
+      `signed_at is more than ${signatureToleranceSeconds} seconds away from the server time.`,
+    );
+  }
+  const address = { organization: organization.slug, project: ctx.project!.slug, environment: environment.slug };
+  if (!verifyClientSignature(device.public_key, ctx.json as Record<string, unknown>, address, body.client_sig)) {
+    throw new LatchkeyError('invalid_client_signature', 'client_sig does not verify with the device key.');
+  }
+  // Kept past the whole window in which signed_at is acceptable, so the nonce can never be used twice.
+  const expiresAt = (body.signed_at + signatureToleranceSeconds) * 1000 + 60_000;
+  if (!(await store.nonces.consume(`${organization.id}/${device.id}`, body.nonce, expiresAt, nowMs))) {
+    throw new LatchkeyError('push_replayed', 'This nonce was already used; sign the push again with a new nonce.');
+  }
+
+  const strict = body.conflict_mode === 'strict';
+  if (environment.require_strict_conflict_mode && !strict) {
+    throw new LatchkeyError('invalid_request', 'This environment requires conflict_mode "strict".', {
+      details: [{ path: 'body.conflict_mode', message: 'must be "strict" in this environment' }],
+    });
+  }
+  const force = body.force_overwrite === true;
+  if (strict && force) {
+    throw new LatchkeyError('invalid_request', 'force_overwrite is refused in strict conflict mode.', {
+      details: [{ path: 'body.force_overwrite', message: 'not allowed with conflict_mode "strict"' }],
+    });
+  }
+  if (strict) {
+    const missing = body.changes.filter((c) => c.if_version === undefined).map((c) => c.key);
+    if (missing.length > 0) {
+      throw new LatchkeyError('if_version_required', 'Strict mode requires if_version on every change.', {
+        extra: { keys: missing },
+      });
+    }
+  }
+  if (force && !authorize(ctx.principal, 'secrets:force_overwrite', address).ok) {
+    throw new LatchkeyError('forbidden', 'force_overwrite needs the secrets:force_overwrite permission.');
+  }
+
+  const changes: PushChange[] = body.changes.map((c) => ({
+    key: c.key,
+    value: c.delete ? null : (c.value ?? null),
+    if_version: c.if_version,
+  }));
+  const mode = strict ? 'strict' : 'lenient';
+  const result = await store.secrets.applyPush({
+    organizationId: organization.id,
+    environmentId: environment.id,
+    changes,
+    force,
+    now: ctx.at,
+    event: (plan) =>
+      force
+        ? ctx.draft(
+            'push_force_overwrite',
+            {
+              conflict_mode: mode,
+              keys: plan.writes.map((w) => w.key),
+              overwritten: plan.overwritten,
+              versions: plan.writes.map((w) => ({ key: w.key, version: w.version, deleted: w.value === null })),
+            },
+            { device_id: device.id },
+          )
+        : ctx.draft(
+            'push_applied',
+            {
+              conflict_mode: mode,
+              versions: plan.writes.map((w) => ({ key: w.key, version: w.version, deleted: w.value === null })),
+            },
+            { device_id: device.id },
+          ),
+  });
+  if (!result.ok) {
+    await store.activity.append(
+      organization.id,
+      ctx.draft('push_conflict', { conflict_mode: mode, conflicts: result.conflicts }, { device_id: device.id }),
+    );
+    throw recorded(
+      new LatchkeyError(
+        'version_conflict',
+        `${result.conflicts.length} key(s) changed since your if_version; pull, merge and push again.`,
+        { extra: { conflicts: result.conflicts } },
+      ),
+    );
+  }
+  return { status: 200, body: { versions: result.versions, event_id: result.event.id } };
+}

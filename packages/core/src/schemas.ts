@@ -1,0 +1,184 @@
+/**
+ * The zod schemas that validate every request. The same schemas generate the OpenAPI document, so
+ * the documentation cannot drift from what the server accepts.
+ */
+import { z } from 'zod';
+import { ROLES } from './permissions.js';
+
+/** Organization, project and environment slugs: lower-case letters, digits and inner hyphens. */
+export const SlugSchema = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a slug: a-z, 0-9 and inner hyphens, at most 63 characters');
+
+/** An id with its type prefix, e.g. `dev_…`. */
+export const idSchema = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]{8,64}$`), `must be an id starting with ${prefix}_`);
+
+/** A user identifier as the host app knows it (a user id or an email). */
+export const UserSchema = z
+  .string()
+  .min(1)
+  .max(254)
+  .regex(/^[^\s\u0000-\u001f\u007f]+$/, 'must not contain white space or control characters');
+
+export const RoleSchema = z.enum(ROLES);
+
+export const GrantSchema = z.strictObject({
+  project: SlugSchema,
+  environments: z.array(z.union([SlugSchema, z.literal('*')])).min(1).max(100),
+});
+
+/** A secret key name. */
+export const SecretKeySchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,255}$/, 'must start with a letter or _ and use A-Z, a-z, 0-9, _, . or -');
+
+export const CreateProjectBody = z.strictObject({
+  slug: SlugSchema,
+  name: z.string().min(1).max(200).optional(),
+});
+
+export const CreateEnvironmentBody = z.strictObject({
+  slug: SlugSchema,
+  require_strict_conflict_mode: z.boolean().optional(),
+});
+
+export const UpdateEnvironmentBody = z.strictObject({
+  require_strict_conflict_mode: z.boolean(),
+});
+
+export const AddMemberBody = z.strictObject({
+  user: UserSchema,
+  role: RoleSchema,
+  grants: z.array(GrantSchema).max(500).optional(),
+});
+
+export const CreateTokenBody = z.strictObject({
+  user: UserSchema,
+  name: z.string().min(1).max(200),
+});
+
+export const EnrollDeviceBody = z.strictObject({
+  name: z.string().min(1).max(200),
+  public_key: z.string().min(1).max(4096).describe('Ed25519 public key: SPKI PEM, or the raw 32 bytes in base64url'),
+});
+
+export const PushChangeSchema = z
+  .strictObject({
+    key: SecretKeySchema,
+    value: z.string().max(1_048_576).optional(),
+    delete: z.literal(true).optional(),
+    if_version: z.int().min(0).max(2_147_483_647).optional(),
+  })
+  .refine((c) => (c.value === undefined) !== (c.delete === undefined), {
+    message: 'exactly one of value or delete must be given',
+  });
+
+export const PushBody = z
+  .strictObject({
+    device_id: idSchema('dev'),
+    signed_at: z.int().min(0).max(Number.MAX_SAFE_INTEGER).describe('Unix seconds; must be within 300 s of now'),
+    nonce: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{22,256}$/, 'must be at least 16 random bytes, base64url')
+      .describe('Never reusable'),
+    conflict_mode: z.enum(['lenient', 'strict']).optional(),
+    force_overwrite: z.boolean().optional(),
+    changes: z.array(PushChangeSchema).min(1).max(1000),
+    client_sig: z.string().max(200).describe('base64url Ed25519 signature over the JCS of the body without client_sig'),
+  })
+  .superRefine((body, ctx) => {
+    const seen = new Set<string>();
+    body.changes.forEach((change, index) => {
+      if (seen.has(change.key)) {
+        ctx.addIssue({ code: 'custom', path: ['changes', index, 'key'], message: 'duplicate key in one push' });
+      }
+      seen.add(change.key);
+    });
+  });
+
+export type PushBodyInput = z.infer<typeof PushBody>;
+
+/* Responses (documented in OpenAPI; the handlers build them). */
+
+export const ErrorResponse = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    status: z.int(),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  }),
+});
+
+export const ConflictResponse = ErrorResponse.extend({
+  conflicts: z.array(z.object({ key: z.string(), server_version: z.int(), client_if_version: z.int() })),
+});
+
+export const OrganizationResponse = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+});
+
+export const ProjectResponse = z.object({ id: z.string(), slug: z.string(), name: z.string(), created_at: z.string() });
+
+export const EnvironmentResponse = z.object({
+  id: z.string(),
+  project: z.string(),
+  slug: z.string(),
+  require_strict_conflict_mode: z.boolean(),
+  created_at: z.string(),
+});
+
+export const MemberResponse = z.object({
+  user: z.string(),
+  role: RoleSchema,
+  grants: z.array(GrantSchema),
+  created_at: z.string(),
+});
+
+export const TokenResponse = z.object({
+  id: z.string(),
+  user: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+
+export const CreatedTokenResponse = TokenResponse.extend({ token: z.string().describe('Shown once') });
+
+export const DeviceResponse = z.object({
+  id: z.string(),
+  user: z.string(),
+  name: z.string(),
+  public_key: z.string(),
+  status: z.enum(['active', 'revoked']),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+
+export const PushResponse = z.object({
+  versions: z.array(z.object({ key: z.string(), version: z.int() })),
+  event_id: z.string(),
+});
+
+export const SecretsResponse = z.object({
+  secrets: z.array(z.object({ key: z.string(), value: z.string(), version: z.int(), updated_at: z.string() })),
+});
+
+export const PermissionMatrixResponse = z.object({
+  roles: z.array(z.object({ role: RoleSchema, permissions: z.array(z.string()) })),
+  permissions: z.array(z.object({ name: z.string(), scope: z.string(), description: z.string() })),
+  matrix: z.record(z.string(), z.record(z.string(), z.boolean())),
+  members: z.array(
+    z.object({
+      user: z.string(),
+      role: RoleSchema,
+      grants: z.array(GrantSchema),
+      effective: z.array(
+        z.object({ permission: z.string(), scope: z.string(), project: z.string().optional(), environments: z.array(z.string()).optional() }),
+      ),
+    }),
+  ),
+});
