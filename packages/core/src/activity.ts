@@ -18,7 +18,11 @@ export interface ChainHead {
 
 /** Places a draft after `head` (or first when `head` is null), computing `seq`, `prev_hash` and `hash`. */
 export function sealEvent(draft: ActivityDraft, head: ChainHead | null): ActivityEvent {
-  const unsealed = { ...stripUndefined(draft), seq: (head?.seq ?? 0) + 1, prev_hash: head?.hash ?? GENESIS_HASH };
+  const unsealed = {
+    ...stripUndefined(draft),
+    seq: (head?.seq ?? 0) + 1,
+    prev_hash: head?.hash ?? GENESIS_HASH,
+  };
   const hash = createHash('sha256')
     .update(canonicalize(unsealed) ?? '')
     .digest('hex');
@@ -32,7 +36,8 @@ export function verifyChain(events: readonly ActivityEvent[], previous: ChainHea
     const event = events[i]!;
     const { hash, ...rest } = event;
     const expected = sealEvent(rest as ActivityDraft, head);
-    if (expected.hash !== hash || expected.seq !== event.seq || expected.prev_hash !== event.prev_hash) return i;
+    if (expected.hash !== hash || expected.seq !== event.seq || expected.prev_hash !== event.prev_hash)
+      return i;
     head = { seq: event.seq, hash };
   }
   return -1;

@@ -40,6 +40,8 @@ export function signPush(
     signed_at: push.signed_at ?? Math.floor(now() / 1000),
     nonce: push.nonce ?? randomBytes(16).toString('base64url'),
   };
-  const client_sig = sign(null, Buffer.from(pushSigningPayload(body, address)), privateKey).toString('base64url');
+  const client_sig = sign(null, Buffer.from(pushSigningPayload(body, address)), privateKey).toString(
+    'base64url',
+  );
   return { ...body, client_sig };
 }

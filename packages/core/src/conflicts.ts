@@ -66,7 +66,11 @@ export function planPush(
       if (change.if_version === undefined) continue;
       const head = heads.get(change.key);
       if (!versionMatches(head, change.if_version)) {
-        conflicts.push({ key: change.key, server_version: head?.version ?? 0, client_if_version: change.if_version });
+        conflicts.push({
+          key: change.key,
+          server_version: head?.version ?? 0,
+          client_if_version: change.if_version,
+        });
       }
     }
     if (conflicts.length > 0) return { ok: false, conflicts };
@@ -76,7 +80,12 @@ export function planPush(
   for (const change of changes) {
     const current = heads.get(change.key)?.version ?? 0;
     writes.push({ key: change.key, version: current + 1, value: change.value });
-    if (force) overwritten.push({ key: change.key, server_version: current, client_if_version: change.if_version ?? null });
+    if (force)
+      overwritten.push({
+        key: change.key,
+        server_version: current,
+        client_if_version: change.if_version ?? null,
+      });
   }
   return { ok: true, writes, overwritten };
 }

@@ -107,11 +107,14 @@ export function createCore(options: CoreOptions = {}): Core {
       return { organizationId: org.id, user: member.user, role: member.role, grants: member.grants };
     }
     const header = headerValue(request.headers, 'authorization');
-    if (!header) throw new LatchkeyError('unauthenticated', 'Send an API token as "Authorization: Bearer <token>".');
+    if (!header)
+      throw new LatchkeyError('unauthenticated', 'Send an API token as "Authorization: Bearer <token>".');
     const match = /^Bearer +([A-Za-z0-9_-]{1,200})\s*$/i.exec(header);
-    if (!match) throw new LatchkeyError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
+    if (!match)
+      throw new LatchkeyError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
     const token = await store.tokens.findByHash(hashToken(match[1]!));
-    if (!token || token.revoked_at !== null) throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
+    if (!token || token.revoked_at !== null)
+      throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
     const member = await store.members.get(token.organization_id, token.user);
     if (!member) throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
     return {
@@ -163,11 +166,15 @@ export function createCore(options: CoreOptions = {}): Core {
         json: undefined,
         query: undefined,
         at,
-        draft: (type, data, extra) => draftEvent(type, data, extra, principal, organization, project, environment, at, services),
+        draft: (type, data, extra) =>
+          draftEvent(type, data, extra, principal, organization, project, environment, at, services),
       };
       scoped = ctx;
       if (route.permission) {
-        const decision = authorize(principal, route.permission, { project: project?.slug, environment: environment?.slug });
+        const decision = authorize(principal, route.permission, {
+          project: project?.slug,
+          environment: environment?.slug,
+        });
         if (!decision.ok) {
           throw new LatchkeyError('forbidden', `Your role does not allow ${route.permission} here.`);
         }
@@ -210,7 +217,11 @@ export function createCore(options: CoreOptions = {}): Core {
   async function resolveScope(
     principal: Principal,
     params: Record<string, string>,
-  ): Promise<{ organization: Organization; project: Project | undefined; environment: Environment | undefined }> {
+  ): Promise<{
+    organization: Organization;
+    project: Project | undefined;
+    environment: Environment | undefined;
+  }> {
     const slug = params['organization'];
     const organization = slug === undefined ? null : await store.organizations.getBySlug(slug);
     // Another organization's resources answer exactly like missing ones.
@@ -238,7 +249,13 @@ export function createCore(options: CoreOptions = {}): Core {
     };
     await store.organizations.create(candidate);
     const org = (await store.organizations.getBySlug(input.organization))!;
-    await store.members.create({ organization_id: org.id, user: input.user, role: 'owner', grants: [], created_at: at });
+    await store.members.create({
+      organization_id: org.id,
+      user: input.user,
+      role: 'owner',
+      grants: [],
+      created_at: at,
+    });
     const tokenHash = hashToken(input.token);
     if (!(await store.tokens.findByHash(tokenHash))) {
       await store.tokens.create({
@@ -347,7 +364,8 @@ function parseUrl(url: string): { segments: string[]; query: Record<string, stri
   const query: Record<string, string> = {};
   if (q !== -1) {
     for (const [key, value] of new URLSearchParams(url.slice(q + 1))) {
-      if (key in query) throw new LatchkeyError('invalid_request', `Query parameter ${key} is given more than once.`);
+      if (key in query)
+        throw new LatchkeyError('invalid_request', `Query parameter ${key} is given more than once.`);
       query[key] = value;
     }
   }
@@ -386,7 +404,12 @@ function parseBody(request: CoreRequest, route: AnyRoute): unknown {
   }
   if (!route.body) {
     // Routes without input accept nothing but an empty object, so a typo never passes silently.
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).length > 0) {
+    if (
+      typeof value !== 'object' ||
+      value === null ||
+      Array.isArray(value) ||
+      Object.keys(value).length > 0
+    ) {
       throw new LatchkeyError('invalid_request', 'This operation takes no request body.');
     }
   }

@@ -1,5 +1,11 @@
 /** Token, device-key and `client_sig` primitives. */
-import { createHash, createPublicKey, type KeyObject, randomBytes, verify as verifySignature } from 'node:crypto';
+import {
+  createHash,
+  createPublicKey,
+  type KeyObject,
+  randomBytes,
+  verify as verifySignature,
+} from 'node:crypto';
 import canonicalize from 'canonicalize';
 
 /** Prefix of built-in API tokens. */

@@ -2,7 +2,7 @@
  * `@latchkey/core`: the storage-agnostic, framework-neutral core of Latchkey. Build it with
  * {@link createCore} and serve `core.handle` through an adapter.
  */
-export { GENESIS_HASH, type ChainHead, sealEvent, verifyChain } from './activity.js';
+export { type ChainHead, GENESIS_HASH, sealEvent, verifyChain } from './activity.js';
 export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './client.js';
 export {
   type ConflictRecord,

@@ -28,7 +28,9 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: stri
           status,
           {
             description: doc.description,
-            ...(doc.schema ? { content: { 'application/json': { schema: strip(toSchema(doc.schema, 'output')) } } } : {}),
+            ...(doc.schema
+              ? { content: { 'application/json': { schema: strip(toSchema(doc.schema, 'output')) } } }
+              : {}),
           },
         ]),
       ),
@@ -39,7 +41,10 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: stri
       operation['x-latchkey-scope'] = PERMISSIONS[route.permission].scope;
     }
     if (route.query) {
-      const schema = toSchema(route.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+      const schema = toSchema(route.query, 'input') as {
+        properties?: Record<string, unknown>;
+        required?: string[];
+      };
       for (const [name, prop] of Object.entries(schema.properties ?? {})) {
         (operation['parameters'] as unknown[]).push({
           name,

@@ -23,7 +23,8 @@ export const PERMISSIONS = {
   'secrets:push': { scope: 'environment', description: 'Push signed changes to an environment.' },
   'secrets:force_overwrite': {
     scope: 'environment',
-    description: 'Push with force_overwrite, bypassing optimistic locking (recorded as push_force_overwrite).',
+    description:
+      'Push with force_overwrite, bypassing optimistic locking (recorded as push_force_overwrite).',
   },
   'devices:manage': { scope: 'organization', description: 'Enroll, list and revoke your own devices.' },
   'devices:manage_all': { scope: 'organization', description: "List and revoke every member's devices." },
@@ -45,7 +46,14 @@ const ALL = Object.keys(PERMISSIONS) as Permission[];
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   owner: ALL,
   admin: ALL,
-  developer: ['organization:read', 'projects:read', 'secrets:read', 'secrets:push', 'devices:manage', 'activity:read'],
+  developer: [
+    'organization:read',
+    'projects:read',
+    'secrets:read',
+    'secrets:push',
+    'devices:manage',
+    'activity:read',
+  ],
   viewer: ['organization:read', 'projects:read', 'secrets:read', 'activity:read'],
 };
 
@@ -80,7 +88,11 @@ export function isOrganizationWide(role: Role): boolean {
 }
 
 /** Whether `principal` may perform `permission` on `target`. */
-export function authorize(principal: Principal, permission: Permission, target: ScopeTarget = {}): AuthorizationResult {
+export function authorize(
+  principal: Principal,
+  permission: Permission,
+  target: ScopeTarget = {},
+): AuthorizationResult {
   if (!ROLE_PERMISSIONS[principal.role].includes(permission)) {
     return { ok: false, reason: `role ${principal.role} lacks ${permission}` };
   }
@@ -90,7 +102,8 @@ export function authorize(principal: Principal, permission: Permission, target: 
   const grant = principal.grants.find((g) => g.project === target.project);
   if (!grant) return { ok: false, reason: `no grant on project ${target.project}` };
   if (scope === 'project' || target.environment === undefined) return { ok: true };
-  if (grant.environments.includes('*') || grant.environments.includes(target.environment)) return { ok: true };
+  if (grant.environments.includes('*') || grant.environments.includes(target.environment))
+    return { ok: true };
   return { ok: false, reason: `no grant on environment ${target.environment}` };
 }
 

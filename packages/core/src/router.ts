@@ -75,7 +75,9 @@ export interface RouteDefinition<Body = unknown, Query = unknown> {
 export type AnyRoute = RouteDefinition<never, never>;
 
 /** Keeps a route's types while placing it in a table of mixed routes. */
-export function defineRoute<Body = undefined, Query = undefined>(route: RouteDefinition<Body, Query>): AnyRoute {
+export function defineRoute<Body = undefined, Query = undefined>(
+  route: RouteDefinition<Body, Query>,
+): AnyRoute {
   return route as unknown as AnyRoute;
 }
 
@@ -99,7 +101,9 @@ export class Router {
       const segments = route.path
         .split('/')
         .filter(Boolean)
-        .map((s) => (s.startsWith('{') ? { literal: null, param: s.slice(1, -1) } : { literal: s, param: null }));
+        .map((s) =>
+          s.startsWith('{') ? { literal: null, param: s.slice(1, -1) } : { literal: s, param: null },
+        );
       const list = this.byLength.get(segments.length) ?? [];
       list.push({ route, segments });
       // Routes with more literal segments first, so /audit-webhooks/metrics beats /audit-webhooks/{id}.

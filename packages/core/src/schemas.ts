@@ -8,7 +8,10 @@ import { ROLES } from './permissions.js';
 /** Organization, project and environment slugs: lower-case letters, digits and inner hyphens. */
 export const SlugSchema = z
   .string()
-  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a slug: a-z, 0-9 and inner hyphens, at most 63 characters');
+  .regex(
+    /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
+    'must be a slug: a-z, 0-9 and inner hyphens, at most 63 characters',
+  );
 
 /** An id with its type prefix, e.g. `dev_…`. */
 export const idSchema = (prefix: string) =>
@@ -19,19 +22,25 @@ export const UserSchema = z
   .string()
   .min(1)
   .max(254)
-  .regex(/^[^\s\u0000-\u001f\u007f]+$/, 'must not contain white space or control characters');
+  .refine((user) => !/[\s\p{Cc}]/u.test(user), 'must not contain white space or control characters');
 
 export const RoleSchema = z.enum(ROLES);
 
 export const GrantSchema = z.strictObject({
   project: SlugSchema,
-  environments: z.array(z.union([SlugSchema, z.literal('*')])).min(1).max(100),
+  environments: z
+    .array(z.union([SlugSchema, z.literal('*')]))
+    .min(1)
+    .max(100),
 });
 
 /** A secret key name. */
 export const SecretKeySchema = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,255}$/, 'must start with a letter or _ and use A-Z, a-z, 0-9, _, . or -');
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_.-]{0,255}$/,
+    'must start with a letter or _ and use A-Z, a-z, 0-9, _, . or -',
+  );
 
 export const CreateProjectBody = z.strictObject({
   slug: SlugSchema,
@@ -60,7 +69,11 @@ export const CreateTokenBody = z.strictObject({
 
 export const EnrollDeviceBody = z.strictObject({
   name: z.string().min(1).max(200),
-  public_key: z.string().min(1).max(4096).describe('Ed25519 public key: SPKI PEM, or the raw 32 bytes in base64url'),
+  public_key: z
+    .string()
+    .min(1)
+    .max(4096)
+    .describe('Ed25519 public key: SPKI PEM, or the raw 32 bytes in base64url'),
 });
 
 export const PushChangeSchema = z
@@ -77,7 +90,11 @@ export const PushChangeSchema = z
 export const PushBody = z
   .strictObject({
     device_id: idSchema('dev'),
-    signed_at: z.int().min(0).max(Number.MAX_SAFE_INTEGER).describe('Unix seconds; must be within 300 s of now'),
+    signed_at: z
+      .int()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .describe('Unix seconds; must be within 300 s of now'),
     nonce: z
       .string()
       .regex(/^[A-Za-z0-9_-]{22,256}$/, 'must be at least 16 random bytes, base64url')
@@ -85,13 +102,20 @@ export const PushBody = z
     conflict_mode: z.enum(['lenient', 'strict']).optional(),
     force_overwrite: z.boolean().optional(),
     changes: z.array(PushChangeSchema).min(1).max(1000),
-    client_sig: z.string().max(200).describe('base64url Ed25519 signature over the JCS of the body without client_sig'),
+    client_sig: z
+      .string()
+      .max(200)
+      .describe('base64url Ed25519 signature over the JCS of the body without client_sig'),
   })
   .superRefine((body, ctx) => {
     const seen = new Set<string>();
     body.changes.forEach((change, index) => {
       if (seen.has(change.key)) {
-        ctx.addIssue({ code: 'custom', path: ['changes', index, 'key'], message: 'duplicate key in one push' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['changes', index, 'key'],
+          message: 'duplicate key in one push',
+        });
       }
       seen.add(change.key);
     });
@@ -121,7 +145,12 @@ export const OrganizationResponse = z.object({
   created_at: z.string(),
 });
 
-export const ProjectResponse = z.object({ id: z.string(), slug: z.string(), name: z.string(), created_at: z.string() });
+export const ProjectResponse = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+});
 
 export const EnvironmentResponse = z.object({
   id: z.string(),
@@ -164,7 +193,9 @@ export const PushResponse = z.object({
 });
 
 export const SecretsResponse = z.object({
-  secrets: z.array(z.object({ key: z.string(), value: z.string(), version: z.int(), updated_at: z.string() })),
+  secrets: z.array(
+    z.object({ key: z.string(), value: z.string(), version: z.int(), updated_at: z.string() }),
+  ),
 });
 
 export const PermissionMatrixResponse = z.object({
@@ -177,7 +208,12 @@ export const PermissionMatrixResponse = z.object({
       role: RoleSchema,
       grants: z.array(GrantSchema),
       effective: z.array(
-        z.object({ permission: z.string(), scope: z.string(), project: z.string().optional(), environments: z.array(z.string()).optional() }),
+        z.object({
+          permission: z.string(),
+          scope: z.string(),
+          project: z.string().optional(),
+          environments: z.array(z.string()).optional(),
+        }),
       ),
     }),
   ),

@@ -46,7 +46,9 @@ export const inProcessTarget: StartTarget = async (core) => ({
     const response = await core.handle({
       method: request.method,
       url: request.path,
-      headers: Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+      headers: Object.fromEntries(
+        Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
+      ),
       body: request.body,
     });
     const text =
@@ -67,10 +69,15 @@ export function fetchTarget(baseUrl: string, close: () => Promise<void>): HttpTa
       const response = await fetch(baseUrl + request.path, {
         method: request.method,
         headers: request.headers,
-        body: request.body,
+        body: request.body as BodyInit | undefined,
       });
       const text = await response.text();
-      return { status: response.status, headers: Object.fromEntries(response.headers), text, json: parse(text) };
+      return {
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        text,
+        json: parse(text),
+      };
     },
     close,
   };

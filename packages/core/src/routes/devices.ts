@@ -24,7 +24,9 @@ export const deviceRoutes = [
       const publicKey = normalizeEd25519PublicKey(ctx.body.public_key);
       if (!publicKey) {
         throw new LatchkeyError('invalid_request', 'public_key must be an Ed25519 public key.', {
-          details: [{ path: 'body.public_key', message: 'not an Ed25519 key (SPKI PEM or raw 32 bytes base64url)' }],
+          details: [
+            { path: 'body.public_key', message: 'not an Ed25519 key (SPKI PEM or raw 32 bytes base64url)' },
+          ],
         });
       }
       const device = {
@@ -53,10 +55,16 @@ export const deviceRoutes = [
     summary: "List devices: your own, or everyone's with devices:manage_all.",
     tag: 'Devices',
     permission: 'devices:manage',
-    responses: { 200: { description: 'Devices', schema: z.object({ devices: z.array(DeviceResponse) }) }, ...commonErrors },
+    responses: {
+      200: { description: 'Devices', schema: z.object({ devices: z.array(DeviceResponse) }) },
+      ...commonErrors,
+    },
     async handler(ctx) {
       const all = authorize(ctx.principal, 'devices:manage_all').ok;
-      const devices = await ctx.services.store.devices.list(ctx.organization.id, all ? undefined : ctx.principal.user);
+      const devices = await ctx.services.store.devices.list(
+        ctx.organization.id,
+        all ? undefined : ctx.principal.user,
+      );
       return { status: 200, body: { devices: devices.map(toDeviceView) } };
     },
   }),
@@ -73,11 +81,15 @@ export const deviceRoutes = [
       const { store } = ctx.services;
       const existing = await store.devices.get(ctx.organization.id, ctx.params['device']!);
       const mayRevoke =
-        existing && (existing.user === ctx.principal.user || authorize(ctx.principal, 'devices:manage_all').ok);
+        existing &&
+        (existing.user === ctx.principal.user || authorize(ctx.principal, 'devices:manage_all').ok);
       // Someone else's device answers like a missing one unless you may manage every device.
       if (!existing || !mayRevoke) throw new LatchkeyError('not_found', 'The device was not found.');
       const device = (await store.devices.revoke(ctx.organization.id, existing.id, ctx.at))!;
-      await store.activity.append(ctx.organization.id, ctx.draft('device_revoked', {}, { device_id: device.id }));
+      await store.activity.append(
+        ctx.organization.id,
+        ctx.draft('device_revoked', {}, { device_id: device.id }),
+      );
       return { status: 200, body: toDeviceView(device) };
     },
   }),

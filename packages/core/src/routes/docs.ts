@@ -1,6 +1,7 @@
 /** Shared response documentation for the route table. */
-import { ErrorResponse } from '../schemas.js';
+
 import type { RouteResponseDoc } from '../router.js';
+import { ErrorResponse } from '../schemas.js';
 
 const error = (description: string): RouteResponseDoc => ({ description, schema: ErrorResponse });
 

@@ -5,4 +5,9 @@ import { organizationRoutes } from './organization.js';
 import { secretRoutes } from './secrets.js';
 
 /** The whole route table of the core. */
-export const allRoutes: readonly AnyRoute[] = [...metaRoutes, ...organizationRoutes, ...deviceRoutes, ...secretRoutes];
+export const allRoutes: readonly AnyRoute[] = [
+  ...metaRoutes,
+  ...organizationRoutes,
+  ...deviceRoutes,
+  ...secretRoutes,
+];

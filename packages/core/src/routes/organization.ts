@@ -1,8 +1,18 @@
 /** Organizations, projects, environments, members, tokens and the permission matrix. */
+
+import { z } from 'zod';
 import { generateApiToken, hashToken } from '../crypto.js';
 import { LatchkeyError } from '../errors.js';
 import type { Grant } from '../permissions.js';
-import { authorize, canSeeProject, isOrganizationWide, PERMISSIONS, type Permission, ROLE_PERMISSIONS, ROLES } from '../permissions.js';
+import {
+  authorize,
+  canSeeProject,
+  isOrganizationWide,
+  PERMISSIONS,
+  type Permission,
+  ROLE_PERMISSIONS,
+  ROLES,
+} from '../permissions.js';
 import { defineRoute, type RouteContext } from '../router.js';
 import {
   AddMemberBody,
@@ -18,7 +28,6 @@ import {
   TokenResponse,
   UpdateEnvironmentBody,
 } from '../schemas.js';
-import { z } from 'zod';
 import { commonErrors, conflictError } from './docs.js';
 import { toEnvironmentView, toMemberView, toOrganizationView, toProjectView, toTokenView } from './views.js';
 
@@ -49,7 +58,11 @@ export const organizationRoutes = [
     tag: 'Projects',
     permission: 'projects:manage',
     body: CreateProjectBody,
-    responses: { 201: { description: 'Created', schema: ProjectResponse }, 409: conflictError, ...commonErrors },
+    responses: {
+      201: { description: 'Created', schema: ProjectResponse },
+      409: conflictError,
+      ...commonErrors,
+    },
     async handler(ctx) {
       const { store, ids } = ctx.services;
       const project = {
@@ -62,7 +75,10 @@ export const organizationRoutes = [
       if ((await store.projects.create(project)) === 'exists') {
         throw new LatchkeyError('already_exists', `A project ${ctx.body.slug} already exists.`);
       }
-      await store.activity.append(ctx.organization.id, ctx.draft('project_created', { project: project.slug }, { project: project.slug }));
+      await store.activity.append(
+        ctx.organization.id,
+        ctx.draft('project_created', { project: project.slug }, { project: project.slug }),
+      );
       return { status: 201, body: toProjectView(project) };
     },
   }),
@@ -74,7 +90,10 @@ export const organizationRoutes = [
     summary: 'List the projects you can see.',
     tag: 'Projects',
     permission: 'projects:read',
-    responses: { 200: { description: 'Projects', schema: list('projects', ProjectResponse) }, ...commonErrors },
+    responses: {
+      200: { description: 'Projects', schema: list('projects', ProjectResponse) },
+      ...commonErrors,
+    },
     async handler(ctx) {
       const projects = await ctx.services.store.projects.list(ctx.organization.id);
       return {
@@ -92,7 +111,11 @@ export const organizationRoutes = [
     tag: 'Projects',
     permission: 'environments:manage',
     body: CreateEnvironmentBody,
-    responses: { 201: { description: 'Created', schema: EnvironmentResponse }, 409: conflictError, ...commonErrors },
+    responses: {
+      201: { description: 'Created', schema: EnvironmentResponse },
+      409: conflictError,
+      ...commonErrors,
+    },
     async handler(ctx) {
       const project = ctx.project!;
       const environment = {
@@ -104,7 +127,10 @@ export const organizationRoutes = [
         created_at: ctx.at,
       };
       if ((await ctx.services.store.environments.create(environment)) === 'exists') {
-        throw new LatchkeyError('already_exists', `An environment ${ctx.body.slug} already exists in ${project.slug}.`);
+        throw new LatchkeyError(
+          'already_exists',
+          `An environment ${ctx.body.slug} already exists in ${project.slug}.`,
+        );
       }
       await ctx.services.store.activity.append(
         ctx.organization.id,
@@ -125,11 +151,17 @@ export const organizationRoutes = [
     summary: 'List the environments of a project.',
     tag: 'Projects',
     permission: 'projects:read',
-    responses: { 200: { description: 'Environments', schema: list('environments', EnvironmentResponse) }, ...commonErrors },
+    responses: {
+      200: { description: 'Environments', schema: list('environments', EnvironmentResponse) },
+      ...commonErrors,
+    },
     async handler(ctx) {
       const project = ctx.project!;
       const environments = await ctx.services.store.environments.list(project.id);
-      return { status: 200, body: { environments: environments.map((e) => toEnvironmentView(e, project.slug)) } };
+      return {
+        status: 200,
+        body: { environments: environments.map((e) => toEnvironmentView(e, project.slug)) },
+      };
     },
   }),
 
@@ -147,7 +179,9 @@ export const organizationRoutes = [
       if (!updated) throw new LatchkeyError('not_found', 'The environment was not found.');
       await ctx.services.store.activity.append(
         ctx.organization.id,
-        ctx.draft('environment_updated', { require_strict_conflict_mode: updated.require_strict_conflict_mode }),
+        ctx.draft('environment_updated', {
+          require_strict_conflict_mode: updated.require_strict_conflict_mode,
+        }),
       );
       return { status: 200, body: toEnvironmentView(updated, ctx.project!.slug) };
     },
@@ -178,7 +212,10 @@ export const organizationRoutes = [
       if ((await store.members.create(member)) === 'exists') {
         throw new LatchkeyError('already_exists', 'That user is already a member.');
       }
-      await store.activity.append(ctx.organization.id, ctx.draft('member_added', { user: member.user, role: member.role, grants }));
+      await store.activity.append(
+        ctx.organization.id,
+        ctx.draft('member_added', { user: member.user, role: member.role, grants }),
+      );
       return { status: 201, body: toMemberView(member) };
     },
   }),
@@ -205,7 +242,10 @@ export const organizationRoutes = [
     tag: 'Tokens',
     permission: 'tokens:manage',
     body: CreateTokenBody,
-    responses: { 201: { description: 'Created; `token` is shown only here', schema: CreatedTokenResponse }, ...commonErrors },
+    responses: {
+      201: { description: 'Created; `token` is shown only here', schema: CreatedTokenResponse },
+      ...commonErrors,
+    },
     async handler(ctx) {
       const { store, ids } = ctx.services;
       if (!(await store.members.get(ctx.organization.id, ctx.body.user))) {
@@ -257,7 +297,10 @@ export const organizationRoutes = [
     async handler(ctx) {
       const token = await ctx.services.store.tokens.revoke(ctx.organization.id, ctx.params['token']!, ctx.at);
       if (!token) throw new LatchkeyError('not_found', 'The token was not found.');
-      await ctx.services.store.activity.append(ctx.organization.id, ctx.draft('token_revoked', { token_id: token.id }));
+      await ctx.services.store.activity.append(
+        ctx.organization.id,
+        ctx.draft('token_revoked', { token_id: token.id }),
+      );
       return { status: 200, body: toTokenView(token) };
     },
   }),
@@ -279,7 +322,10 @@ export const organizationRoutes = [
           roles: ROLES.map((role) => ({ role, permissions: [...ROLE_PERMISSIONS[role]] })),
           permissions: names.map((name) => ({ name, ...PERMISSIONS[name] })),
           matrix: Object.fromEntries(
-            ROLES.map((role) => [role, Object.fromEntries(names.map((n) => [n, ROLE_PERMISSIONS[role].includes(n)]))]),
+            ROLES.map((role) => [
+              role,
+              Object.fromEntries(names.map((n) => [n, ROLE_PERMISSIONS[role].includes(n)])),
+            ]),
           ),
           members: members.map((m) => ({ ...toMemberView(m), effective: effectiveGrants(m.role, m.grants) })),
         },
@@ -326,6 +372,7 @@ async function checkGrants(ctx: RouteContext, grants: Grant[]): Promise<Grant[]>
       }
     }
   }
-  if (details.length > 0) throw new LatchkeyError('invalid_request', 'The grants name unknown resources.', { details });
+  if (details.length > 0)
+    throw new LatchkeyError('invalid_request', 'The grants name unknown resources.', { details });
   return grants;
 }

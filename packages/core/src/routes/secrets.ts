@@ -1,10 +1,18 @@
 /** Signed pushes with optimistic concurrency, and pulls. */
-import { verifyClientSignature } from '../crypto.js';
+
 import type { PushChange } from '../conflicts.js';
+import { verifyClientSignature } from '../crypto.js';
 import { LatchkeyError } from '../errors.js';
 import { authorize } from '../permissions.js';
 import { defineRoute, type RouteContext } from '../router.js';
-import { ConflictResponse, ErrorResponse, PushBody, type PushBodyInput, PushResponse, SecretsResponse } from '../schemas.js';
+import {
+  ConflictResponse,
+  ErrorResponse,
+  PushBody,
+  type PushBodyInput,
+  PushResponse,
+  SecretsResponse,
+} from '../schemas.js';
 import { commonErrors } from './docs.js';
 
 const ENV = '/organizations/{organization}/projects/{project}/environments/{environment}';
@@ -28,8 +36,15 @@ export const secretRoutes = [
     responses: {
       200: { description: 'Applied', schema: PushResponse },
       ...commonErrors,
-      401: { description: 'unauthenticated, or invalid_client_signature (bad client_sig or signed_at outside 300 s)', schema: ErrorResponse },
-      403: { description: 'forbidden, device_unknown, device_revoked or device_not_owned', schema: ErrorResponse },
+      401: {
+        description:
+          'unauthenticated, or invalid_client_signature (bad client_sig or signed_at outside 300 s)',
+        schema: ErrorResponse,
+      },
+      403: {
+        description: 'forbidden, device_unknown, device_revoked or device_not_owned',
+        schema: ErrorResponse,
+      },
       409: { description: 'version_conflict (with conflicts[]) or push_replayed', schema: ConflictResponse },
       428: { description: 'if_version_required (strict mode; with keys[])', schema: ErrorResponse },
     },
@@ -50,7 +65,14 @@ export const secretRoutes = [
       const secrets = await ctx.services.store.secrets.listLive(ctx.environment!.id);
       return {
         status: 200,
-        body: { secrets: secrets.map((s) => ({ key: s.key, value: s.value, version: s.version, updated_at: s.updated_at })) },
+        body: {
+          secrets: secrets.map((s) => ({
+            key: s.key,
+            value: s.value,
+            version: s.version,
+            updated_at: s.updated_at,
+          })),
+        },
       };
     },
   }),
@@ -76,14 +98,23 @@ async function push(ctx: RouteContext<PushBodyInput>) {
       `signed_at is more than ${signatureToleranceSeconds} seconds away from the server time.`,
     );
   }
-  const address = { organization: organization.slug, project: ctx.project!.slug, environment: environment.slug };
-  if (!verifyClientSignature(device.public_key, ctx.json as Record<string, unknown>, address, body.client_sig)) {
+  const address = {
+    organization: organization.slug,
+    project: ctx.project!.slug,
+    environment: environment.slug,
+  };
+  if (
+    !verifyClientSignature(device.public_key, ctx.json as Record<string, unknown>, address, body.client_sig)
+  ) {
     throw new LatchkeyError('invalid_client_signature', 'client_sig does not verify with the device key.');
   }
   // Kept past the whole window in which signed_at is acceptable, so the nonce can never be used twice.
   const expiresAt = (body.signed_at + signatureToleranceSeconds) * 1000 + 60_000;
   if (!(await store.nonces.consume(`${organization.id}/${device.id}`, body.nonce, expiresAt, nowMs))) {
-    throw new LatchkeyError('push_replayed', 'This nonce was already used; sign the push again with a new nonce.');
+    throw new LatchkeyError(
+      'push_replayed',
+      'This nonce was already used; sign the push again with a new nonce.',
+    );
   }
 
   const strict = body.conflict_mode === 'strict';
@@ -130,7 +161,11 @@ async function push(ctx: RouteContext<PushBodyInput>) {
               conflict_mode: mode,
               keys: plan.writes.map((w) => w.key),
               overwritten: plan.overwritten,
-              versions: plan.writes.map((w) => ({ key: w.key, version: w.version, deleted: w.value === null })),
+              versions: plan.writes.map((w) => ({
+                key: w.key,
+                version: w.version,
+                deleted: w.value === null,
+              })),
             },
             { device_id: device.id },
           )
@@ -138,7 +173,11 @@ async function push(ctx: RouteContext<PushBodyInput>) {
             'push_applied',
             {
               conflict_mode: mode,
-              versions: plan.writes.map((w) => ({ key: w.key, version: w.version, deleted: w.value === null })),
+              versions: plan.writes.map((w) => ({
+                key: w.key,
+                version: w.version,
+                deleted: w.value === null,
+              })),
             },
             { device_id: device.id },
           ),
@@ -146,7 +185,11 @@ async function push(ctx: RouteContext<PushBodyInput>) {
   if (!result.ok) {
     await store.activity.append(
       organization.id,
-      ctx.draft('push_conflict', { conflict_mode: mode, conflicts: result.conflicts }, { device_id: device.id }),
+      ctx.draft(
+        'push_conflict',
+        { conflict_mode: mode, conflicts: result.conflicts },
+        { device_id: device.id },
+      ),
     );
     throw recorded(
       new LatchkeyError(

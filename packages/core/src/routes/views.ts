@@ -1,9 +1,19 @@
 /** Public views of stored records: what list and read responses show (never token hashes). */
 import type { ApiToken, Device, Environment, Member, Organization, Project } from '../model.js';
 
-export const toOrganizationView = (o: Organization) => ({ id: o.id, slug: o.slug, name: o.name, created_at: o.created_at });
+export const toOrganizationView = (o: Organization) => ({
+  id: o.id,
+  slug: o.slug,
+  name: o.name,
+  created_at: o.created_at,
+});
 
-export const toProjectView = (p: Project) => ({ id: p.id, slug: p.slug, name: p.name, created_at: p.created_at });
+export const toProjectView = (p: Project) => ({
+  id: p.id,
+  slug: p.slug,
+  name: p.name,
+  created_at: p.created_at,
+});
 
 export const toEnvironmentView = (e: Environment, project: string) => ({
   id: e.id,
@@ -13,7 +23,12 @@ export const toEnvironmentView = (e: Environment, project: string) => ({
   created_at: e.created_at,
 });
 
-export const toMemberView = (m: Member) => ({ user: m.user, role: m.role, grants: m.grants, created_at: m.created_at });
+export const toMemberView = (m: Member) => ({
+  user: m.user,
+  role: m.role,
+  grants: m.grants,
+  created_at: m.created_at,
+});
 
 export const toTokenView = (t: ApiToken) => ({
   id: t.id,

@@ -4,7 +4,15 @@
  */
 import { type ChainHead, sealEvent } from '../activity.js';
 import { type KeyHead, planPush } from '../conflicts.js';
-import type { ActivityEvent, ApiToken, Device, Environment, Member, Organization, Project } from '../model.js';
+import type {
+  ActivityEvent,
+  ApiToken,
+  Device,
+  Environment,
+  Member,
+  Organization,
+  Project,
+} from '../model.js';
 import type { ActivityQuery, ApplyPushInput, ApplyPushResult, LatchkeyStore } from './types.js';
 
 interface StoredSecret {
@@ -216,7 +224,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
           });
         }
         const event = appendEvent(input.organizationId, draft);
-        return { ok: true, versions: plan.writes.map((w) => ({ key: w.key, version: w.version })), event: clone(event) };
+        return {
+          ok: true,
+          versions: plan.writes.map((w) => ({ key: w.key, version: w.version })),
+          event: clone(event),
+        };
       },
       async listLive(environmentId) {
         const table = secrets.get(environmentId);
