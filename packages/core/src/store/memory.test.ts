@@ -1,0 +1,4 @@
+import { describeStoreConformance } from '../../test/store-conformance.js';
+import { createMemoryStore } from './memory.js';
+
+describeStoreConformance('memory', async () => createMemoryStore());
