@@ -75,8 +75,8 @@ export interface PushAddress {
  * The exact bytes a device signs for a push: the RFC 8785 (JCS) canonical JSON of the push body
  * without `client_sig`, with `organization`, `project` and `environment` added.
  */
-export function pushSigningPayload(body: Record<string, unknown>, address: PushAddress): string {
-  const { client_sig: _ignored, ...rest } = body;
+export function pushSigningPayload(body: object, address: PushAddress): string {
+  const { client_sig: _ignored, ...rest } = body as Record<string, unknown>;
   return (
     canonicalize({
       ...rest,
@@ -90,7 +90,7 @@ export function pushSigningPayload(body: Record<string, unknown>, address: PushA
 /** Verifies a base64url Ed25519 `client_sig` over the push payload. Never throws. */
 export function verifyClientSignature(
   publicKeyRaw: string,
-  body: Record<string, unknown>,
+  body: object,
   address: PushAddress,
   clientSig: string,
 ): boolean {
