@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { createCore } from './core.js';
+import type { CoreRequest } from './http.js';
+import { createMemoryStore } from './store/memory.js';
+
+const get = (url: string, headers: CoreRequest['headers'] = {}): CoreRequest => ({
+  method: 'GET',
+  url,
+  headers,
+});
+const bodyOf = (response: { body: unknown }) => JSON.parse(response.body as string);
+
+describe('createCore', () => {
+  it('lets the host app replace authentication', async () => {
+    const core = createCore({
+      authenticate: (request) =>
+        request.headers['x-user'] === 'alice' ? { organization: 'acme', user: 'alice' } : null,
+    });
+    await core.bootstrap({
+      organization: 'acme',
+      user: 'alice',
+      token: 'lk_unused_when_authenticate_is_set_000000',
+    });
+    expect((await core.handle(get('/api/v2/organizations/acme', { 'x-user': 'alice' }))).status).toBe(200);
+    expect((await core.handle(get('/api/v2/organizations/acme', { 'x-user': 'mallory' }))).status).toBe(401);
+    const bearer = await core.handle(
+      get('/api/v2/organizations/acme', {
+        authorization: 'Bearer lk_unused_when_authenticate_is_set_000000',
+      }),
+    );
+    expect(bearer.status).toBe(401);
+  });
+
+  it('refuses a revoked token', async () => {
+    const core = createCore();
+    await core.bootstrap({
+      organization: 'acme',
+      user: 'admin',
+      token: 'lk_admin_token_for_revocation_test_000000',
+    });
+    const headers = {
+      authorization: 'Bearer lk_admin_token_for_revocation_test_000000',
+      'content-type': 'application/json',
+    };
+    const created = await core.handle({
+      method: 'POST',
+      url: '/api/v2/organizations/acme/tokens',
+      headers,
+      body: JSON.stringify({ user: 'admin', name: 'ci' }),
+    });
+    const { id, token } = bodyOf(created);
+    expect(created.status).toBe(201);
+    expect(
+      (await core.handle(get('/api/v2/organizations/acme', { authorization: `Bearer ${token}` }))).status,
+    ).toBe(200);
+    const revoked = await core.handle({
+      method: 'POST',
+      url: `/api/v2/organizations/acme/tokens/${id}/revoke`,
+      headers,
+    });
+    expect(bodyOf(revoked).revoked_at).toEqual(expect.any(String));
+    const after = await core.handle(get('/api/v2/organizations/acme', { authorization: `Bearer ${token}` }));
+    expect(bodyOf(after).error.code).toBe('unauthenticated');
+  });
+
+  it('turns an unexpected failure into a 500 that says nothing, and logs without secrets', async () => {
+    const store = createMemoryStore();
+    const logged: unknown[] = [];
+    const core = createCore({ store, logger: { error: (message, meta) => logged.push({ message, meta }) } });
+    await core.bootstrap({
+      organization: 'acme',
+      user: 'admin',
+      token: 'lk_admin_token_for_failure_test_000000000',
+    });
+    store.projects.list = async () => {
+      throw new Error('connection to db at secret-host refused');
+    };
+    const response = await core.handle(
+      get('/api/v2/organizations/acme/projects', {
+        authorization: 'Bearer lk_admin_token_for_failure_test_000000000',
+      }),
+    );
+    expect(response.status).toBe(500);
+    expect(bodyOf(response)).toEqual({
+      error: { code: 'internal_error', message: 'An internal error occurred.', status: 500 },
+    });
+    expect(JSON.stringify(logged)).not.toContain('lk_admin_token');
+    expect(JSON.stringify(logged)).toContain('listProjects');
+  });
+
+  it('serves WHATWG requests through core.fetch', async () => {
+    const core = createCore();
+    await core.bootstrap({
+      organization: 'acme',
+      user: 'admin',
+      token: 'lk_admin_token_for_fetch_test_00000000000',
+    });
+    const response = await core.fetch(
+      new Request('http://localhost/api/v2/organizations/acme/projects', {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer lk_admin_token_for_fetch_test_00000000000',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ slug: 'web' }),
+      }),
+    );
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ slug: 'web' });
+  });
+
+  it('honours a custom base path and answers 404 outside it', async () => {
+    const core = createCore({ basePath: '/secrets-api/' });
+    expect((await core.handle(get('/secrets-api/openapi.json'))).status).toBe(200);
+    expect((await core.handle(get('/api/v2/openapi.json'))).status).toBe(404);
+    const doc = bodyOf(await core.handle(get('/secrets-api/openapi.json')));
+    expect(Object.keys(doc.paths)[0]).toMatch(/^\/secrets-api\//);
+  });
+
+  it('bootstraps idempotently', async () => {
+    const core = createCore();
+    const a = await core.bootstrap({
+      organization: 'acme',
+      user: 'admin',
+      token: 'lk_same_token_bootstrap_twice_0000000000',
+    });
+    const b = await core.bootstrap({
+      organization: 'acme',
+      user: 'admin',
+      token: 'lk_same_token_bootstrap_twice_0000000000',
+    });
+    expect(b.id).toBe(a.id);
+    expect(await core.store.tokens.list(a.id)).toHaveLength(1);
+  });
+});
