@@ -42,7 +42,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
   const secrets = new Map<string, Map<string, StoredSecret>>(); // envId -> key -> secret
   const events = new Map<string, ActivityEvent[]>(); // orgId -> chain
 
+  // Records handed out are copies, so callers can never change the store by mutating them. Flat
+  // records get a cheap shallow copy; nested ones (members' grants, events' data) a deep one.
   const clone = <T>(value: T): T => structuredClone(value);
+  const copy = <T extends object>(value: T): T => ({ ...value });
+  const copyMember = (m: Member): Member => ({
+    ...m,
+    grants: m.grants.map((g) => ({ project: g.project, environments: [...g.environments] })),
+  });
 
   function appendEvent(organizationId: string, draft: Parameters<typeof sealEvent>[0]): ActivityEvent {
     let chain = events.get(organizationId);
@@ -73,59 +80,59 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
     organizations: {
       async create(org) {
         if (orgBySlug.has(org.slug)) return 'exists';
-        orgs.set(org.id, clone(org));
+        orgs.set(org.id, copy(org));
         orgBySlug.set(org.slug, orgs.get(org.id)!);
         return 'created';
       },
       async getBySlug(slug) {
         const org = orgBySlug.get(slug);
-        return org ? clone(org) : null;
+        return org ? copy(org) : null;
       },
       async getById(id) {
         const org = orgs.get(id);
-        return org ? clone(org) : null;
+        return org ? copy(org) : null;
       },
     },
     projects: {
       async create(project) {
         const key = `${project.organization_id}/${project.slug}`;
         if (projects.has(key)) return 'exists';
-        projects.set(key, clone(project));
+        projects.set(key, copy(project));
         return 'created';
       },
       async get(organizationId, slug) {
         const project = projects.get(`${organizationId}/${slug}`);
-        return project ? clone(project) : null;
+        return project ? copy(project) : null;
       },
       async list(organizationId) {
         return [...projects.values()]
           .filter((p) => p.organization_id === organizationId)
           .sort((a, b) => a.slug.localeCompare(b.slug))
-          .map(clone);
+          .map(copy);
       },
     },
     environments: {
       async create(environment) {
         const key = `${environment.project_id}/${environment.slug}`;
         if (environments.has(key)) return 'exists';
-        environments.set(key, clone(environment));
+        environments.set(key, copy(environment));
         return 'created';
       },
       async get(projectId, slug) {
         const environment = environments.get(`${projectId}/${slug}`);
-        return environment ? clone(environment) : null;
+        return environment ? copy(environment) : null;
       },
       async list(projectId) {
         return [...environments.values()]
           .filter((e) => e.project_id === projectId)
           .sort((a, b) => a.slug.localeCompare(b.slug))
-          .map(clone);
+          .map(copy);
       },
       async update(id, patch) {
         for (const environment of environments.values()) {
           if (environment.id === id) {
             environment.require_strict_conflict_mode = patch.require_strict_conflict_mode;
-            return clone(environment);
+            return copy(environment);
           }
         }
         return null;
@@ -140,7 +147,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
       },
       async get(organizationId, user) {
         const member = members.get(`${organizationId}/${user}`);
-        return member ? clone(member) : null;
+        return member ? copyMember(member) : null;
       },
       async list(organizationId) {
         return [...members.values()]
@@ -151,35 +158,35 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
     },
     tokens: {
       async create(token) {
-        tokens.set(token.id, clone(token));
+        tokens.set(token.id, copy(token));
         tokenByHash.set(token.token_hash, tokens.get(token.id)!);
       },
       async findByHash(tokenHash) {
         const token = tokenByHash.get(tokenHash);
-        return token ? clone(token) : null;
+        return token ? copy(token) : null;
       },
       async list(organizationId) {
-        return [...tokens.values()].filter((t) => t.organization_id === organizationId).map(clone);
+        return [...tokens.values()].filter((t) => t.organization_id === organizationId).map(copy);
       },
       async revoke(organizationId, id, at) {
         const token = tokens.get(id);
         if (!token || token.organization_id !== organizationId) return null;
         token.revoked_at ??= at;
-        return clone(token);
+        return copy(token);
       },
     },
     devices: {
       async create(device) {
-        devices.set(device.id, clone(device));
+        devices.set(device.id, copy(device));
       },
       async get(organizationId, id) {
         const device = devices.get(id);
-        return device && device.organization_id === organizationId ? clone(device) : null;
+        return device && device.organization_id === organizationId ? copy(device) : null;
       },
       async list(organizationId, user) {
         return [...devices.values()]
           .filter((d) => d.organization_id === organizationId && (user === undefined || d.user === user))
-          .map(clone);
+          .map(copy);
       },
       async revoke(organizationId, id, at) {
         const device = devices.get(id);
@@ -188,7 +195,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
           device.status = 'revoked';
           device.revoked_at = at;
         }
-        return clone(device);
+        return copy(device);
       },
     },
     nonces: {
