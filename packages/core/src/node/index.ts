@@ -123,7 +123,11 @@ export async function sendCoreResponse(res: ServerResponse, response: CoreRespon
   if (res.headersSent || res.destroyed) return;
   const { body } = response;
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
-    writeHead(res, response, body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+    writeHead(
+      res,
+      response,
+      body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length,
+    );
     res.end(body ?? undefined);
     return;
   }
