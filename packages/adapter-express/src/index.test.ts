@@ -1,0 +1,161 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Core, createCore } from '@latchkey/core';
+import express, { type Express } from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeHttpConformance } from '../../core/test/http-conformance.js';
+import { fetchTarget } from '../../core/test/http-target.js';
+import { latchkeyExpress } from './index.js';
+
+const TOKEN = 'lk_express_adapter_test_token_00000000000000';
+
+async function serve(app: Express): Promise<{ base: string; close: () => Promise<void> }> {
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { base, close };
+}
+
+describeHttpConformance('express', async (core) => {
+  const app = express();
+  app.use(latchkeyExpress(core));
+  const { base, close } = await serve(app);
+  return fetchTarget(base, close);
+});
+
+describe('latchkeyExpress', () => {
+  let closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await Promise.all(closers.map((close) => close()));
+    closers = [];
+  });
+
+  async function start(core: Core, setup: (app: Express) => void): Promise<string> {
+    await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
+    const app = express();
+    setup(app);
+    const { base, close } = await serve(app);
+    closers.push(close);
+    return base;
+  }
+
+  const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+  it('calls next() for paths outside the base path', async () => {
+    const core = createCore();
+    const base = await start(core, (app) => {
+      app.use(latchkeyExpress(core));
+      app.get('/health', (_req, res) => {
+        res.json({ ok: true });
+      });
+      app.get('/api/v2-lookalike', (_req, res) => {
+        res.send('host');
+      });
+    });
+    expect(await (await fetch(`${base}/health`)).json()).toEqual({ ok: true });
+    expect(await (await fetch(`${base}/api/v2-lookalike`)).text()).toBe('host');
+    const missing = await fetch(`${base}/nowhere`);
+    expect(missing.status).toBe(404);
+    // Express's own 404, not Latchkey's JSON error.
+    expect(missing.headers.get('content-type')).toMatch(/^text\/html/);
+    const api = await fetch(`${base}/api/v2/nowhere`);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ error: { code: 'not_found', status: 404 } });
+  });
+
+  it('passes the original URL when mounted under a path prefix that is part of the base path', async () => {
+    const core = createCore({ basePath: '/platform/api/v2' });
+    const base = await start(core, (app) => {
+      app.use('/platform', latchkeyExpress(core));
+    });
+    const org = await fetch(`${base}/platform/api/v2/organizations/acme?`, { headers: auth });
+    expect(org.status).toBe(200);
+    expect(await org.json()).toMatchObject({ slug: 'acme' });
+  });
+
+  it('refuses with 400, not a re-serialised body, when express.json() ran first', async () => {
+    const core = createCore();
+    const base = await start(core, (app) => {
+      app.use(express.json());
+      app.use(latchkeyExpress(core));
+    });
+    const response = await fetch(`${base}/api/v2/organizations/acme/projects`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ slug: 'web' }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string; status: number } };
+    expect(body.error).toMatchObject({ code: 'invalid_request', status: 400 });
+    expect(body.error.message).toMatch(/before any body parser/);
+    expect(await core.store.projects.list((await core.store.organizations.getBySlug('acme'))!.id)).toEqual(
+      [],
+    );
+    // Requests without a body are unaffected.
+    expect((await fetch(`${base}/api/v2/organizations/acme`, { headers: auth })).status).toBe(200);
+  });
+
+  it('leaves body parsing to the host app after it', async () => {
+    const core = createCore();
+    const base = await start(core, (app) => {
+      app.use(latchkeyExpress(core));
+      app.use(express.json());
+      app.post('/echo', (req, res) => {
+        res.json(req.body);
+      });
+    });
+    const created = await fetch(`${base}/api/v2/organizations/acme/projects`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ slug: 'web' }),
+    });
+    expect(created.status).toBe(201);
+    const echo = await fetch(`${base}/echo`, { method: 'POST', headers: auth, body: '{"a":1}' });
+    expect(await echo.json()).toEqual({ a: 1 });
+  });
+
+  it('answers 413 for a body over core.bodyLimit, by Content-Length and when streamed', async () => {
+    const core = createCore({ bodyLimit: 256 });
+    const base = await start(core, (app) => {
+      app.use(latchkeyExpress(core));
+    });
+    const big = JSON.stringify({ slug: 'x'.repeat(300) });
+    const byLength = await fetch(`${base}/api/v2/organizations/acme/projects`, {
+      method: 'POST',
+      headers: auth,
+      body: big,
+    });
+    expect(byLength.status).toBe(413);
+    expect(await byLength.json()).toMatchObject({ error: { code: 'payload_too_large', status: 413 } });
+    const { port } = new URL(base);
+    const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/v2/organizations/acme/projects',
+          headers: { ...auth, 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            body += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
+      req.on('error', reject);
+      req.write(big.slice(0, 200));
+      req.end(big.slice(200) + ' '.repeat(2_000_000));
+    });
+    expect(streamed.status).toBe(413);
+    expect(JSON.parse(streamed.body)).toMatchObject({ error: { code: 'payload_too_large', status: 413 } });
+  });
+});
