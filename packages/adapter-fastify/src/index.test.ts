@@ -1,0 +1,176 @@
+import http from 'node:http';
+import { type Core, createCore } from '@latchkey/core';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeHttpConformance } from '../../core/test/http-conformance.js';
+import { fetchTarget } from '../../core/test/http-target.js';
+import { latchkeyFastify, latchkeyFrameworkErrors } from './index.js';
+
+const TOKEN = 'lk_fastify_adapter_test_token_00000000000000';
+
+async function serve(app: FastifyInstance): Promise<string> {
+  return app.listen({ port: 0, host: '127.0.0.1' });
+}
+
+describeHttpConformance('fastify', async (core) => {
+  const app = Fastify({ frameworkErrors: latchkeyFrameworkErrors(core) });
+  await app.register(latchkeyFastify, { core });
+  return fetchTarget(await serve(app), () => app.close());
+});
+
+describe('latchkeyFastify', () => {
+  let apps: FastifyInstance[] = [];
+  afterEach(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+    apps = [];
+  });
+
+  async function start(core: Core, setup?: (app: FastifyInstance) => void | Promise<void>): Promise<string> {
+    await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
+    const app = Fastify();
+    apps.push(app);
+    await setup?.(app);
+    await app.register(latchkeyFastify, { core });
+    return serve(app);
+  }
+
+  const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+  it('keeps its parser and error handler to itself: the host app keeps JSON parsing and its 404', async () => {
+    const base = await start(createCore(), (app) => {
+      app.post('/echo', async (request) => request.body);
+    });
+    const echo = await fetch(`${base}/echo`, { method: 'POST', headers: auth, body: '{"a":1}' });
+    expect(await echo.json()).toEqual({ a: 1 });
+    const missing = await fetch(`${base}/nowhere`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+    const api = await fetch(`${base}/api/v2`);
+    expect(await api.json()).toMatchObject({ error: { code: 'not_found', status: 404 } });
+  });
+
+  it('hands the raw bytes to the core whatever the content type, or none', async () => {
+    const base = await start(createCore());
+    const spaced = await fetch(`${base}/api/v2/organizations/acme/projects`, {
+      method: 'POST',
+      headers: auth,
+      body: '\n  {"slug":"web"}  \n',
+    });
+    expect(spaced.status).toBe(201);
+    const { port } = new URL(base);
+    const untyped = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/v2/organizations/acme/projects',
+          headers: { authorization: auth.authorization },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
+      req.on('error', reject);
+      req.end('{"slug":"api"}');
+    });
+    expect(untyped).toBe(201);
+    const text = await fetch(`${base}/api/v2/organizations/acme/projects`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'text/csv' },
+      body: 'slug\nweb',
+    });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toMatchObject({ error: { code: 'unsupported_media_type', status: 415 } });
+  });
+
+  it('routes paths longer than Fastify’s parameter limit', async () => {
+    const base = await start(createCore());
+    const long = `/api/v2/organizations/acme/projects/${'p'.repeat(60)}/environments/${'e'.repeat(60)}/secrets`;
+    const response = await fetch(base + long, { headers: auth });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it('turns FST_ERR_CTP_BODY_TOO_LARGE into 413 payload_too_large, by Content-Length and streamed', async () => {
+    const base = await start(createCore({ bodyLimit: 256 }));
+    const big = JSON.stringify({ slug: 'x'.repeat(300) });
+    const byLength = await fetch(`${base}/api/v2/organizations/acme/projects`, {
+      method: 'POST',
+      headers: auth,
+      body: big,
+    });
+    expect(byLength.status).toBe(413);
+    expect(await byLength.json()).toEqual({
+      error: { code: 'payload_too_large', message: 'The request body exceeds 256 bytes.', status: 413 },
+    });
+    const streamed = await fetch(`${base}/api/v2/organizations/acme/projects`, {
+      method: 'POST',
+      headers: auth,
+      body: new Blob([big]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.headers.get('content-length')).not.toBeNull();
+    expect(streamed.status).toBe(413);
+    expect(await streamed.json()).toMatchObject({ error: { code: 'payload_too_large', status: 413 } });
+  });
+
+  it("maps errors raised in the plugin's scope to documented bodies, and leaves unknown 4xx to the host", async () => {
+    const logged: unknown[] = [];
+    const base = await start(createCore(), (app) => {
+      app.addHook('onRequest', async (request) => {
+        const fail = request.headers['x-fail'];
+        if (fail === '400')
+          throw Object.assign(new Error('Fastify detail'), { statusCode: 400, code: 'FST_X' });
+        if (fail === '429') throw Object.assign(new Error('slow down'), { statusCode: 429 });
+        if (fail === 'crash') throw new Error('database password is hunter2');
+      });
+      app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
+        logged.push(error);
+        return reply.code(error.statusCode ?? 500).send({ host: true, message: error.message });
+      });
+    });
+    const path = `${base}/api/v2/organizations/acme`;
+    const bad = await fetch(path, { headers: { ...auth, 'x-fail': '400' } });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({
+      error: { code: 'invalid_request', message: 'The request could not be read.', status: 400 },
+    });
+    const crash = await fetch(path, { headers: { ...auth, 'x-fail': 'crash' } });
+    expect(crash.status).toBe(500);
+    const text = await crash.text();
+    expect(JSON.parse(text)).toEqual({
+      error: { code: 'internal_error', message: 'An internal error occurred.', status: 500 },
+    });
+    expect(text).not.toContain('hunter2');
+    const limited = await fetch(path, { headers: { ...auth, 'x-fail': '429' } });
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({ host: true, message: 'slow down' });
+    expect(logged).toHaveLength(1);
+  });
+
+  it('answers malformed paths under the base path with the documented body via frameworkErrors', async () => {
+    const core = createCore();
+    const app = Fastify({ frameworkErrors: latchkeyFrameworkErrors(core) });
+    apps.push(app);
+    await app.register(latchkeyFastify, { core });
+    const base = await serve(app);
+    const bad = await fetch(`${base}/api/v2/organizations/%E0%A4%A`, { headers: auth });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({
+      error: { code: 'invalid_request', message: 'The path is not valid percent-encoding.', status: 400 },
+    });
+    const elsewhere = await fetch(`${base}/other/%E0%A4%A`);
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.json()).toMatchObject({ code: 'FST_ERR_BAD_URL', statusCode: 400 });
+  });
+
+  it('refuses to be registered under a prefix', async () => {
+    const app = Fastify();
+    apps.push(app);
+    await expect(app.register(latchkeyFastify, { core: createCore(), prefix: '/x' }).ready()).rejects.toThrow(
+      /without a prefix/,
+    );
+  });
+});
