@@ -1,0 +1,118 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { type Core, createCore } from '@latchkey/core';
+import { Hono } from 'hono';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeHttpConformance } from '../../core/test/http-conformance.js';
+import { fetchTarget } from '../../core/test/http-target.js';
+import { latchkeyHono } from './index.js';
+
+const TOKEN = 'lk_hono_adapter_test_token_000000000000000000';
+
+async function listen(app: Hono): Promise<{ base: string; close: () => Promise<void> }> {
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as http.Server;
+  if (!server.listening) await once(server, 'listening');
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { base, close };
+}
+
+describeHttpConformance('hono', async (core) => {
+  const app = new Hono();
+  app.route('/', latchkeyHono(core));
+  const { base, close } = await listen(app);
+  return fetchTarget(base, close);
+});
+
+describe('latchkeyHono', () => {
+  let closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await Promise.all(closers.map((close) => close()));
+    closers = [];
+  });
+
+  async function start(core: Core, setup?: (app: Hono) => void): Promise<string> {
+    await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
+    const app = new Hono();
+    setup?.(app);
+    app.route('/', latchkeyHono(core));
+    const { base, close } = await listen(app);
+    closers.push(close);
+    return base;
+  }
+
+  const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+  it('leaves other paths to the host app', async () => {
+    const base = await start(createCore(), (app) => {
+      app.get('/health', (c) => c.json({ ok: true }));
+    });
+    expect(await (await fetch(`${base}/health`)).json()).toEqual({ ok: true });
+    const missing = await fetch(`${base}/api/v2-lookalike`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toBe('404 Not Found');
+    const org = await fetch(`${base}/api/v2/organizations/acme`, { headers: auth });
+    expect(await org.json()).toMatchObject({ slug: 'acme' });
+  });
+
+  it('answers 413 for a body over core.bodyLimit, by Content-Length and when streamed', async () => {
+    const base = await start(createCore({ bodyLimit: 256 }));
+    const big = JSON.stringify({ slug: 'x'.repeat(300) });
+    const byLength = await fetch(`${base}/api/v2/organizations/acme/projects`, {
+      method: 'POST',
+      headers: auth,
+      body: big,
+    });
+    expect(byLength.status).toBe(413);
+    expect(await byLength.json()).toEqual({
+      error: { code: 'payload_too_large', message: 'The request body exceeds 256 bytes.', status: 413 },
+    });
+    const { port } = new URL(base);
+    const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/v2/organizations/acme/projects',
+          headers: { ...auth, 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            body += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
+      req.on('error', reject);
+      req.write(big.slice(0, 200));
+      setTimeout(() => req.end(big.slice(200) + ' '.repeat(2_000_000)), 20);
+    });
+    expect(streamed.status).toBe(413);
+    expect(JSON.parse(streamed.body)).toMatchObject({ error: { code: 'payload_too_large', status: 413 } });
+  });
+
+  it('streams a core response body', async () => {
+    const core = createCore();
+    const streaming: Core = {
+      ...core,
+      async handle() {
+        async function* lines() {
+          for (let i = 0; i < 3; i++) yield `{"n":${i}}\n`;
+        }
+        return { status: 200, headers: { 'content-type': 'application/x-ndjson' }, body: lines() };
+      },
+    };
+    const base = await start(streaming);
+    const response = await fetch(`${base}/api/v2/anything`);
+    expect(response.headers.get('content-type')).toBe('application/x-ndjson');
+    expect(await response.text()).toBe('{"n":0}\n{"n":1}\n{"n":2}\n');
+  });
+});
