@@ -1,0 +1,195 @@
+/**
+ * Where a push spends its time inside the server, without HTTP: `core.handle` against the bare
+ * handler on the same signed bodies, then each step core takes on the way, measured alone. The
+ * differences point at what to make cheaper.
+ *
+ *   tsx bench/push/core-handle.ts [--count 20000] [--repeat 5]
+ *
+ * Every figure is the best of `--repeat` passes (the least disturbed by other processes), in
+ * microseconds per push.
+ */
+import { verify } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import {
+  type ActivityDraft,
+  generateDeviceKeyPair,
+  hashToken,
+  pushSigningPayload,
+  randomId,
+  schemas,
+  sealEvent,
+  verifyClientSignature,
+} from '@latchkey/core';
+import { createBarePush, ed25519PublicKey } from './bare.js';
+import { ADAPTER_PATH, ADDRESS, createBenchCore, DEVICE_ID, REQUEST_HEADERS, TOKEN } from './fixture.js';
+import { signBodies } from './sign.js';
+
+const { values: args } = parseArgs({
+  options: { count: { type: 'string', default: '20000' }, repeat: { type: 'string', default: '5' } },
+});
+const count = Number(args.count);
+const repeat = Number(args.repeat);
+
+const keys = generateDeviceKeyPair();
+const publicKey = ed25519PublicKey(keys.publicKey);
+
+/** Best time of `repeat` passes of `pass`, each over fresh inputs from `prepare`, in µs per item. */
+async function best<T>(
+  prepare: (pass: number) => T[] | Promise<T[]>,
+  pass: (items: T[], index: number) => unknown,
+): Promise<number> {
+  let min = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < repeat; r++) {
+    const items = await prepare(r);
+    const started = performance.now();
+    await pass(items, r);
+    min = Math.min(min, ((performance.now() - started) * 1000) / items.length);
+  }
+  return min;
+}
+
+const rows: [string, number][] = [];
+const row = (name: string, us: number) => {
+  rows.push([name, us]);
+  console.log(`${us.toFixed(1).padStart(8)} µs  ${name}`);
+};
+
+// Fresh signed bodies per pass: core refuses a nonce twice, and if_version 0 only matches new keys.
+const batches = Array.from({ length: repeat }, (_, r) => signBodies(count, keys.privateKey, 1000 + r));
+const texts = batches.map((batch) => batch.map((b) => b.toString()));
+const parsed = texts.map((batch) => batch.map((t) => JSON.parse(t) as Record<string, unknown>));
+
+const core = await createBenchCore(keys.publicKey);
+row(
+  'core.handle (whole push, no HTTP)',
+  await best(
+    (r) => batches[r]!,
+    async (bodies) => {
+      for (const body of bodies) {
+        const response = await core.handle({
+          method: 'POST',
+          url: ADAPTER_PATH,
+          headers: REQUEST_HEADERS,
+          body,
+        });
+        if (response.status !== 200)
+          throw new Error(`core answered ${response.status}: ${String(response.body)}`);
+      }
+    },
+  ),
+);
+row(
+  'bare handler: JSON.parse + verify + map (no HTTP)',
+  await best(
+    (r) => batches[r]!,
+    (bodies) => {
+      const push = createBarePush(keys.publicKey);
+      for (const body of bodies) {
+        if (push(JSON.parse(body.toString())).status !== 200) throw new Error('bare handler refused a push');
+      }
+    },
+  ),
+);
+
+console.log('\nsteps, alone:');
+row(
+  'TextDecoder + JSON.parse of the body',
+  await best(
+    (r) => batches[r]!,
+    (b) => b.map((x) => JSON.parse(new TextDecoder().decode(x))),
+  ),
+);
+row(
+  'zod PushBody.safeParse',
+  await best(
+    (r) => parsed[r]!,
+    (b) => b.map((x) => schemas.PushBody.safeParse(x)),
+  ),
+);
+row(
+  'pushSigningPayload (canonicalize)',
+  await best(
+    (r) => parsed[r]!,
+    (b) => b.map((x) => pushSigningPayload(x, ADDRESS)),
+  ),
+);
+row(
+  'Ed25519 verify alone (cached KeyObject)',
+  await best(
+    (r) =>
+      parsed[r]!.map(
+        (x) =>
+          [
+            Buffer.from(pushSigningPayload(x, ADDRESS)),
+            Buffer.from(x['client_sig'] as string, 'base64url'),
+          ] as const,
+      ),
+    (b) => b.map(([payload, sig]) => verify(null, payload, publicKey, sig)),
+  ),
+);
+row(
+  "core's verifyClientSignature (payload + verify)",
+  await best(
+    (r) => parsed[r]!,
+    (b) => b.map((x) => verifyClientSignature(keys.publicKey, x, ADDRESS, x['client_sig'] as string)),
+  ),
+);
+row(
+  'hashToken (SHA-256 of the bearer token)',
+  await best(
+    () => Array.from({ length: count }, () => TOKEN),
+    (b) => b.map(hashToken),
+  ),
+);
+row(
+  'randomId',
+  await best(
+    () => Array.from({ length: count }, () => 'evt'),
+    (b) => b.map(randomId),
+  ),
+);
+
+const draft = (i: number): ActivityDraft => ({
+  id: randomId('evt'),
+  type: 'push_applied',
+  occurred_at: new Date().toISOString(),
+  organization: ADDRESS.organization,
+  project: ADDRESS.project,
+  environment: ADDRESS.environment,
+  actor: { type: 'user', id: 'admin' },
+  device_id: DEVICE_ID,
+  data: { conflict_mode: 'lenient', versions: [{ key: `K_${i}`, version: 1, deleted: false }] },
+});
+row(
+  'sealEvent (canonicalize + SHA-256 of the event)',
+  await best(
+    () => Array.from({ length: count }, (_, i) => draft(i)),
+    (b) => {
+      let head = null as { seq: number; hash: string } | null;
+      for (const d of b) {
+        const event = sealEvent(d, head);
+        head = { seq: event.seq, hash: event.hash };
+      }
+    },
+  ),
+);
+const sealed = sealEvent(draft(0), null);
+row(
+  'structuredClone of an event',
+  await best(
+    () => Array.from({ length: count }, () => sealed),
+    (b) => b.map((e) => structuredClone(e)),
+  ),
+);
+row(
+  'new Date().toISOString()',
+  await best(
+    () => Array.from({ length: count }, () => 0),
+    (b) => b.map(() => new Date().toISOString()),
+  ),
+);
+
+const [handle, bare] = [rows[0]![1], rows[1]![1]];
+console.log(
+  `\ncore.handle costs ${(handle - bare).toFixed(1)} µs more than the bare handler per push (${(handle / bare).toFixed(2)}x).`,
+);

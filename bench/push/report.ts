@@ -1,0 +1,150 @@
+/** The summary of a push benchmark: medians per server, the table, the goals, and RESULTS.md. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import type { Framework, Variant } from './protocol.js';
+
+/** One measured run of one server. */
+export interface RunRecord {
+  framework: Framework;
+  variant: Variant;
+  round: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Server CPU per successful request, in microseconds. */
+  serverCpuUsPerRequest: number;
+  /** Server CPU over the window, in percent of one core. */
+  serverCpuPercent: number;
+  loadCpuPercent: number;
+  /** CPU used by every other process of the machine during the window, in percent of one core. */
+  othersCpuPercent: number;
+  errors: number;
+}
+
+/** The medians of one server over its rounds. */
+export interface ServerSummary {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  serverCpuUsPerRequest: number;
+  serverCpuPercent: number;
+  loadCpuPercent: number;
+  errors: number;
+  rounds: number;
+}
+
+/** Goals of the issue: adapter/bare at least this, and adapter/fastest adapter at least that. */
+export const GOALS = { ofBare: 0.6, ofFastestAdapter: 0.8 } as const;
+
+/** Medians of every server's rounds; errors are summed. */
+export function summarize(records: readonly RunRecord[]): Map<string, ServerSummary> {
+  const groups = new Map<string, RunRecord[]>();
+  for (const record of records) {
+    const key = `${record.framework}/${record.variant}`;
+    groups.set(key, [...(groups.get(key) ?? []), record]);
+  }
+  const out = new Map<string, ServerSummary>();
+  for (const [key, runs] of groups) {
+    out.set(key, {
+      rps: median(runs.map((r) => r.rps)),
+      p50Ms: median(runs.map((r) => r.p50Ms)),
+      p99Ms: median(runs.map((r) => r.p99Ms)),
+      serverCpuUsPerRequest: median(runs.map((r) => r.serverCpuUsPerRequest)),
+      serverCpuPercent: median(runs.map((r) => r.serverCpuPercent)),
+      loadCpuPercent: median(runs.map((r) => r.loadCpuPercent)),
+      errors: runs.reduce((sum, r) => sum + r.errors, 0),
+      rounds: runs.length,
+    });
+  }
+  return out;
+}
+
+/** The table and goal verdicts as Markdown lines. */
+export function renderTable(frameworks: readonly Framework[], summary: Map<string, ServerSummary>): string[] {
+  const adapters = frameworks.map((f) => summary.get(`${f}/adapter`)?.rps ?? 0);
+  const fastest = Math.max(0, ...adapters);
+  const lines = [
+    '| framework | bare route req/s | adapter req/s | adapter/bare | adapter/fastest adapter | bare p50/p99 ms | adapter p50/p99 ms | server CPU µs/req bare → adapter |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const verdicts: string[] = [];
+  for (const framework of frameworks) {
+    const bare = summary.get(`${framework}/bare`);
+    const adapter = summary.get(`${framework}/adapter`);
+    const ofBare = bare && adapter ? adapter.rps / bare.rps : undefined;
+    const ofFastest = adapter && fastest > 0 ? adapter.rps / fastest : undefined;
+    lines.push(
+      `| ${framework} | ${int(bare?.rps)} | ${int(adapter?.rps)} | ${ratio(ofBare)} | ${ratio(ofFastest)} | ${latency(bare)} | ${latency(adapter)} | ${int(bare?.serverCpuUsPerRequest)} → ${int(adapter?.serverCpuUsPerRequest)} |`,
+    );
+    if (ofBare !== undefined) {
+      verdicts.push(
+        `- ${framework}: adapter/bare ${ratio(ofBare)} ${ofBare >= GOALS.ofBare ? 'meets' : 'MISSES'} the ${GOALS.ofBare}x goal; ` +
+          `adapter/fastest ${ratio(ofFastest)} ${(ofFastest ?? 0) >= GOALS.ofFastestAdapter ? 'meets' : 'MISSES'} the ${GOALS.ofFastestAdapter}x goal.`,
+      );
+    } else {
+      verdicts.push(`- ${framework}: no adapter measured.`);
+    }
+  }
+  return [...lines, '', ...verdicts];
+}
+
+/** The machine line of a report. */
+export function machine(): string {
+  let cpu = 'unknown CPU';
+  try {
+    cpu = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? cpu;
+  } catch {
+    // Not Linux: the model stays unknown.
+  }
+  return `${availableParallelism()} cores (nproc), ${cpu}, Node ${process.version}`;
+}
+
+const START = '<!-- push:results:start -->';
+const END = '<!-- push:results:end -->';
+
+/**
+ * Writes `block` into the `## Push` section of RESULTS.md, between its markers, keeping every other
+ * section and any notes written around the markers.
+ */
+export function writeResults(file: string, block: string): void {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    text = '# Benchmarks\n';
+  }
+  const marked = `${START}\n${block.trim()}\n${END}`;
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  if (start !== -1 && end > start) {
+    text = text.slice(0, start) + marked + text.slice(end + END.length);
+  } else {
+    const heading = /^## Push\s*$/m.exec(text);
+    if (heading) {
+      const at = heading.index + heading[0].length;
+      text = `${text.slice(0, at)}\n\n${marked}\n${text.slice(at)}`;
+    } else {
+      text = `${text.trimEnd()}\n\n## Push\n\n${marked}\n`;
+    }
+  }
+  writeFileSync(file, text);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return 0;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function int(value: number | undefined): string {
+  return value === undefined ? '–' : Math.round(value).toLocaleString('en-US');
+}
+
+function ratio(value: number | undefined): string {
+  return value === undefined ? '–' : `${value.toFixed(2)}x`;
+}
+
+function latency(summary: ServerSummary | undefined): string {
+  return summary ? `${summary.p50Ms.toFixed(1)} / ${summary.p99Ms.toFixed(1)}` : '–';
+}
