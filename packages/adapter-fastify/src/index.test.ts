@@ -27,7 +27,8 @@ describe('latchkeyFastify', () => {
 
   async function start(core: Core, setup?: (app: FastifyInstance) => void | Promise<void>): Promise<string> {
     await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
-    const app = Fastify();
+    // A client that aborted a stream can leave its socket open; don't let close() wait for it.
+    const app = Fastify({ forceCloseConnections: true });
     apps.push(app);
     await setup?.(app);
     await app.register(latchkeyFastify, { core });
@@ -172,5 +173,40 @@ describe('latchkeyFastify', () => {
     await expect(app.register(latchkeyFastify, { core: createCore(), prefix: '/x' }).ready()).rejects.toThrow(
       /without a prefix/,
     );
+  });
+
+  it('streams a core response body, and stops it when the client goes away', async () => {
+    let closed!: () => void;
+    const finished = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const core = createCore();
+    const streaming: Core = {
+      ...core,
+      async handle(request) {
+        async function* lines(count: number) {
+          try {
+            for (let i = 0; i < count; i++) yield `{"n":${i}}\n`;
+          } finally {
+            if (count === Infinity) closed();
+          }
+        }
+        const endless = request.url.endsWith('/endless');
+        return {
+          status: 200,
+          headers: { 'content-type': 'application/x-ndjson' },
+          body: lines(endless ? Infinity : 3),
+        };
+      },
+    };
+    const base = await start(streaming);
+    const response = await fetch(`${base}/api/v2/export`);
+    expect(response.headers.get('content-type')).toBe('application/x-ndjson');
+    expect(await response.text()).toBe('{"n":0}\n{"n":1}\n{"n":2}\n');
+    const controller = new AbortController();
+    const endless = await fetch(`${base}/api/v2/endless`, { signal: controller.signal });
+    await endless.body!.getReader().read();
+    controller.abort();
+    await finished;
   });
 });

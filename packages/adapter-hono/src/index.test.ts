@@ -115,4 +115,32 @@ describe('latchkeyHono', () => {
     expect(response.headers.get('content-type')).toBe('application/x-ndjson');
     expect(await response.text()).toBe('{"n":0}\n{"n":1}\n{"n":2}\n');
   });
+
+  it('cancels a streamed core response when the client goes away', async () => {
+    let closed!: () => void;
+    const finished = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const core = createCore();
+    const endless: Core = {
+      ...core,
+      async handle() {
+        async function* lines() {
+          try {
+            for (let i = 0; ; i++) yield `{"n":${i}}\n`.repeat(1000);
+          } finally {
+            closed();
+          }
+        }
+        return { status: 200, headers: { 'content-type': 'application/x-ndjson' }, body: lines() };
+      },
+    };
+    const base = await start(endless);
+    const controller = new AbortController();
+    const response = await fetch(`${base}/api/v2/export`, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await finished;
+  });
 });
