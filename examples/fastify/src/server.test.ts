@@ -1,0 +1,3 @@
+import { describeExample } from '../../spawn-example.js';
+
+describeExample('fastify');

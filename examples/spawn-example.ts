@@ -1,0 +1,194 @@
+/**
+ * The test every example server passes: start it exactly as a user would (`pnpm --dir examples/<name>
+ * start`, from source), wait for its `listening on` line, talk to it over HTTP, then stop it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { generateDeviceKeyPair, signPush } from '@latchkey/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const TOKEN = 'lk_example_spawn_test_token_0000000000000000';
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  line: string;
+  output: () => string;
+}
+
+/** pnpm as the running one was started (npx or a global install), else from PATH. */
+function pnpm(args: string[]): [string, string[]] {
+  const execPath = process.env['npm_execpath'];
+  if (execPath && /pnpm/.test(execPath) && /\.c?js$/.test(execPath))
+    return [process.execPath, [execPath, ...args]];
+  return ['pnpm', args];
+}
+
+/**
+ * Starts the example in its own process group and resolves with the URL it printed. `via: 'pnpm'`
+ * runs its start script as a user would; `via: 'node'` runs the same source under the tsx loader in a
+ * single process, so a signal reaches the server itself and its exit code is its own.
+ */
+export function startExample(
+  name: string,
+  env: Record<string, string>,
+  via: 'pnpm' | 'node' = 'pnpm',
+): Promise<Started> {
+  const dir = fileURLToPath(new URL(`./${name}`, import.meta.url));
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const [command, args] =
+    via === 'pnpm' ? pnpm(['--dir', dir, 'start']) : [process.execPath, ['--import', tsx, 'src/server.ts']];
+  const child = spawn(command, args, {
+    cwd: dir,
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]!, line: match[0], output: () => output });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`${name} exited with ${code}:\n${output}`), { code, output }));
+    });
+  });
+}
+
+/** Sends `signal` to the example's whole process group (pnpm, tsx and node) and waits for it to end. */
+export async function stopExample(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {}
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Registers the example test for `examples/<name>`. */
+export function describeExample(name: string): void {
+  describe(`example server: ${name}`, () => {
+    let started: Started;
+    const send = (method: string, path: string, body?: unknown) =>
+      fetch(started.url + path, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+
+    beforeAll(async () => {
+      started = await startExample(name, { PORT: '0', LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN });
+    });
+    afterAll(async () => {
+      if (started) await stopExample(started.child, 'SIGKILL');
+    });
+
+    it('prints the real bound URL on 127.0.0.1', () => {
+      expect(started.line).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+      expect(Number(new URL(started.url).port)).toBeGreaterThan(0);
+    });
+
+    it('bootstraps organization acme with the admin token', async () => {
+      const org = await send('GET', '/api/v2/organizations/acme');
+      expect(org.status).toBe(200);
+      expect(await org.json()).toMatchObject({ slug: 'acme' });
+      const anonymous = await fetch(`${started.url}/api/v2/organizations/acme`);
+      expect(anonymous.status).toBe(401);
+    });
+
+    it('accepts a signed push from an enrolled device and serves it back', async () => {
+      expect((await send('POST', '/api/v2/organizations/acme/projects', { slug: 'web' })).status).toBe(201);
+      const envs = '/api/v2/organizations/acme/projects/web/environments';
+      expect((await send('POST', envs, { slug: 'prod' })).status).toBe(201);
+      const keys = generateDeviceKeyPair();
+      const enrolled = await send('POST', '/api/v2/organizations/acme/devices', {
+        name: 'laptop',
+        public_key: keys.publicKey,
+      });
+      expect(enrolled.status).toBe(201);
+      const { id } = (await enrolled.json()) as { id: string };
+      const address = { organization: 'acme', project: 'web', environment: 'prod' };
+      const body = signPush(
+        { device_id: id, changes: [{ key: 'API_KEY', value: 's3cret', if_version: 0 }] },
+        address,
+        keys.privateKey,
+      );
+      const pushed = await send('POST', `${envs}/prod/push`, body);
+      expect(pushed.status).toBe(200);
+      expect(await pushed.json()).toMatchObject({ versions: [{ key: 'API_KEY', version: 1 }] });
+      const replayed = await send('POST', `${envs}/prod/push`, body);
+      expect(replayed.status).toBe(409);
+      const pulled = await send('GET', `${envs}/prod/secrets`);
+      expect(await pulled.json()).toMatchObject({
+        secrets: [{ key: 'API_KEY', value: 's3cret', version: 1 }],
+      });
+    });
+
+    it('finishes a request in flight, then exits 0 on SIGTERM', async () => {
+      const own = await startExample(name, { PORT: '0', LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN }, 'node');
+      try {
+        // A request whose body is still arriving when the signal comes must still be answered.
+        let resolve!: () => void;
+        const release = new Promise<void>((r) => {
+          resolve = r;
+        });
+        const body = new ReadableStream<Uint8Array>({
+          async start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"slug":'));
+            await release;
+            controller.enqueue(new TextEncoder().encode('"late"}'));
+            controller.close();
+          },
+        });
+        const inFlight = fetch(`${own.url}/api/v2/organizations/acme/projects`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body,
+          duplex: 'half',
+        } as RequestInit);
+        await new Promise((r) => setTimeout(r, 200));
+        const exited = once(own.child, 'exit');
+        own.child.kill('SIGTERM');
+        await new Promise((r) => setTimeout(r, 100));
+        resolve();
+        expect((await inFlight).status).toBe(201);
+        const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
+        expect({ code, signal }).toEqual({ code: 0, signal: null });
+        await expect(fetch(`${own.url}/api/v2/openapi.json`)).rejects.toThrow();
+      } finally {
+        await stopExample(own.child, 'SIGKILL');
+      }
+    });
+
+    it('refuses a store it does not have, with a clear message', async () => {
+      const error = await startExample(name, { PORT: '0', LATCHKEY_STORE: 'postgres' }, 'node').then(
+        () => undefined,
+        (e: { code?: number; output?: string }) => e,
+      );
+      expect(error?.code).not.toBe(0);
+      expect(error?.code).not.toBeUndefined();
+      expect(error?.output).toContain('LATCHKEY_STORE="postgres" is not supported');
+    });
+  });
+}
