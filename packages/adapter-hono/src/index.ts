@@ -38,7 +38,14 @@ export function latchkeyHono(core: Core): Hono {
 const TOO_LARGE = Symbol('too large');
 
 async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined | typeof TOO_LARGE> {
-  if (Number(request.headers.get('content-length')) > limit) return TOO_LARGE;
+  if (request.method === 'GET' || request.method === 'HEAD') return undefined;
+  const length = request.headers.get('content-length');
+  if (length !== null) {
+    if (Number(length) > limit) return TOO_LARGE;
+    // A declared length is read in one go (which @hono/node-server serves straight off the socket).
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    return bytes.byteLength > limit ? TOO_LARGE : bytes.byteLength === 0 ? undefined : bytes;
+  }
   if (!request.body) return undefined;
   const chunks: Uint8Array[] = [];
   let size = 0;
