@@ -167,7 +167,7 @@ export function describeExample(name: string): void {
           body,
           duplex: 'half',
         } as RequestInit);
-        await new Promise((r) => setTimeout(r, 200));
+        await new Promise((r) => setTimeout(r, 300));
         const exited = once(own.child, 'exit');
         own.child.kill('SIGTERM');
         await new Promise((r) => setTimeout(r, 100));
