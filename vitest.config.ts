@@ -9,8 +9,14 @@ export default defineConfig({
     alias: [
       { find: /^@latchkey\/core\/node$/, replacement: src('./packages/core/src/node/index.ts') },
       { find: /^@latchkey\/core$/, replacement: src('./packages/core/src/index.ts') },
-      { find: /^@latchkey\/adapter-(express|fastify|hono)$/, replacement: src('./packages/adapter-$1/src/index.ts') },
-      { find: /^@latchkey\/webhook-verifier\/(redis|web)$/, replacement: src('./packages/webhook-verifier/src/$1.ts') },
+      {
+        find: /^@latchkey\/adapter-(express|fastify|hono)$/,
+        replacement: src('./packages/adapter-$1/src/index.ts'),
+      },
+      {
+        find: /^@latchkey\/webhook-verifier\/(redis|web)$/,
+        replacement: src('./packages/webhook-verifier/src/$1.ts'),
+      },
       { find: /^@latchkey\/webhook-verifier$/, replacement: src('./packages/webhook-verifier/src/index.ts') },
     ],
   },

@@ -21,14 +21,20 @@ const libraries = readdirSync(packagesDir)
 
 const started = Date.now();
 console.log(`building ${libraries.length} packages…`);
-execFileSync('pnpm', ['-r', '--filter', './packages/*', 'run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+execFileSync('pnpm', ['-r', '--filter', './packages/*', 'run', 'build'], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 console.log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 let failures = 0;
 for (const dir of libraries) {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   try {
-    execFileSync('pnpm', ['exec', 'publint', '--strict', dir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync('pnpm', ['exec', 'publint', '--strict', dir], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (error) {
     failures++;
     console.error(`✗ ${pkg.name}: publint\n${error.stdout}${error.stderr}`);
@@ -43,7 +49,9 @@ for (const dir of libraries) {
       const cjs = require(join(dir, target.require.default));
       const names = Object.keys(esm).sort().join(',');
       if (names !== Object.keys(cjs).sort().join(',') || names === '') {
-        throw new Error(`ESM exports [${names}] differ from CJS exports [${Object.keys(cjs).sort().join(',')}]`);
+        throw new Error(
+          `ESM exports [${names}] differ from CJS exports [${Object.keys(cjs).sort().join(',')}]`,
+        );
       }
     } catch (error) {
       failures++;

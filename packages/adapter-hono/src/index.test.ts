@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { type Core, createCore } from '@latchkey/core';
+import { type Core, createCore, toWebResponse } from '@latchkey/core';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeHttpConformance } from '../../core/test/http-conformance.js';
@@ -103,11 +103,15 @@ describe('latchkeyHono', () => {
     const core = createCore();
     const streaming: Core = {
       ...core,
-      async handle() {
+      async fetch() {
         async function* lines() {
           for (let i = 0; i < 3; i++) yield `{"n":${i}}\n`;
         }
-        return { status: 200, headers: { 'content-type': 'application/x-ndjson' }, body: lines() };
+        return toWebResponse({
+          status: 200,
+          headers: { 'content-type': 'application/x-ndjson' },
+          body: lines(),
+        });
       },
     };
     const base = await start(streaming);
@@ -124,7 +128,7 @@ describe('latchkeyHono', () => {
     const core = createCore();
     const endless: Core = {
       ...core,
-      async handle() {
+      async fetch() {
         async function* lines() {
           try {
             for (let i = 0; ; i++) yield `{"n":${i}}\n`.repeat(1000);
@@ -132,7 +136,11 @@ describe('latchkeyHono', () => {
             closed();
           }
         }
-        return { status: 200, headers: { 'content-type': 'application/x-ndjson' }, body: lines() };
+        return toWebResponse({
+          status: 200,
+          headers: { 'content-type': 'application/x-ndjson' },
+          body: lines(),
+        });
       },
     };
     const base = await start(endless);

@@ -109,6 +109,29 @@ describe('createCore', () => {
     expect(await response.json()).toMatchObject({ slug: 'web' });
   });
 
+  it('caps bodies in core.fetch by Content-Length and while streaming', async () => {
+    const core = createCore({ bodyLimit: 1000 });
+    const declared = await core.fetch(
+      new Request('http://localhost/api/v2/openapi.json', { method: 'POST', body: 'x'.repeat(1001) }),
+    );
+    expect(declared.status).toBe(413);
+    expect(declared.headers.get('connection')).toBe('close');
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 5; i++) controller.enqueue(new Uint8Array(300));
+        controller.close();
+      },
+    });
+    const streamed = await core.fetch(
+      new Request('http://localhost/api/v2/openapi.json', {
+        method: 'POST',
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(await streamed.json()).toMatchObject({ error: { code: 'payload_too_large', status: 413 } });
+  });
+
   it('honours a custom base path and answers 404 outside it', async () => {
     const core = createCore({ basePath: '/secrets-api/' });
     expect((await core.handle(get('/secrets-api/openapi.json'))).status).toBe(200);

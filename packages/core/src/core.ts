@@ -16,6 +16,7 @@ import { allRoutes } from './routes/index.js';
 import { createMemoryStore } from './store/memory.js';
 import type { LatchkeyStore } from './store/types.js';
 import { paramSchemas, zodDetails } from './validation.js';
+import { fromWebRequest, toWebResponse } from './web.js';
 
 /** What a host app's own authentication returns: the organization and user it vouches for. */
 export interface ExternalIdentity {
@@ -272,15 +273,15 @@ export function createCore(options: CoreOptions = {}): Core {
   }
 
   async function fetchHandler(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
-    const response = await handle({
-      method: request.method,
-      url: url.pathname + url.search,
-      headers: Object.fromEntries(request.headers),
-      body,
-    });
-    return toWebResponse(response);
+    let coreRequest: CoreRequest;
+    try {
+      coreRequest = await fromWebRequest(request, bodyLimit);
+    } catch (error) {
+      if (!isLatchkeyError(error)) throw error;
+      // The unread rest of the body is still on the connection: tell the client not to reuse it.
+      return toWebResponse(jsonResponse(error.status, error.toBody(), { connection: 'close' }));
+    }
+    return toWebResponse(await handle(coreRequest));
   }
 
   return {
@@ -293,29 +294,6 @@ export function createCore(options: CoreOptions = {}): Core {
     bodyLimit,
     routes: allRoutes,
   };
-}
-
-/** Converts a core response to a WHATWG `Response`. */
-export function toWebResponse(response: CoreResponse): Response {
-  const body = response.body;
-  let init: BodyInit | null;
-  if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
-    init = body as BodyInit | null;
-  } else {
-    const iterator = body[Symbol.asyncIterator]();
-    const encoder = new TextEncoder();
-    init = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = await iterator.next();
-        if (next.done) controller.close();
-        else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
-      },
-      async cancel() {
-        await iterator.return?.();
-      },
-    });
-  }
-  return new Response(init, { status: response.status, headers: response.headers });
 }
 
 function draftEvent(

@@ -21,7 +21,6 @@ export {
   type CoreOptions,
   createCore,
   type ExternalIdentity,
-  toWebResponse,
 } from './core.js';
 export {
   generateApiToken,
@@ -59,3 +58,4 @@ export type { AnyRoute, RouteContext, RouteDefinition, RouteResult, Services } f
 export * as schemas from './schemas.js';
 export { createMemoryStore, type MemoryStoreOptions } from './store/memory.js';
 export type * from './store/types.js';
+export { fromWebRequest, toWebResponse } from './web.js';

@@ -1,0 +1,84 @@
+/**
+ * The bridge for WHATWG `Request`/`Response` runtimes (Hono, Bun, Deno, workers), written once:
+ * the body is read with the size cap enforced before and while reading.
+ */
+import { LatchkeyError } from './errors.js';
+import type { CoreRequest, CoreResponse } from './http.js';
+
+/**
+ * Converts a `Request` into a core request, keeping the raw body bytes. Throws a
+ * `payload_too_large` {@link LatchkeyError} when `Content-Length` or the streamed bytes pass `bodyLimit`.
+ */
+export async function fromWebRequest(request: Request, bodyLimit: number): Promise<CoreRequest> {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return {
+    method: request.method,
+    url: url.pathname + url.search,
+    headers,
+    body: await readBody(request, bodyLimit),
+  };
+}
+
+function tooLarge(limit: number): LatchkeyError {
+  return new LatchkeyError('payload_too_large', `The request body exceeds ${limit} bytes.`);
+}
+
+async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return undefined;
+  const length = request.headers.get('content-length');
+  if (length !== null) {
+    if (Number(length) > limit) throw tooLarge(limit);
+    // A declared length is read in one go (which @hono/node-server serves straight off the socket).
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > limit) throw tooLarge(limit);
+    return bytes.byteLength === 0 ? undefined : bytes;
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  if (size === 0) return undefined;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** Converts a core response to a WHATWG `Response`, streaming async-iterable bodies. */
+export function toWebResponse(response: CoreResponse): Response {
+  const body = response.body;
+  let init: BodyInit | null;
+  if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
+    init = body as BodyInit | null;
+  } else {
+    const iterator = body[Symbol.asyncIterator]();
+    const encoder = new TextEncoder();
+    init = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    });
+  }
+  return new Response(init, { status: response.status, headers: response.headers });
+}
