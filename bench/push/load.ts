@@ -1,145 +1,135 @@
 /**
- * The load generator: a fixed number of keep-alive connections (an undici Pool), each sending the
- * next pre-signed body as soon as its previous response is read. Warm-up first, then a measured
- * window; only responses completed inside the window count.
+ * The load generator: for one server, a fixed number of keep-alive connections (an undici Pool),
+ * each sending the next pre-signed body as soon as its previous response is read. Load comes in
+ * slices: during a slice every connection is busy; between slices the server is left idle, so the
+ * servers of a run can take turns.
  */
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 
-/** Options of {@link runLoad}. */
-export interface LoadOptions {
-  origin: string;
-  path: string;
-  headers: Record<string, string>;
-  /** Each body is sent once, in order; warm-up and measurement draw from the same list. */
-  bodies: readonly Buffer[];
-  connections: number;
-  warmupMs: number;
-  durationMs: number;
-  /** Called as the measured window opens and closes (e.g. to read the server's CPU time). */
-  onWindow?(edge: 'start' | 'end'): Promise<void>;
-}
-
-/** What one load run observed. */
-export interface LoadResult {
-  /** 200 responses completed in the measured window. */
+/** What one slice of load observed. */
+export interface SliceResult {
+  /** 200 responses completed inside the slice. */
   ok: number;
-  /** Non-200 responses and transport errors, warm-up included: must be zero. */
+  /** 200 responses in all, with those that completed while the slice drained. */
+  completed: number;
+  /** Non-200 responses and transport errors: must be zero. */
   errors: number;
-  /** Count per non-200 status or error name, for diagnosis. */
-  errorKinds: Record<string, number>;
-  /** The first non-200 body or error message. */
-  firstError?: string;
+  /** From the first request sent to the end of the slice, in ms. */
   windowMs: number;
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-  /** True when the window closed early because every body had been sent. */
+  /** Latency of each counted response, in ms. */
+  latencies: Float64Array;
+  /** CPU used by this (load generator) process during the slice, in µs. */
+  loadCpuUs: number;
+  /** True when the slice ended early because no body was left. */
   exhausted: boolean;
-  /** CPU used by this (load generator) process during the window, in percent of one core. */
-  loadCpuPercent: number;
-  /** Bodies sent in total, warm-up included. */
-  sent: number;
 }
 
-/** Runs warm-up then the measured window against one server. */
-export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const pool = new Pool(options.origin, { connections: options.connections, pipelining: 1 });
-  const latencies = new Float64Array(options.bodies.length);
-  let next = 0;
-  let phase: 'warmup' | 'measure' | 'done' = 'warmup';
-  let ok = 0;
-  let errors = 0;
-  const errorKinds: Record<string, number> = {};
-  let firstError: string | undefined;
-  let windowStart = 0;
-  let windowEnd = 0;
-  let exhausted = false;
+/** Keep-alive load against one server, drawing bodies from a shared list with its own cursor. */
+export class LoadTarget {
+  readonly errorKinds: Record<string, number> = {};
+  firstError: string | undefined;
+  private readonly pool: Pool;
+  private next = 0;
 
-  const fail = (kind: string, detail: string) => {
-    errors++;
-    errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
-    firstError ??= `${kind}: ${detail.slice(0, 300)}`;
-  };
+  constructor(
+    origin: string,
+    private readonly path: string,
+    private readonly headers: Record<string, string>,
+    /** Each body is sent once to this server, in order; the list may grow between slices. */
+    private readonly bodies: readonly Buffer[],
+    private readonly connections: number,
+  ) {
+    this.pool = new Pool(origin, { connections, pipelining: 1 });
+  }
 
-  let closeWindow: () => void = () => {};
-  const windowClosed = new Promise<void>((resolve) => {
-    closeWindow = () => {
-      if (phase === 'done') return;
-      phase = 'done';
-      windowEnd = performance.now();
-      resolve();
-    };
-  });
+  /** Bodies this server has not been sent yet. */
+  get remaining(): number {
+    return this.bodies.length - this.next;
+  }
 
-  async function worker(): Promise<void> {
-    while (phase !== 'done') {
-      const index = next++;
-      const body = options.bodies[index];
-      if (body === undefined) {
-        exhausted = true;
-        closeWindow();
-        return;
-      }
-      const started = performance.now();
-      try {
-        const response = await pool.request({
-          method: 'POST',
-          path: options.path,
-          headers: options.headers,
-          body,
-        });
-        if (response.statusCode === 200) {
-          await response.body.dump();
-          if (phase === 'measure') latencies[ok++] = performance.now() - started;
-        } else {
-          fail(String(response.statusCode), await response.body.text());
+  /** Keeps every connection busy for `ms`, then waits for the requests in flight to finish. */
+  async slice(ms: number): Promise<SliceResult> {
+    const latencies: number[] = [];
+    let errors = 0;
+    let completed = 0;
+    let open = true;
+    let exhausted = false;
+    const cpuStart = process.cpuUsage();
+    const started = performance.now();
+    const deadline = started + ms;
+    let ended = deadline;
+    let endSlice: () => void = () => {};
+    const sliceEnded = new Promise<void>((resolve) => {
+      endSlice = () => {
+        if (!open) return;
+        open = false;
+        ended = Math.min(performance.now(), deadline);
+        resolve();
+      };
+    });
+    const timer = setTimeout(endSlice, ms);
+
+    const worker = async () => {
+      while (open) {
+        const body = this.bodies[this.next];
+        if (body === undefined) {
+          exhausted = true;
+          endSlice();
+          return;
         }
-      } catch (error) {
-        fail(error instanceof Error ? error.name : 'error', String(error));
+        this.next++;
+        const sent = performance.now();
+        try {
+          const response = await this.pool.request({
+            method: 'POST',
+            path: this.path,
+            headers: this.headers,
+            body,
+          });
+          if (response.statusCode === 200) {
+            await response.body.dump();
+            completed++;
+            if (open) latencies.push(performance.now() - sent);
+          } else {
+            errors++;
+            this.fail(String(response.statusCode), await response.body.text());
+          }
+        } catch (error) {
+          errors++;
+          this.fail(error instanceof Error ? error.name : 'error', String(error));
+        }
       }
-    }
-  }
+    };
 
-  const workers = Array.from({ length: options.connections }, () => worker());
-  await sleep(options.warmupMs);
-  let cpuStart = process.cpuUsage();
-  if (phase === 'warmup') {
-    await options.onWindow?.('start');
-    cpuStart = process.cpuUsage();
-    windowStart = performance.now();
-    phase = 'measure';
-    const timer = setTimeout(closeWindow, options.durationMs);
-    await windowClosed;
+    const workers = Array.from({ length: this.connections }, worker);
+    await sliceEnded;
     clearTimeout(timer);
+    const cpu = process.cpuUsage(cpuStart);
+    await Promise.all(workers);
+    return {
+      ok: latencies.length,
+      completed,
+      errors,
+      windowMs: ended - started,
+      latencies: Float64Array.from(latencies),
+      loadCpuUs: cpu.user + cpu.system,
+      exhausted,
+    };
   }
-  const cpu = process.cpuUsage(cpuStart);
-  await options.onWindow?.('end');
-  await Promise.all(workers);
-  await pool.close();
 
-  const windowMs = windowStart > 0 ? windowEnd - windowStart : 0;
-  const sorted = latencies.subarray(0, ok).sort();
-  return {
-    ok,
-    errors,
-    errorKinds,
-    ...(firstError === undefined ? {} : { firstError }),
-    windowMs,
-    rps: windowMs > 0 ? (ok / windowMs) * 1000 : 0,
-    p50Ms: percentile(sorted, 0.5),
-    p99Ms: percentile(sorted, 0.99),
-    exhausted,
-    loadCpuPercent: windowMs > 0 ? ((cpu.user + cpu.system) / 1000 / windowMs) * 100 : 0,
-    sent: Math.min(next, options.bodies.length),
-  };
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  private fail(kind: string, detail: string): void {
+    this.errorKinds[kind] = (this.errorKinds[kind] ?? 0) + 1;
+    this.firstError ??= `${kind}: ${detail.slice(0, 300)}`;
+  }
 }
 
-function percentile(sorted: Float64Array, q: number): number {
+/** The `q` quantile of sorted values, or 0 when there are none. */
+export function percentile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -32,22 +32,3 @@ export function busyPercent(from: CpuTicks | undefined, to: CpuTicks | undefined
   if (!from || !to || to.total === from.total) return undefined;
   return ((to.busy - from.busy) / (to.total - from.total)) * availableParallelism() * 100;
 }
-
-/**
- * Waits until the machine has been nearly idle (below `thresholdPercent` of one core) for half a
- * second, or `maxWaitMs` has passed. Returns the last reading and how long it waited.
- */
-export async function waitForQuiet(
-  thresholdPercent: number,
-  maxWaitMs: number,
-): Promise<{ busyPercent: number | undefined; waitedMs: number }> {
-  const started = performance.now();
-  for (;;) {
-    const before = machineTicks();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const busy = busyPercent(before, machineTicks());
-    const waitedMs = performance.now() - started;
-    if (busy === undefined || busy < thresholdPercent || waitedMs >= maxWaitMs)
-      return { busyPercent: busy, waitedMs };
-  }
-}

@@ -4,7 +4,9 @@
  *
  *   tsx bench/push/profile-summary.ts <file.cpuprofile> [--top 25] [--match name1,name2]
  *
- * `--match` prints the inclusive share of the named functions only (e.g. `handle,safeParse,verify`).
+ * `--match` prints the inclusive share of the named functions only (e.g. `handle,safeParse,verify`);
+ * `--under fn` counts only the samples with `fn` on the stack; `--us N` (the server's CPU µs per
+ * request, as run.ts prints it) turns shares into µs per request.
  */
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -25,7 +27,12 @@ interface Profile {
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: 'string', default: '25' }, match: { type: 'string' } },
+  options: {
+    top: { type: 'string', default: '25' },
+    match: { type: 'string' },
+    under: { type: 'string' },
+    us: { type: 'string' },
+  },
 });
 const file = positionals[0];
 if (!file) throw new Error('usage: profile-summary.ts <file.cpuprofile> [--top N] [--match a,b]');
@@ -41,15 +48,25 @@ const label = (node: ProfileNode) => {
   return `${functionName || '(anonymous)'}${where ? ` ${where}:${lineNumber + 1}` : ''}`;
 };
 
+const IDLE = '(idle)';
 const total = profile.nodes.reduce((sum, n) => sum + (n.hitCount ?? 0), 0);
-const idle = profile.nodes
-  .filter((n) => ['(idle)', '(program)', '(garbage collector)'].includes(n.callFrame.functionName))
+const special = profile.nodes
+  .filter((n) => ['(program)', '(garbage collector)'].includes(n.callFrame.functionName))
   .map((n) => [n.callFrame.functionName, n.hitCount ?? 0] as const);
+const onStack = (node: ProfileNode, name: string) => {
+  for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
+    if (byId.get(id)!.callFrame.functionName === name) return true;
+  }
+  return false;
+};
 const self = new Map<string, number>();
 const inclusive = new Map<string, number>();
+let busy = 0;
 for (const node of profile.nodes) {
   const hits = node.hitCount ?? 0;
-  if (hits === 0) continue;
+  if (hits === 0 || node.callFrame.functionName === IDLE) continue;
+  busy += hits;
+  if (args.under && !onStack(node, args.under)) continue;
   self.set(label(node), (self.get(label(node)) ?? 0) + hits);
   // Inclusive: credit every distinct function on the stack once.
   const seen = new Set<string>();
@@ -61,10 +78,16 @@ for (const node of profile.nodes) {
   }
 }
 
-const busy = total - (idle.find(([n]) => n === '(idle)')?.[1] ?? 0);
-const pct = (hits: number) => `${((hits / busy) * 100).toFixed(1).padStart(5)}%`;
-console.log(`${file}: ${total} samples, ${busy} not idle; percentages are of the non-idle samples`);
-for (const [name, hits] of idle) console.log(`  ${name}: ${pct(hits)}`);
+const usPerRequest = args.us === undefined ? undefined : Number(args.us);
+const pct = (hits: number) =>
+  usPerRequest === undefined
+    ? `${((hits / busy) * 100).toFixed(1).padStart(5)}%`
+    : `${((hits / busy) * usPerRequest).toFixed(1).padStart(6)} µs`;
+console.log(
+  `${file}: ${total} samples, ${busy} not idle; figures are ${usPerRequest === undefined ? 'shares of the non-idle samples' : 'µs per request'}` +
+    (args.under ? `, only under ${args.under}` : ''),
+);
+for (const [name, hits] of special) console.log(`  ${name}: ${pct(hits)}`);
 
 const top = Number(args.top);
 const match = args.match?.split(',').map((s) => s.trim());

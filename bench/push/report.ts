@@ -3,11 +3,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Framework, Variant } from './protocol.js';
 
-/** One measured run of one server. */
+/** One measured slice of one server. */
 export interface RunRecord {
   framework: Framework;
   variant: Variant;
-  round: number;
+  /** The cycle the slice belongs to. */
+  cycle: number;
   rps: number;
   p50Ms: number;
   p99Ms: number;
@@ -21,7 +22,7 @@ export interface RunRecord {
   errors: number;
 }
 
-/** The medians of one server over its rounds. */
+/** The medians of one server over its slices. */
 export interface ServerSummary {
   rps: number;
   p50Ms: number;
@@ -30,13 +31,13 @@ export interface ServerSummary {
   serverCpuPercent: number;
   loadCpuPercent: number;
   errors: number;
-  rounds: number;
+  slices: number;
 }
 
 /** Goals of the issue: adapter/bare at least this, and adapter/fastest adapter at least that. */
 export const GOALS = { ofBare: 0.6, ofFastestAdapter: 0.8 } as const;
 
-/** Medians of every server's rounds; errors are summed. */
+/** Medians of every server's slices; errors are summed. */
 export function summarize(records: readonly RunRecord[]): Map<string, ServerSummary> {
   const groups = new Map<string, RunRecord[]>();
   for (const record of records) {
@@ -53,7 +54,7 @@ export function summarize(records: readonly RunRecord[]): Map<string, ServerSumm
       serverCpuPercent: median(runs.map((r) => r.serverCpuPercent)),
       loadCpuPercent: median(runs.map((r) => r.loadCpuPercent)),
       errors: runs.reduce((sum, r) => sum + r.errors, 0),
-      rounds: runs.length,
+      slices: runs.length,
     });
   }
   return out;

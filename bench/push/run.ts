@@ -1,13 +1,16 @@
 /**
  * Push benchmark: signed pushes per second through each Latchkey adapter against a bare route of the
- * same framework doing the same JSON parse, Ed25519 verify and map update. Every server runs alone in
- * its own process; this process is only the load generator.
+ * same framework doing the same JSON parse, Ed25519 verify and map update. Every server runs in its
+ * own process; this process is only the load generator.
  *
- *   pnpm bench:push [--rounds 3] [--warmup 2] [--duration 6] [--connections 32]
+ *   pnpm bench:push [--cycles 6] [--slice 1.25] [--warmup 2] [--connections 32]
  *                   [--only express,hono-bare] [--profile dir] [--write]
  *
- * `--write` records the table in bench/RESULTS.md; `--profile dir` runs each server under
- * `node --cpu-prof` and leaves its profiles in `dir/<server>-r<round>/` (the largest is the main
+ * All servers start together and take turns: each is warmed up, then the load moves from server to
+ * server in slices of `--slice` seconds, `--cycles` times round (the order rotating every cycle), so
+ * that whatever else the machine is doing falls on every server alike. Figures are medians over a
+ * server's slices. `--write` records the table in bench/RESULTS.md; `--profile dir` runs each server
+ * under `node --cpu-prof` and leaves its profiles in `dir/<server>/` (the largest file is the main
  * thread's; read it with profile-summary.ts).
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -17,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateDeviceKeyPair } from '@latchkey/core';
 import { ADAPTER_PATH, BARE_PATH, REQUEST_HEADERS } from './fixture.js';
-import { runLoad } from './load.js';
-import { busyPercent, type CpuTicks, machineTicks, waitForQuiet } from './machine-load.js';
+import { LoadTarget, percentile } from './load.js';
+import { busyPercent, machineTicks } from './machine-load.js';
 import { FRAMEWORKS, type Framework, type ServerMessage, type Variant } from './protocol.js';
 import { machine, type RunRecord, renderTable, summarize, writeResults } from './report.js';
 import { SERVERS } from './servers/index.js';
@@ -28,58 +31,65 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 const { values: args } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '3' },
+    cycles: { type: 'string', default: '6' },
+    slice: { type: 'string', default: '1.25' },
     warmup: { type: 'string', default: '2' },
-    duration: { type: 'string', default: '6' },
     connections: { type: 'string', default: '32' },
-    bodies: { type: 'string', default: '60000' },
     only: { type: 'string' },
-    quiet: { type: 'string', default: '30' },
     profile: { type: 'string' },
     write: { type: 'boolean', default: false },
   },
 });
 
-const rounds = Number(args.rounds);
+const cycles = Number(args.cycles);
+const sliceMs = Number(args.slice) * 1000;
 const warmupMs = Number(args.warmup) * 1000;
-const durationMs = Number(args.duration) * 1000;
 const connections = Number(args.connections);
-// Seconds to wait, before each run, for other processes to leave the machine nearly idle.
-const quietWaitMs = Number(args.quiet) * 1000;
 const only = args.only?.split(',').map((s) => s.trim());
 const profileDir = args.profile ? resolve(args.profile) : undefined;
-if (profileDir) mkdirSync(profileDir, { recursive: true });
 
 interface Target {
   framework: Framework;
   variant: Variant;
+  name: string;
 }
 
 const targets: Target[] = [];
 const missing: string[] = [];
 for (const framework of FRAMEWORKS) {
   for (const variant of ['bare', 'adapter'] as const) {
-    if (only && !only.includes(framework) && !only.includes(`${framework}-${variant}`)) continue;
-    if (SERVERS[framework][variant]) targets.push({ framework, variant });
-    else missing.push(`${framework}-${variant}`);
+    const name = `${framework}-${variant}`;
+    if (only && !only.includes(framework) && !only.includes(name)) continue;
+    if (SERVERS[framework][variant]) targets.push({ framework, variant, name });
+    else missing.push(name);
   }
 }
 if (missing.length > 0) console.log(`not available (skipped): ${missing.join(', ')}`);
+if (targets.length === 0) throw new Error('no server to measure');
+
+// Every body carries signed_at, which core accepts for 300 s: the whole run must fit well inside.
+const plannedMs = targets.length * (warmupMs + cycles * sliceMs);
+if (plannedMs > 200_000) {
+  throw new Error(
+    `a run of ${plannedMs / 1000} s would outlive its signatures: fewer cycles or shorter slices`,
+  );
+}
 
 /** A server process and the messages it sends. */
 interface ServerProcess {
   child: ChildProcess;
   port: number;
-  cpu(): Promise<NodeJS.CpuUsage>;
+  cpuUs(): Promise<number>;
   stop(): Promise<void>;
 }
 
-async function startServer(target: Target, publicKey: string, round: number): Promise<ServerProcess> {
-  const name = `${target.framework}-${target.variant}`;
+async function startServer(target: Target, publicKey: string): Promise<ServerProcess> {
   const execArgv = [...process.execArgv];
   if (profileDir) {
-    // One folder per run: the module loader's thread writes a profile of its own next to the main one.
-    execArgv.push('--cpu-prof', `--cpu-prof-dir=${join(profileDir, `${name}-r${round}`)}`);
+    // One folder per server: the module loader's thread writes a profile of its own next to the main one.
+    const dir = join(profileDir, target.name);
+    mkdirSync(dir, { recursive: true });
+    execArgv.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
   }
   const child = fork(join(here, 'server.ts'), [target.framework, target.variant, publicKey], {
     execArgv,
@@ -89,23 +99,23 @@ async function startServer(target: Target, publicKey: string, round: number): Pr
   child.on('message', (message: ServerMessage) => {
     for (const waiter of waiters.splice(0)) waiter(message);
   });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const nextMessage = () =>
-    new Promise<ServerMessage>((resolve, reject) => {
-      waiters.push(resolve);
-      child.once('exit', (code) => reject(new Error(`${name} exited with code ${code}`)));
-    });
+    Promise.race([
+      new Promise<ServerMessage>((resolve) => waiters.push(resolve)),
+      exited.then((code) => Promise.reject(new Error(`${target.name} exited with code ${code}`))),
+    ]);
   const ready = await nextMessage();
-  if (ready.type !== 'ready') throw new Error(`${name} failed to start: ${JSON.stringify(ready)}`);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  if (ready.type !== 'ready') throw new Error(`${target.name} failed to start: ${JSON.stringify(ready)}`);
   return {
     child,
     port: ready.port,
-    async cpu() {
+    async cpuUs() {
       const reply = nextMessage();
       child.send({ type: 'cpu' });
       const message = await reply;
-      if (message.type !== 'cpu') throw new Error(`${name} answered ${message.type} to cpu`);
-      return message.usage;
+      if (message.type !== 'cpu') throw new Error(`${target.name} answered ${message.type} to cpu`);
+      return message.usage.user + message.usage.system;
     },
     async stop() {
       child.send({ type: 'stop' });
@@ -114,101 +124,140 @@ async function startServer(target: Target, publicKey: string, round: number): Pr
   };
 }
 
-const keys = generateDeviceKeyPair();
-const records: RunRecord[] = [];
-let bodyCount = Number(args.bodies);
 const started = performance.now();
+const keys = generateDeviceKeyPair();
+// One list of bodies serves every server (each has its own store and its own cursor); it grows
+// between slices when the fastest server could run out.
+const bodies: Buffer[] = [];
+let batches = 0;
+const sign = (count: number) => {
+  const at = performance.now();
+  bodies.push(...signBodies(count, keys.privateKey, ++batches));
+  return (performance.now() - at) / 1000;
+};
+console.log(`signed ${sign(40_000).toFixed(1)} s for 40000 bodies`);
 
-for (let round = 1; round <= rounds; round++) {
-  const signing = performance.now();
-  let bodies = signBodies(bodyCount, keys.privateKey, round);
-  let signedAt = performance.now();
-  console.log(`round ${round}: signed ${bodyCount} bodies in ${((signedAt - signing) / 1000).toFixed(1)} s`);
-  // Interleave: every other round runs the servers in the opposite order.
-  const order = round % 2 === 1 ? targets : [...targets].reverse();
-  for (const target of order) {
-    // signed_at must stay within 300 s of the server's clock: sign again when the batch gets old.
-    if (performance.now() - signedAt > 200_000) {
-      bodies = signBodies(bodyCount, keys.privateKey, round * 100 + records.length);
-      signedAt = performance.now();
-    }
-    const quiet = await waitForQuiet(25, quietWaitMs);
-    const server = await startServer(target, keys.publicKey, round);
-    let cpuStart: NodeJS.CpuUsage | undefined;
-    let cpuDelta = 0;
-    let ticksStart: CpuTicks | undefined;
-    let machineBusy: number | undefined;
-    const result = await runLoad({
-      origin: `http://127.0.0.1:${server.port}`,
-      path: target.variant === 'bare' ? BARE_PATH : ADAPTER_PATH,
-      headers: REQUEST_HEADERS,
+const servers: ServerProcess[] = [];
+for (const target of targets) servers.push(await startServer(target, keys.publicKey));
+const loads = targets.map(
+  (target, i) =>
+    new LoadTarget(
+      `http://127.0.0.1:${servers[i]!.port}`,
+      target.variant === 'bare' ? BARE_PATH : ADAPTER_PATH,
+      REQUEST_HEADERS,
       bodies,
       connections,
-      warmupMs,
-      durationMs,
-      async onWindow(edge) {
-        const usage = await server.cpu();
-        if (edge === 'start') {
-          cpuStart = usage;
-          ticksStart = machineTicks();
-        } else if (cpuStart) {
-          cpuDelta = usage.user + usage.system - cpuStart.user - cpuStart.system;
-          machineBusy = busyPercent(ticksStart, machineTicks());
-        }
-      },
-    });
-    await server.stop();
-    const serverCpuPercent = result.windowMs > 0 ? (cpuDelta / 1000 / result.windowMs) * 100 : 0;
-    // What the rest of the machine used meanwhile: all busy time less the server and this process.
-    const othersCpuPercent =
-      machineBusy === undefined ? 0 : Math.max(0, machineBusy - serverCpuPercent - result.loadCpuPercent);
-    const record: RunRecord = {
-      ...target,
-      round,
-      rps: result.rps,
-      p50Ms: result.p50Ms,
-      p99Ms: result.p99Ms,
-      serverCpuUsPerRequest: result.ok > 0 ? cpuDelta / result.ok : 0,
-      serverCpuPercent,
-      loadCpuPercent: result.loadCpuPercent,
-      othersCpuPercent,
-      errors: result.errors,
-    };
-    records.push(record);
-    console.log(
-      `  ${`${target.framework} ${target.variant}`.padEnd(16)} ${Math.round(result.rps).toString().padStart(6)} req/s` +
-        `  p50 ${result.p50Ms.toFixed(1)} ms  p99 ${result.p99Ms.toFixed(1)} ms` +
-        `  server ${record.serverCpuPercent.toFixed(0)}% CPU, ${record.serverCpuUsPerRequest.toFixed(0)} µs/req` +
-        `  load generator ${result.loadCpuPercent.toFixed(0)}%  other processes ${othersCpuPercent.toFixed(0)}%` +
-        (quiet.waitedMs > 1000 ? ` (waited ${(quiet.waitedMs / 1000).toFixed(0)} s for quiet)` : '') +
-        `  errors ${result.errors}` +
-        (result.exhausted ? '  (ran out of bodies: window cut short)' : ''),
-    );
-    if (result.errors > 0) {
-      console.log(`    errors by kind: ${JSON.stringify(result.errorKinds)}; first: ${result.firstError}`);
-    }
+    ),
+);
+
+let fastest = 8000; // req/s; raised as faster servers are seen
+const ensureBodies = (load: LoadTarget, ms: number) => {
+  const needed = Math.ceil((fastest * ms * 1.5) / 1000);
+  if (load.remaining < needed) {
+    const count = Math.max(needed, 20_000);
+    console.log(`  (signed ${sign(count).toFixed(1)} s for ${count} more bodies)`);
   }
-  // Enough bodies for the fastest server next round, with room to spare.
-  const fastest = Math.max(...records.map((r) => r.rps));
-  bodyCount = Math.max(bodyCount, Math.ceil((fastest * (warmupMs + durationMs) * 1.3) / 1000));
+};
+
+const errors = new Map<string, number>();
+for (const [i, target] of targets.entries()) {
+  ensureBodies(loads[i]!, warmupMs);
+  const warm = await loads[i]!.slice(warmupMs);
+  errors.set(target.name, warm.errors);
+  fastest = Math.max(fastest, (warm.ok / warm.windowMs) * 1000);
+  console.log(`warmed up ${target.name}: ${Math.round((warm.ok / warm.windowMs) * 1000)} req/s`);
+}
+
+const records: RunRecord[] = [];
+const latencies = new Map<string, Float64Array[]>();
+for (let cycle = 1; cycle <= cycles; cycle++) {
+  // Rotate the order so every server takes every position once in a while.
+  const order = targets.map((_, i) => (i + cycle - 1) % targets.length);
+  const line: string[] = [];
+  for (const i of order) {
+    const target = targets[i]!;
+    const load = loads[i]!;
+    const server = servers[i]!;
+    ensureBodies(load, sliceMs);
+    const cpuBefore = await server.cpuUs();
+    const ticksBefore = machineTicks();
+    const slice = await load.slice(sliceMs);
+    const machineBusy = busyPercent(ticksBefore, machineTicks());
+    const serverCpuUs = (await server.cpuUs()) - cpuBefore;
+    // The server's CPU counter also covers the drain after the slice: divide by every response.
+    const serverCpuPercent = (serverCpuUs / 1000 / slice.windowMs) * 100;
+    const loadCpuPercent = (slice.loadCpuUs / 1000 / slice.windowMs) * 100;
+    const rps = (slice.ok / slice.windowMs) * 1000;
+    fastest = Math.max(fastest, rps);
+    errors.set(target.name, (errors.get(target.name) ?? 0) + slice.errors);
+    latencies.set(target.name, [...(latencies.get(target.name) ?? []), slice.latencies]);
+    records.push({
+      framework: target.framework,
+      variant: target.variant,
+      cycle,
+      rps,
+      p50Ms: 0,
+      p99Ms: 0,
+      serverCpuUsPerRequest: slice.completed > 0 ? serverCpuUs / slice.completed : 0,
+      serverCpuPercent,
+      loadCpuPercent,
+      othersCpuPercent:
+        machineBusy === undefined ? 0 : Math.max(0, machineBusy - serverCpuPercent - loadCpuPercent),
+      errors: slice.errors,
+    });
+    if (slice.exhausted) console.log(`  ${target.name} ran out of bodies: its slice was cut short`);
+    line.push(`${target.name} ${Math.round(rps)}`);
+  }
+  console.log(`cycle ${cycle}: ${line.join(', ')} req/s`);
+}
+
+await Promise.all(loads.map((load) => load.close()));
+await Promise.all(servers.map((server) => server.stop()));
+
+for (const [i, target] of targets.entries()) {
+  const count = errors.get(target.name) ?? 0;
+  if (count > 0) {
+    console.log(
+      `${target.name}: ${count} errors ${JSON.stringify(loads[i]!.errorKinds)}; first: ${loads[i]!.firstError}`,
+    );
+  }
+}
+
+// Latency percentiles pool every slice of a server.
+const summary = summarize(records);
+for (const target of targets) {
+  const all = latencies.get(target.name) ?? [];
+  const pooled = new Float64Array(all.reduce((n, a) => n + a.length, 0));
+  let offset = 0;
+  for (const part of all) {
+    pooled.set(part, offset);
+    offset += part.length;
+  }
+  pooled.sort();
+  const entry = summary.get(`${target.framework}/${target.variant}`);
+  if (entry) {
+    entry.p50Ms = percentile(pooled, 0.5);
+    entry.p99Ms = percentile(pooled, 0.99);
+  }
 }
 
 const frameworks = FRAMEWORKS.filter((f) => targets.some((t) => t.framework === f));
-const summary = summarize(records);
-const errors = records.reduce((sum, r) => sum + r.errors, 0);
-const table = renderTable(frameworks, summary);
+const errorCount = [...errors.values()].reduce((a, b) => a + b, 0);
 const loadCpu = Math.max(...records.map((r) => r.loadCpuPercent));
-const othersCpu = records.map((r) => r.othersCpuPercent);
+const others = records.map((r) => r.othersCpuPercent).sort((a, b) => a - b);
 const block = [
   `Date: ${new Date().toISOString().slice(0, 10)}. Machine: ${machine()}.`,
   '',
-  `\`pnpm bench:push\`: ${connections} keep-alive connections (undici Pool), each server alone in its own process, ` +
-    `${args.warmup} s warm-up then ${args.duration} s measured, ${rounds} interleaved rounds, medians shown. ` +
-    'Each request is a distinct pre-signed push of one new key with `if_version: 0`; the same bodies go to every server. ' +
-    `Only 200 responses count; errors over all runs: ${errors}. Load generator CPU at most ${loadCpu.toFixed(0)}% of a core; ` +
-    `other processes on the machine used ${Math.min(...othersCpu).toFixed(0)}–${Math.max(...othersCpu).toFixed(0)}% of a core during the measured windows.`,
+  `\`pnpm bench:push\`: each server in its own process, ${connections} keep-alive connections (undici Pool) ` +
+    `from one load-generator process. After ${args.warmup} s of warm-up each, the servers take turns in ` +
+    `${args.slice} s slices, ${cycles} rounds in a rotating order (${(cycles * sliceMs) / 1000} s measured per server); ` +
+    'req/s and CPU are medians over the slices, latencies are pooled. Every request is a distinct pre-signed ' +
+    'push of one new key with `if_version: 0`, and the same bodies go to every server. Only 200 responses ' +
+    `count; errors over the whole run: ${errorCount}. The load generator used at most ${loadCpu.toFixed(0)}% of a core; ` +
+    `other processes on the machine used a median ${percentileOf(others, 0.5).toFixed(0)}% ` +
+    `(max ${others[others.length - 1]!.toFixed(0)}%) of a core during the slices.`,
   '',
-  ...table,
+  ...renderTable(frameworks, summary),
 ].join('\n');
 
 console.log(`\n${block}\n`);
@@ -218,4 +267,8 @@ if (args.write) {
   writeResults(file, block);
   console.log(`written to ${file}`);
 }
-if (errors > 0) process.exitCode = 1;
+if (errorCount > 0) process.exitCode = 1;
+
+function percentileOf(sorted: readonly number[], q: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
