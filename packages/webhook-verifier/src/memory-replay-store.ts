@@ -29,15 +29,27 @@ export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}):
   if (!Number.isInteger(maxEntries) || maxEntries < 1) {
     throw new RangeError('maxEntries must be a positive integer');
   }
-  // Insertion-ordered, so the first key is the oldest entry. Values are expiries in ms relative to
-  // `epoch`: small integers stay unboxed (Smi), so an entry costs no extra heap number.
+  // id -> expiry in ms relative to `epoch`: small integers stay unboxed (Smi), no heap number per id.
   const entries = new Map<string, number>();
   let epoch = Number.NaN;
+  // Ids in claim order, oldest at `head`. A Map iterator would do, but it rescans the holes deleted
+  // entries leave at the front of V8's table, which made eviction O(n) under churn. Released ids stay
+  // here until popped (skipped then); an id claimed again after a release is evicted by its first
+  // position, slightly early, which is harmless.
+  let queue: string[] = [];
+  let head = 0;
   // No entry expires before this instant, so a sweep earlier than it would find nothing.
   let nextExpiry = Number.POSITIVE_INFINITY;
   // A full sweep is O(size); at most one per second keeps a full cache under a flood O(1) per claim.
   let lastSweep = Number.NEGATIVE_INFINITY;
   let claims = 0;
+
+  function compact(): void {
+    if (queue.length - head > 2 * entries.size + 1024) queue = [...entries.keys()];
+    else if (head > 1024 && head * 2 > queue.length) queue = queue.slice(head);
+    else return;
+    head = 0;
+  }
 
   function sweep(now: number): void {
     let earliest = Number.POSITIVE_INFINITY;
@@ -48,14 +60,24 @@ export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}):
     nextExpiry = earliest;
   }
 
+  /** Drops ids from the front while they are gone or expired; stops at the first live one. */
+  function dropExpiredHead(now: number): void {
+    while (head < queue.length) {
+      const id = queue[head]!;
+      const expiresAt = entries.get(id);
+      if (expiresAt !== undefined && expiresAt >= now) return;
+      if (expiresAt !== undefined) entries.delete(id);
+      head++;
+    }
+  }
+
   function makeRoom(now: number): void {
     if (now > nextExpiry && now - lastSweep >= 1000) {
       lastSweep = now;
       sweep(now);
     }
-    while (entries.size >= maxEntries) {
-      entries.delete(entries.keys().next().value as string);
-    }
+    // Expired ones went first; now the oldest live ids.
+    while (entries.size >= maxEntries && head < queue.length) entries.delete(queue[head++]!);
   }
 
   return {
@@ -71,17 +93,14 @@ export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}):
           return false;
         }
         entries.delete(id);
-      } else if (entries.size >= maxEntries) {
-        makeRoom(now);
-      } else if ((++claims & 63) === 0) {
-        // Upkeep while not full, every 64th claim: drop expired entries at the head (the oldest), so a
-        // quiet cache shrinks without a full sweep.
-        for (const [head, at] of entries) {
-          if (at >= now) break;
-          entries.delete(head);
-        }
       }
+      claims++;
+      if (entries.size >= maxEntries) makeRoom(now);
+      // Upkeep every 64th claim, so a quiet cache shrinks without a full sweep.
+      else if ((claims & 63) === 0) dropExpiredHead(now);
+      if ((claims & 1023) === 0) compact();
       entries.set(id, expiresAt);
+      queue.push(id);
       if (expiresAt < nextExpiry) nextExpiry = expiresAt;
       return true;
     },
@@ -93,6 +112,8 @@ export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}):
     },
     clear() {
       entries.clear();
+      queue = [];
+      head = 0;
       epoch = Number.NaN;
       nextExpiry = Number.POSITIVE_INFINITY;
       lastSweep = Number.NEGATIVE_INFINITY;

@@ -21,12 +21,15 @@ export interface SignatureHeadersInput {
   timestamp?: number;
 }
 
-/** The three headers of a delivery, ready to pass to `fetch` or a test request. */
-export interface SignatureHeaders {
+/**
+ * The three headers of a delivery, ready to pass to `fetch` or a test request. A type alias, not an
+ * interface, so it is assignable to `Record<string, string>` and `HeadersInit`.
+ */
+export type SignatureHeaders = {
   'X-Service-Timestamp': string;
   'X-Service-Signature': string;
   'X-Service-Event-Id': string;
-}
+};
 
 /** Checks and formats a timestamp exactly as the verifier will read it. @internal */
 export function timestampString(timestamp: number | string): string {

@@ -29,7 +29,7 @@ export function createNodeReceiver<T>(verifier: WebhookVerifier<T>, onEvent: (ev
       send(res, error.status, { received: false, code: error.code });
     }
   }
+  // #endregion recipe
 
   return createServer((req, res) => void receive(req, res));
-  // #endregion recipe
 }
