@@ -8,4 +8,6 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   tsconfig: 'tsconfig.build.json',
+  // Keep `node:crypto` as written: Deno and Bun resolve built-ins by the `node:` prefix.
+  removeNodeProtocol: false,
 });
