@@ -190,6 +190,61 @@ row(
   ),
 );
 
+// The store calls one push makes, on a core of its own (so its chain and maps start alike).
+const storeCore = await createBenchCore(keys.publicKey);
+const { store } = storeCore;
+const org = (await store.organizations.getBySlug(ADDRESS.organization))!;
+const project = (await store.projects.get(org.id, ADDRESS.project))!;
+const environment = (await store.environments.get(project.id, ADDRESS.environment))!;
+row(
+  'store lookups of a push (token, member, org, project, env, device, nonce: 7 awaits)',
+  await best(
+    (r) => parsed[r]!,
+    async (b) => {
+      for (const x of b) {
+        await store.tokens.findByHash(hashToken(TOKEN));
+        await store.members.get(org.id, 'admin');
+        await store.organizations.getBySlug(ADDRESS.organization);
+        await store.projects.get(org.id, ADDRESS.project);
+        await store.environments.get(project.id, ADDRESS.environment);
+        await store.devices.get(org.id, DEVICE_ID);
+        await store.nonces.consume(
+          `${org.id}/${DEVICE_ID}`,
+          x['nonce'] as string,
+          Date.now() + 600_000,
+          Date.now(),
+        );
+      }
+    },
+  ),
+);
+row(
+  'store.secrets.applyPush (plan, write, seal event, clone it)',
+  await best(
+    (r) => parsed[r]!,
+    async (b) => {
+      for (const [i, x] of b.entries()) {
+        const key = (x['changes'] as { key: string }[])[0]!.key;
+        const result = await store.secrets.applyPush({
+          organizationId: org.id,
+          environmentId: environment.id,
+          changes: [{ key, value: 'v', if_version: 0 }],
+          force: false,
+          now: new Date().toISOString(),
+          event: (plan) => ({
+            ...draft(i),
+            data: {
+              conflict_mode: 'lenient',
+              versions: plan.writes.map((w) => ({ key: w.key, version: w.version, deleted: false })),
+            },
+          }),
+        });
+        if (!result.ok) throw new Error('applyPush refused');
+      }
+    },
+  ),
+);
+
 const [handle, bare] = [rows[0]![1], rows[1]![1]];
 console.log(
   `\ncore.handle costs ${(handle - bare).toFixed(1)} µs more than the bare handler per push (${(handle / bare).toFixed(2)}x).`,

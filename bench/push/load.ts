@@ -48,8 +48,12 @@ export class LoadTarget {
     return this.bodies.length - this.next;
   }
 
-  /** Keeps every connection busy for `ms`, then waits for the requests in flight to finish. */
-  async slice(ms: number): Promise<SliceResult> {
+  /**
+   * Keeps every connection busy for `ms`, then waits for the requests in flight to finish. With
+   * `rate` (requests per second), sends no faster than that: every server then gets the same load,
+   * and its CPU per request can be compared without the load generator's own share varying.
+   */
+  async slice(ms: number, rate?: number): Promise<SliceResult> {
     const latencies: number[] = [];
     let errors = 0;
     let completed = 0;
@@ -70,8 +74,15 @@ export class LoadTarget {
     });
     const timer = setTimeout(endSlice, ms);
 
+    let scheduled = 0;
     const worker = async () => {
       while (open) {
+        if (rate !== undefined) {
+          const due = started + (scheduled++ * 1000) / rate;
+          const wait = due - performance.now();
+          if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+          if (!open) return;
+        }
         const body = this.bodies[this.next];
         if (body === undefined) {
           exhausted = true;

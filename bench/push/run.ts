@@ -4,14 +4,15 @@
  * own process; this process is only the load generator.
  *
  *   pnpm bench:push [--cycles 6] [--slice 1.25] [--warmup 2] [--connections 32]
- *                   [--only express,hono-bare] [--profile dir] [--write]
+ *                   [--only express,hono-bare] [--profile dir] [--rate N] [--write]
  *
  * All servers start together and take turns: each is warmed up, then the load moves from server to
  * server in slices of `--slice` seconds, `--cycles` times round (the order rotating every cycle), so
  * that whatever else the machine is doing falls on every server alike. Figures are medians over a
  * server's slices. `--write` records the table in bench/RESULTS.md; `--profile dir` runs each server
  * under `node --cpu-prof` and leaves its profiles in `dir/<server>/` (the largest file is the main
- * thread's; read it with profile-summary.ts).
+ * thread's; read it with profile-summary.ts). `--rate N` caps every server at N req/s during the
+ * measured slices, so that their CPU per request is compared under the same load.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -35,6 +36,7 @@ const { values: args } = parseArgs({
     slice: { type: 'string', default: '1.25' },
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
+    rate: { type: 'string' },
     only: { type: 'string' },
     profile: { type: 'string' },
     write: { type: 'boolean', default: false },
@@ -45,6 +47,8 @@ const cycles = Number(args.cycles);
 const sliceMs = Number(args.slice) * 1000;
 const warmupMs = Number(args.warmup) * 1000;
 const connections = Number(args.connections);
+// A fixed request rate, for comparing CPU per request at equal load (not for the throughput table).
+const rate = args.rate === undefined ? undefined : Number(args.rate);
 const only = args.only?.split(',').map((s) => s.trim());
 const profileDir = args.profile ? resolve(args.profile) : undefined;
 
@@ -181,7 +185,7 @@ for (let cycle = 1; cycle <= cycles; cycle++) {
     ensureBodies(load, sliceMs);
     const cpuBefore = await server.cpuUs();
     const ticksBefore = machineTicks();
-    const slice = await load.slice(sliceMs);
+    const slice = await load.slice(sliceMs, rate);
     const machineBusy = busyPercent(ticksBefore, machineTicks());
     const serverCpuUs = (await server.cpuUs()) - cpuBefore;
     // The server's CPU counter also covers the drain after the slice: divide by every response.
