@@ -11,6 +11,9 @@ export function normalizeBody(body: unknown): string | Uint8Array {
   if (typeof body === 'string' || body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  // An ArrayBuffer from another realm (vm context, some test environments) fails instanceof.
+  if (Object.prototype.toString.call(body) === '[object ArrayBuffer]')
+    return new Uint8Array(body as ArrayBuffer);
   const got = body === null ? 'null' : typeof body;
   throw new WebhookVerificationError(
     'invalid_body',

@@ -1,5 +1,5 @@
 /**
- * Header names of a Latchkey audit webhook delivery (source document 6.2, decisions "Audit webhooks").
+ * Header names of a Latchkey audit webhook delivery.
  * HTTP header names are case-insensitive; these are the spellings the sender uses.
  */
 export const WEBHOOK_HEADERS = {

@@ -39,8 +39,9 @@ export type VerifyResult<T = WebhookEvent> =
 /** A configured verifier; create one per secret set and reuse it for every request. */
 export interface WebhookVerifier<T = WebhookEvent> {
   /**
-   * Checks a delivery (section 6.3) and records its id. Rejects with {@link WebhookVerificationError}
-   * for a bad delivery; other rejections come from the replay store (answer 5xx so the sender retries).
+   * Checks a delivery (header format, timestamp window, HMAC, body id, replay) and records its id.
+   * Rejects with {@link WebhookVerificationError} for a bad delivery; any other rejection comes from the
+   * replay store (answer 5xx so the sender retries).
    */
   verify(body: RawBody, headers: HeadersInput): Promise<VerifiedEvent<T>>;
   /** Like `verify`, but resolves verification failures to `{ ok: false, code, message }`. */

@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   createMemoryReplayStore,
@@ -39,6 +40,8 @@ describe.each([nodeApi, webApi])('verify ($name)', (api: VerifierApi) => {
         'Uint8Array view into a larger buffer',
         new Uint8Array([0, ...bytes, 0]).subarray(1, bytes.length + 1),
       ],
+      ['DataView', new DataView(bytes.slice().buffer)],
+      ['ArrayBuffer from another realm', runInNewContext(`new Uint8Array([${bytes.join(',')}]).buffer`)],
     ])('a %s body', async (_kind, raw) => {
       const event = await create().verify(raw, deliveryHeaders(body));
       expect(event).toBeInstanceOf(VerifiedEvent);

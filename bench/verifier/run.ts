@@ -1,0 +1,387 @@
+/**
+ * Verifier benchmark: our verify (with the in-memory replay cache storing a fresh id on every op)
+ * against the raw node:crypto limit and the verifiers of Stripe, Standard Webhooks, Svix and Octokit,
+ * at 1 KiB and 64 KiB bodies. Run: pnpm run bench:verifier  (BENCH_QUICK=1 for a short smoke run).
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { createMemoryReplayStore, createWebhookVerifier, sign } from '@latchkey/webhook-verifier';
+import { sign as octokitSign, verify as octokitVerify } from '@octokit/webhooks-methods';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import Stripe from 'stripe';
+import { Webhook as SvixWebhook } from 'svix';
+
+const QUICK = process.env['BENCH_QUICK'] === '1';
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? (QUICK ? 2 : 5));
+const ROUND_MS = QUICK ? 60 : 250;
+const SIZES = [1024, 65536] as const;
+/** Distinct bodies per size; every implementation cycles through the same pool. */
+const POOL = { 1024: 512, 65536: 256 } as const;
+/** Unrelated ids already in the cache for the second row (about 83 events/s over the 600 s retention). */
+const PREFILL = 50_000;
+
+const secret = 'whsec_bXkgYmVuY2ggc2VjcmV0IGlzIDMyIGJ5dGVzIGxvbmcu';
+const standardSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const stripeWebhooks = Stripe.webhooks;
+
+const ID_PLACEHOLDER = 'evt_############';
+
+/** A Latchkey-like event of exactly `size` bytes, `id` first (as the sender serialises it) or last. */
+function eventTemplate(size: number, idFirst: boolean): Buffer {
+  const id = ID_PLACEHOLDER;
+  const fields = {
+    type: 'push_applied',
+    occurred_at: '2026-11-22T09:30:00.000Z',
+    organization: 'acme',
+    project: 'checkout',
+    environment: 'production',
+    actor: { type: 'user', id: 'usr_01JCD5W3N2ZK' },
+    device_id: 'dev_01JCD5W9XQ4M',
+    data: { keys: [] as { key: string; version: number }[], pad: '' },
+  };
+  const entry = JSON.stringify({ key: 'SECRET_KEY_00000', version: 10 }).length + 1;
+  const count = Math.floor((size - 400) / entry);
+  for (let k = 0; k < count; k++) {
+    fields.data.keys.push({ key: `SECRET_KEY_${k.toString().padStart(5, '0')}`, version: 1 + (k % 97) });
+  }
+  const build = () => JSON.stringify(idFirst ? { id, ...fields } : { ...fields, id });
+  fields.data.pad = 'x'.repeat(size - Buffer.byteLength(build()));
+  const body = Buffer.from(build());
+  if (body.length !== size) throw new Error(`body is ${body.length} bytes, wanted ${size}`);
+  return body;
+}
+
+const idOf = (k: number) => `evt_${k.toString(36).padStart(12, '0')}`;
+
+/** `n` copies of the template, each with its own id (see `idOf`) of the same length. */
+function eventBodies(size: number, n: number, idFirst: boolean): Buffer[] {
+  const template = eventTemplate(size, idFirst);
+  const at = template.indexOf(ID_PLACEHOLDER);
+  return Array.from({ length: n }, (_, k) => {
+    const body = Buffer.from(template);
+    body.write(idOf(k), at, 'latin1');
+    return body;
+  });
+}
+
+/** One verification of pool body `i`; returns (or resolves to) a truthy value when it verified. */
+type Op = (i: number) => unknown;
+interface Impl {
+  name: string;
+  note: string;
+  /** Builds per-body inputs (untimed) and returns the timed operation. */
+  prepare(bodies: Buffer[], timestamp: number): Op | Promise<Op>;
+  /** Untimed work between passes over the pool. */
+  afterPass?(): void;
+  /** Which pool it reads: bodies with `id` first (default) or last. */
+  idFirst?: boolean;
+}
+
+interface OursSetup {
+  /** Which pool to read (see Impl.idFirst). */
+  idFirst: boolean;
+  /** Also parse the event, as a handler would. */
+  readJson: boolean;
+  /** Unrelated ids put in the cache first. */
+  prefill: number;
+}
+
+function oursImpl(name: string, note: string, setup: OursSetup): Impl {
+  const store = createMemoryReplayStore({ maxEntries: 200_000 });
+  let poolSize = 0;
+  return {
+    name,
+    note,
+    idFirst: setup.idFirst,
+    prepare(bodies, timestamp) {
+      store.clear();
+      const now = Date.now();
+      for (let k = 0; k < setup.prefill; k++) store.claim(`evt_prefill_${k}`, now + 3_600_000, now);
+      poolSize = bodies.length;
+      const verifier = createWebhookVerifier({ secret, replayStore: store });
+      const headers = bodies.map((body) => ({
+        'x-service-timestamp': String(timestamp),
+        'x-service-signature': sign({ secret, timestamp, body }),
+      }));
+      return setup.readJson
+        ? (i) => verifier.verify(bodies[i]!, headers[i]!).then((event) => event.json())
+        : (i) => verifier.verify(bodies[i]!, headers[i]!);
+    },
+    afterPass() {
+      // Every op of the next pass must store a fresh id: forget this pass's ids (untimed). A replay
+      // would reject and stop the benchmark, so this cannot silently measure the `replayed` path.
+      for (let k = 0; k < poolSize; k++) store.release(idOf(k));
+    },
+  };
+}
+
+const OURS = '@latchkey/webhook-verifier verify';
+
+const allImpls: Impl[] = [
+  {
+    name: 'raw node:crypto HMAC + timingSafeEqual',
+    note: 'the limit: no header parsing, no timestamp check, no id, no replay cache',
+    prepare(bodies, timestamp) {
+      const key = Buffer.from(secret);
+      const prefix = `${timestamp}.`;
+      const sigs = bodies.map((body) => createHmac('sha256', key).update(prefix).update(body).digest('hex'));
+      return (i) => {
+        const digest = createHmac('sha256', key).update(prefix).update(bodies[i]!).digest();
+        return timingSafeEqual(digest, Buffer.from(sigs[i]!, 'hex'));
+      };
+    },
+  },
+  oursImpl(OURS, 'memory replay cache; every op stores a fresh id (cache holds that pass, <= 512 ids)', {
+    idFirst: true,
+    readJson: false,
+    prefill: 0,
+  }),
+  oursImpl(`${OURS}, cache holding 50k ids`, 'same, with 50,000 other ids already cached', {
+    idFirst: true,
+    readJson: false,
+    prefill: PREFILL,
+  }),
+  oursImpl(`${OURS} + json()`, 'same as the first row, and the event parsed', {
+    idFirst: true,
+    readJson: true,
+    prefill: 0,
+  }),
+  oursImpl(`${OURS}, id not first`, 'same as the first row; the body is parsed to find the id', {
+    idFirst: false,
+    readJson: false,
+    prefill: 0,
+  }),
+  {
+    name: 'stripe constructEvent',
+    note: 'parses the event; no replay protection',
+    prepare(bodies, timestamp) {
+      const headers = bodies.map((body) =>
+        stripeWebhooks.generateTestHeaderString({ payload: body.toString(), secret, timestamp }),
+      );
+      return (i) => stripeWebhooks.constructEvent(bodies[i]!, headers[i]!, secret);
+    },
+  },
+  {
+    name: 'standardwebhooks verify',
+    note: 'parses the event; no replay protection',
+    prepare(bodies, timestamp) {
+      const wh = new StandardWebhook(standardSecret);
+      const headers = bodies.map((body, n) => ({
+        'webhook-id': `msg_${n}`,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': wh.sign(`msg_${n}`, new Date(timestamp * 1000), body.toString()),
+      }));
+      return (i) => wh.verify(bodies[i]!, headers[i]!);
+    },
+  },
+  {
+    name: 'svix verify',
+    note: 'parses the event; no replay protection',
+    prepare(bodies, timestamp) {
+      const sender = new StandardWebhook(standardSecret);
+      const wh = new SvixWebhook(standardSecret);
+      const headers = bodies.map((body, n) => ({
+        'svix-id': `msg_${n}`,
+        'svix-timestamp': String(timestamp),
+        'svix-signature': sender.sign(`msg_${n}`, new Date(timestamp * 1000), body.toString()),
+      }));
+      return (i) => wh.verify(bodies[i]!, headers[i]!);
+    },
+  },
+  {
+    name: '@octokit/webhooks-methods verify',
+    note: 'signature only (no timestamp, no parse, no replay); takes the body as a string',
+    async prepare(bodies) {
+      const texts = bodies.map((body) => body.toString());
+      const sigs = await Promise.all(texts.map((text) => octokitSign(secret, text)));
+      return (i) => octokitVerify(secret, texts[i]!, sigs[i]!);
+    },
+  },
+];
+
+// BENCH_ONLY=regex keeps the raw limit, stripe, standardwebhooks and the matching implementations.
+const only = process.env['BENCH_ONLY'] ? new RegExp(process.env['BENCH_ONLY']) : undefined;
+const impls = allImpls.filter(
+  (impl, k) => !only || k === 0 || only.test(impl.name) || /^(stripe|standardwebhooks) /.test(impl.name),
+);
+
+async function pass(op: Op, n: number): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < n; i++) {
+    const r = op(i);
+    if (r instanceof Promise) await r;
+  }
+  return performance.now() - start;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+type Size = (typeof SIZES)[number];
+type Request = { kind: 'prepare'; size: Size } | { kind: 'run'; size: Size; ms: number };
+type Reply =
+  | { kind: 'ready' }
+  | { kind: 'ran'; ops: number; ms: number }
+  | { kind: 'failed'; message: string };
+
+/**
+ * Child mode: one implementation per process, so no two implementations (our variants included)
+ * share JIT state or heap. The parent drives all of them round-robin over IPC.
+ */
+function serveChild(impl: Impl): void {
+  const ops = new Map<Size, Op>();
+  const reply = (message: Reply) => process.send!(message);
+  process.on('message', async (request: Request) => {
+    try {
+      const n = POOL[request.size];
+      if (request.kind === 'prepare') {
+        const bodies = eventBodies(request.size, n, impl.idFirst !== false);
+        const op = await impl.prepare(bodies, Math.floor(Date.now() / 1000));
+        // Warm-up pass that also proves every body verifies (the timed passes only time).
+        for (let i = 0; i < n; i++) {
+          if (!(await op(i))) throw new Error(`pool body ${i} did not verify`);
+        }
+        impl.afterPass?.();
+        ops.set(request.size, op);
+        reply({ kind: 'ready' });
+        return;
+      }
+      const op = ops.get(request.size)!;
+      let ms = 0;
+      let count = 0;
+      while (ms < request.ms) {
+        ms += await pass(op, n);
+        count += n;
+        impl.afterPass?.();
+      }
+      reply({ kind: 'ran', ops: count, ms });
+    } catch (error) {
+      reply({ kind: 'failed', message: String(error) });
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+  reply({ kind: 'ready' });
+}
+
+class Child {
+  readonly process: ChildProcess;
+  constructor(readonly impl: Impl) {
+    // Inherits tsx's loader flags from this process's execArgv.
+    this.process = fork(fileURLToPath(import.meta.url), [], {
+      env: { ...process.env, BENCH_CHILD: impl.name },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+  }
+  next(): Promise<Reply> {
+    return new Promise((resolve, reject) => {
+      this.process.once('message', (message: Reply) =>
+        message.kind === 'failed'
+          ? reject(new Error(`${this.impl.name}: ${message.message}`))
+          : resolve(message),
+      );
+      this.process.once('exit', (code) => reject(new Error(`${this.impl.name}: child exited with ${code}`)));
+    });
+  }
+  call(request: Request): Promise<Reply> {
+    const reply = this.next();
+    this.process.send(request);
+    return reply;
+  }
+}
+
+async function measure(children: Child[], size: Size): Promise<Map<string, number>> {
+  for (const child of children) await child.call({ kind: 'prepare', size });
+  const samples = new Map<string, number[]>(children.map((child) => [child.impl.name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    // Round-robin, so drift in machine load hits every implementation alike.
+    for (const child of children) {
+      const result = await child.call({ kind: 'run', size, ms: ROUND_MS });
+      if (result.kind !== 'ran') throw new Error('unexpected reply');
+      samples.get(child.impl.name)!.push((result.ops / result.ms) * 1000);
+    }
+  }
+  return new Map([...samples].map(([name, values]) => [name, median(values)]));
+}
+
+function cpuModel(): string {
+  try {
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
+    return line?.split(':')[1]?.trim() ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
+const ratio = (x: number) => `${x.toFixed(2)}x`;
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const loadBefore = loadavg()[0]!;
+  const children: Child[] = [];
+  const results = new Map<number, Map<string, number>>();
+  try {
+    for (const impl of impls) {
+      const child = new Child(impl);
+      children.push(child);
+      await child.next();
+    }
+    for (const size of SIZES) results.set(size, await measure(children, size));
+  } finally {
+    for (const child of children) child.process.disconnect();
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  // Other work on the machine skews absolute numbers; round-robin keeps the ratios fairer.
+  const load = `1-minute load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after`;
+
+  console.log(`Node ${process.version}, ${availableParallelism()} CPUs (${cpuModel()}).`);
+  console.log(`Each implementation in its own process; ${ROUNDS} round-robin rounds of ~${ROUND_MS} ms per`);
+  console.log(`implementation and size; median ops/s; took ${seconds} s; ${load}.\n`);
+  const header = [
+    'implementation',
+    ...SIZES.flatMap((s) => [`${s / 1024} KiB ops/s`, 'vs raw', 'vs stripe', 'vs std']),
+  ];
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`|${header.map((_, k) => (k === 0 ? '---' : '---:')).join('|')}|`);
+  for (const impl of impls) {
+    const cells = [impl.name];
+    for (const size of SIZES) {
+      const r = results.get(size)!;
+      const x = r.get(impl.name)!;
+      cells.push(fmt(x), ratio(x / r.get(impls[0]!.name)!));
+      cells.push(ratio(x / r.get('stripe constructEvent')!), ratio(x / r.get('standardwebhooks verify')!));
+    }
+    console.log(`| ${cells.join(' | ')} |`);
+  }
+  console.log('\nNotes:');
+  for (const impl of impls) console.log(`- ${impl.name}: ${impl.note}`);
+
+  for (const ours of [OURS, `${OURS}, cache holding 50k ids`]) {
+    console.log(`\nGoals for "${ours}":`);
+    for (const size of SIZES) {
+      const r = results.get(size)!;
+      const x = r.get(ours)!;
+      const goals = [
+        ['>= 0.75x raw', x / r.get(impls[0]!.name)!, 0.75],
+        ['>= 2x stripe', x / r.get('stripe constructEvent')!, 2],
+        ['>= 4x standardwebhooks', x / r.get('standardwebhooks verify')!, 4],
+      ] as const;
+      const text = goals.map(
+        ([label, got, want]) => `${label}: ${ratio(got)} ${got >= want ? 'met' : 'MISSED'}`,
+      );
+      console.log(`- ${size / 1024} KiB: ${text.join('; ')}`);
+    }
+  }
+}
+
+const childOf = process.env['BENCH_CHILD'];
+if (childOf === undefined) await main();
+else serveChild(allImpls.find((impl) => impl.name === childOf)!);
