@@ -1,10 +1,12 @@
 import { runInNewContext } from 'node:vm';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   createMemoryReplayStore,
   isWebhookVerificationError,
   type ReplayStore,
   responseStatusFor,
+  VERIFICATION_ERROR_CODES,
   VerifiedEvent,
   WebhookVerificationError,
 } from '../src/index.js';
@@ -432,5 +434,37 @@ describe('errors', () => {
     expect(responseStatusFor('timestamp_in_future')).toBe(401);
     expect(responseStatusFor('signature_mismatch')).toBe(401);
     expect(responseStatusFor('replayed')).toBe(200);
+  });
+});
+
+describe.each([nodeApi, webApi])('fuzz ($name)', (api: VerifierApi) => {
+  it('rejects arbitrary input with our error class only, never anything else', async () => {
+    const verifier = api.createWebhookVerifier({ secret: SECRET, now });
+    const good = deliveryHeaders(eventBody('evt_fuzz'));
+    const headerValue = fc.oneof(
+      fc.string(),
+      fc.array(fc.string(), { maxLength: 3 }),
+      fc.constantFrom(good['X-Service-Signature']!, good['X-Service-Timestamp']!, undefined, null, 0, {}),
+    );
+    const headers = fc.oneof(
+      fc.record({ 'X-Service-Signature': headerValue, 'X-Service-Timestamp': headerValue }),
+      fc.dictionary(fc.string(), headerValue),
+      fc.constantFrom(null, undefined, 'headers', 42, [], new Headers()),
+    );
+    const body = fc.oneof(
+      fc.string(),
+      fc.uint8Array(),
+      fc.json(),
+      fc.constantFrom(null, undefined, 0, {}, [], eventBody('evt_fuzz')),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, headers, async (b, h) => {
+        // biome-ignore lint/suspicious/noExplicitAny: deliberately arbitrary input
+        const result = await verifier.safeVerify(b as any, h as any);
+        // safeVerify rejects on anything but our error class, so resolving is the property.
+        if (!result.ok) expect(VERIFICATION_ERROR_CODES).toContain(result.code);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
