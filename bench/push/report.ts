@@ -1,4 +1,5 @@
 /** The summary of a push benchmark: medians per server, the table, the goals, and RESULTS.md. */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Framework, Variant } from './protocol.js';
@@ -98,6 +99,18 @@ export function machine(): string {
     // Not Linux: the model stays unknown.
   }
   return `${availableParallelism()} cores (nproc), ${cpu}, Node ${process.version}`;
+}
+
+/** The commit measured, and whether packages/ differed from it. */
+export function codeVersion(): string {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+    const commit = git('rev-parse', '--short', 'HEAD');
+    const dirty = git('status', '--porcelain', '--', 'packages') !== '';
+    return dirty ? `${commit} with uncommitted changes in packages/` : commit;
+  } catch {
+    return 'unknown commit';
+  }
 }
 
 const START = '<!-- push:results:start -->';

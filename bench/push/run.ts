@@ -3,7 +3,7 @@
  * same framework doing the same JSON parse, Ed25519 verify and map update. Every server runs in its
  * own process; this process is only the load generator.
  *
- *   pnpm bench:push [--cycles 6] [--slice 1.25] [--warmup 2] [--connections 32]
+ *   pnpm bench:push [--cycles 6] [--slice 1.25] [--warmup 3] [--connections 32]
  *                   [--only express,hono-bare] [--profile dir] [--rate N] [--write]
  *
  * All servers start together and take turns: each is warmed up, then the load moves from server to
@@ -24,7 +24,7 @@ import { ADAPTER_PATH, BARE_PATH, REQUEST_HEADERS } from './fixture.js';
 import { LoadTarget, percentile } from './load.js';
 import { busyPercent, machineTicks } from './machine-load.js';
 import { FRAMEWORKS, type Framework, type ServerMessage, type Variant } from './protocol.js';
-import { machine, type RunRecord, renderTable, summarize, writeResults } from './report.js';
+import { codeVersion, machine, type RunRecord, renderTable, summarize, writeResults } from './report.js';
 import { SERVERS } from './servers/index.js';
 import { signBodies } from './sign.js';
 
@@ -34,7 +34,7 @@ const { values: args } = parseArgs({
   options: {
     cycles: { type: 'string', default: '6' },
     slice: { type: 'string', default: '1.25' },
-    warmup: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
     rate: { type: 'string' },
     only: { type: 'string' },
@@ -250,7 +250,7 @@ const errorCount = [...errors.values()].reduce((a, b) => a + b, 0);
 const loadCpu = Math.max(...records.map((r) => r.loadCpuPercent));
 const others = records.map((r) => r.othersCpuPercent).sort((a, b) => a - b);
 const block = [
-  `Date: ${new Date().toISOString().slice(0, 10)}. Machine: ${machine()}.`,
+  `Date: ${new Date().toISOString().slice(0, 10)}. Machine: ${machine()}. Code: ${codeVersion()}.`,
   '',
   `\`pnpm bench:push\`: each server in its own process, ${connections} keep-alive connections (undici Pool) ` +
     `from one load-generator process. After ${args.warmup} s of warm-up each, the servers take turns in ` +
