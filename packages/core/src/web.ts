@@ -28,15 +28,17 @@ function tooLarge(limit: number): LatchkeyError {
 }
 
 async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
-  if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return undefined;
+  if (request.method === 'GET' || request.method === 'HEAD') return undefined;
   const length = request.headers.get('content-length');
   if (length !== null) {
     if (Number(length) > limit) throw tooLarge(limit);
-    // A declared length is read in one go (which @hono/node-server serves straight off the socket).
+    // A declared length is read in one go. `request.body` is not touched first: on @hono/node-server
+    // that getter builds a web stream and disables its direct read off the socket.
     const bytes = new Uint8Array(await request.arrayBuffer());
     if (bytes.byteLength > limit) throw tooLarge(limit);
     return bytes.byteLength === 0 ? undefined : bytes;
   }
+  if (!request.body) return undefined;
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();

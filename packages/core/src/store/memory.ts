@@ -234,7 +234,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
         return {
           ok: true,
           versions: plan.writes.map((w) => ({ key: w.key, version: w.version })),
-          event: clone(event),
+          event: { ...event },
         };
       },
       async listLive(environmentId) {
