@@ -8,6 +8,8 @@ import { describeHttpConformance } from '../../core/test/http-conformance.js';
 import { fetchTarget } from '../../core/test/http-target.js';
 import { latchkeyExpress } from './index.js';
 
+const handleName = (app: Express) => (app as unknown as { handle: () => void }).handle.name;
+
 const TOKEN = 'lk_express_adapter_test_token_00000000000000';
 
 async function serve(app: Express): Promise<{ base: string; close: () => Promise<void> }> {
@@ -157,5 +159,59 @@ describe('latchkeyExpress', () => {
     });
     expect(streamed.status).toBe(413);
     expect(JSON.parse(streamed.body)).toMatchObject({ error: { code: 'payload_too_large', status: 413 } });
+  });
+
+  it('takes the fast path only when it is the first middleware, mounted at the root', async () => {
+    const core = createCore();
+    const seen: string[] = [];
+    const apps: Express[] = [];
+    const first = await start(core, (app) => {
+      apps.push(app);
+      app.use(latchkeyExpress(core));
+      app.use((req, res) =>
+        res.send(
+          `host ${Object.getPrototypeOf(req) === (req.app as unknown as { request: object }).request}`,
+        ),
+      );
+    });
+    const fast = await fetch(`${first}/api/v2/organizations/acme`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(fast.status).toBe(200);
+    expect(fast.headers.get('x-powered-by')).toBe('Express');
+    expect(await (await fetch(`${first}/elsewhere`)).text()).toBe('host true');
+    expect(handleName(apps[0]!)).toBe('fastHandle');
+
+    const guarded = createCore();
+    const behind = await start(guarded, (app) => {
+      apps.push(app);
+      app.use((req, res, next) => {
+        seen.push(req.url);
+        res.setHeader('x-host-middleware', 'ran');
+        next();
+      });
+      app.use(latchkeyExpress(guarded));
+    });
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(`${behind}/api/v2/organizations/acme`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-host-middleware')).toBe('ran');
+    }
+    expect(seen).toHaveLength(3);
+    expect(handleName(apps[1]!)).not.toBe('fastHandle');
+
+    const mounted = createCore();
+    const elsewhere = await start(mounted, (app) => {
+      app.use('/other', latchkeyExpress(mounted));
+      app.use((_req, res) => res.status(404).send('host 404'));
+    });
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(`${elsewhere}/api/v2/organizations/acme`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(await response.text()).toBe('host 404');
+    }
   });
 });

@@ -3,9 +3,27 @@
  * `core.basePath` go to `core.handle` through the shared Node bridge; everything else falls through
  * to the next middleware.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Core } from '@latchkey/core';
 import { handleNodeRequest } from '@latchkey/core/node';
-import type { RequestHandler } from 'express';
+import type { Application, RequestHandler } from 'express';
+
+/** Options of {@link latchkeyExpress}. */
+export interface LatchkeyExpressOptions {
+  /**
+   * When this middleware is the first one of a top-level app, answer API requests before Express's
+   * per-request setup (prototype swap, `res.locals`, router walk), which nothing in the app could
+   * observe anyway. Other paths, and apps with middleware before this one, are untouched. Default true.
+   */
+  fastPath?: boolean;
+}
+
+type Handle = (req: IncomingMessage, res: ServerResponse, callback?: (error?: unknown) => void) => void;
+type ExpressApp = Application & {
+  handle: Handle;
+  parent?: unknown;
+  router?: { stack?: { handle?: unknown; slash?: boolean }[] };
+};
 
 /**
  * Returns an Express middleware that answers every request under `core.basePath` (default
@@ -26,16 +44,54 @@ import type { RequestHandler } from 'express';
  * app.use(express.json()); // the host app's own routes may parse bodies after it
  * ```
  */
-export function latchkeyExpress(core: Core): RequestHandler {
+export function latchkeyExpress(core: Core, options: LatchkeyExpressOptions = {}): RequestHandler {
   const base = core.basePath;
-  return function latchkey(req, res, next) {
-    const url = req.originalUrl;
+  const isApiPath = (url: string) => {
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
-    if (base !== '' && path !== base && !path.startsWith(`${base}/`)) {
+    return base === '' || path === base || path.startsWith(`${base}/`);
+  };
+  const patched = new WeakSet<object>();
+  const middleware: RequestHandler = function latchkey(req, res, next) {
+    if (options.fastPath !== false && !patched.has(req.app)) {
+      patched.add(req.app);
+      installFastPath(req.app as ExpressApp, middleware, core, isApiPath);
+    }
+    const url = req.originalUrl;
+    if (!isApiPath(url)) {
       next();
       return;
     }
     handleNodeRequest(core, req, res, { url }).catch(next);
+  };
+  return middleware;
+}
+
+/**
+ * Answers API paths straight from `app.handle` when this middleware is the first layer of a
+ * top-level app, mounted at `/`: no layer can run before it, so skipping Express's setup changes
+ * nothing visible except speed. Express's `X-Powered-By` header is kept as the app configures it.
+ */
+function installFastPath(
+  app: ExpressApp,
+  middleware: RequestHandler,
+  core: Core,
+  isApiPath: (url: string) => boolean,
+) {
+  const first = app.router?.stack?.[0];
+  const atRoot = first?.handle === middleware && first.slash === true;
+  if (app.parent !== undefined || !atRoot || typeof app.handle !== 'function') return;
+  const handle = app.handle;
+  app.handle = function fastHandle(req, res, callback) {
+    const url = req.url ?? '/';
+    if (!isApiPath(url)) {
+      handle.call(this, req, res, callback);
+      return;
+    }
+    if (app.enabled('x-powered-by')) res.setHeader('X-Powered-By', 'Express');
+    handleNodeRequest(core, req, res, { url }).catch((error: unknown) => {
+      if (callback) callback(error);
+      else res.destroy(error instanceof Error ? error : undefined);
+    });
   };
 }
