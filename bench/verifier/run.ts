@@ -396,16 +396,16 @@ async function main(): Promise<void> {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const load = `1-minute load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after`;
 
-  console.log(`Node ${process.version}, ${availableParallelism()} CPUs (${cpuModel()}).`);
-  console.log(
-    `Each implementation in its own process; ${ROUNDS} rounds of ~${ROUND_MS} ms slices per implementation`,
-  );
-  console.log(`and size; took ${seconds} s; ${load}.`);
-  console.log("ops/s = operations per second of the measuring process's own CPU time (median over rounds),");
-  console.log('so time the machine spent on other work does not count; ratios are medians of per-round');
-  console.log(
-    'ratios between neighbouring slices. Wall-clock ops/s in the last two columns, for reference.\n',
-  );
+  const intro = [
+    `Node ${process.version}, ${availableParallelism()} CPUs (${cpuModel()}).`,
+    `Each implementation in its own process; ${ROUNDS} rounds of ~${ROUND_MS} ms slices per implementation and`,
+    `size, each slice after a 10 ms untimed warm-up; took ${seconds} s; ${load}.`,
+    "ops/s: operations per second of the measuring process's own CPU time (median over rounds), so time",
+    'the machine spent on other work does not count. Every slice runs right next to a slice of the raw',
+    'limit; "vs raw" is the median of those paired ratios, "vs stripe" and "vs std" divide two such',
+    'medians. Wall-clock ops/s in the last two columns, for reference.',
+  ];
+  console.log(`${intro.join('\n')}\n`);
   const header = [
     'implementation',
     ...SIZES.flatMap((s) => [`${s / 1024} KiB ops/s`, 'vs raw', 'vs stripe', 'vs std']),
