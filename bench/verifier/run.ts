@@ -375,6 +375,15 @@ function cpuModel(): string {
   }
 }
 
+/** A Markdown table laid out as Biome formats it: first column left-aligned, the others right-aligned. */
+function markdownTable(header: string[], rows: string[][]): string {
+  const widths = header.map((h, k) => Math.max(h.length, ...rows.map((row) => row[k]!.length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, k) => (k === 0 ? c.padEnd(widths[k]!) : c.padStart(widths[k]!))).join(' | ')} |`;
+  const rule = `| ${widths.map((w, k) => (k === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
 const times = (x: number) => `${x.toFixed(2)}x`;
 
@@ -411,11 +420,10 @@ async function main(): Promise<void> {
     ...SIZES.flatMap((s) => [`${s / 1024} KiB ops/s`, 'vs raw', 'vs stripe', 'vs std']),
     ...SIZES.map((s) => `${s / 1024} KiB wall ops/s`),
   ];
-  console.log(`| ${header.join(' | ')} |`);
-  console.log(`|${header.map((_, k) => (k === 0 ? '---' : '---:')).join('|')}|`);
   // Ratios between two implementations go through the raw limit each was paired with.
   const ratio = (size: Size, name: string, reference: string) =>
     results.get(size)!.vsRaw.get(name)! / results.get(size)!.vsRaw.get(reference)!;
+  const rows: string[][] = [];
   for (const impl of impls) {
     const cells = [impl.name];
     for (const size of SIZES) {
@@ -423,8 +431,9 @@ async function main(): Promise<void> {
       cells.push(times(ratio(size, impl.name, STRIPE)), times(ratio(size, impl.name, STANDARD)));
     }
     for (const size of SIZES) cells.push(fmt(results.get(size)!.wall.get(impl.name)!));
-    console.log(`| ${cells.join(' | ')} |`);
+    rows.push(cells);
   }
+  console.log(markdownTable(header, rows));
   console.log('\nNotes:');
   for (const impl of impls) console.log(`- ${impl.name}: ${impl.note}`);
 
