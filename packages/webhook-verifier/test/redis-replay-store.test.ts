@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
+import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWebhookVerifier, sign, signatureHeaders } from '../src/index.js';
 import { createRedisReplayStore, type RedisReplayClient } from '../src/redis.js';
@@ -58,8 +59,28 @@ describe.skipIf(problem !== undefined)('Redis replay store', () => {
     for (const client of clients) client.disconnect();
   });
 
-  describe('conformance', () => {
+  describe('conformance (ioredis)', () => {
     replayStoreConformance(() => createRedisReplayStore({ client: connect(), prefix: freshPrefix() }));
+  });
+
+  describe('conformance (node-redis, through the README adapter)', () => {
+    const nodeRedisClients: ReturnType<typeof createClient>[] = [];
+    afterAll(async () => {
+      for (const client of nodeRedisClients) await client.quit();
+    });
+    replayStoreConformance(async () => {
+      const nodeRedis = createClient({ url: REDIS_URL });
+      nodeRedisClients.push(nodeRedis);
+      await nodeRedis.connect();
+      return createRedisReplayStore({
+        prefix: freshPrefix(),
+        client: {
+          eval: (script, n, ...a) =>
+            nodeRedis.eval(script, { keys: a.slice(0, n).map(String), arguments: a.slice(n).map(String) }),
+          del: (key) => nodeRedis.del(key),
+        },
+      });
+    });
   });
 
   it('sets a TTL of expiresAt - now on the key, never a key without expiry', async () => {
