@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMemoryReplayStore } from '../src/index.js';
 import { replayStoreConformance } from './replay-store-suite.js';
@@ -69,6 +70,70 @@ describe('memory replay store', () => {
     // The ten newest survive, in order; the older ones were evicted.
     for (let i = 4_990; i < 5_000; i++) expect(store.claim(`evt_${i}`, T + 600_000, T)).toBe(false);
     expect(store.claim('evt_4989', T + 600_000, T)).toBe(true);
+  });
+
+  it('answers like a plain Map model for any sequence of claims, releases and clock steps', () => {
+    type Step = { kind: 'claim'; id: number; ttl: number; advance: number } | { kind: 'release'; id: number };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.record({
+          kind: fc.constant('claim' as const),
+          id: fc.nat(2000),
+          ttl: fc.nat(5000),
+          advance: fc.nat(50),
+        }),
+      },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('release' as const), id: fc.nat(2000) }) },
+    );
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1000, maxLength: 3000 }), (steps) => {
+        const store = createMemoryReplayStore({ maxEntries: 1_000_000 });
+        const model = new Map<string, number>();
+        let now = T;
+        for (const s of steps) {
+          const id = `evt_${s.id}`;
+          if (s.kind === 'release') {
+            store.release(id);
+            model.delete(id);
+            continue;
+          }
+          now += s.advance;
+          const held = model.get(id);
+          const expected = held === undefined || held < now;
+          if (expected) model.set(id, now + s.ttl);
+          else if (now + s.ttl > held!) model.set(id, now + s.ttl);
+          expect(store.claim(id, now + s.ttl, now)).toBe(expected);
+        }
+        // Every id the model holds is still held by the store.
+        for (const [id, expiresAt] of model) {
+          if (expiresAt >= now) expect(store.claim(id, now + 1, now), id).toBe(false);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('keeps every id through growth from a small table to many thousands, with releases in between', () => {
+    const store = createMemoryReplayStore({ maxEntries: 1_000_000 });
+    for (let i = 0; i < 60_000; i++) {
+      expect(store.claim(`evt_${i}`, T + 600_000, T)).toBe(true);
+      if (i % 3 === 0) store.release(`evt_${i}`);
+    }
+    expect(store.size).toBe(40_000);
+    for (let i = 0; i < 60_000; i++) expect(store.claim(`evt_${i}`, T + 600_000, T)).toBe(i % 3 === 0);
+  });
+
+  it('tells apart two ids with the same fingerprint', () => {
+    // These two collide in the store's 31-bit FNV-1a fingerprint (found by search).
+    const store = createMemoryReplayStore();
+    expect(store.claim('evt_27699', T + 1_000, T)).toBe(true);
+    expect(store.claim('evt_310217', T + 1_000, T)).toBe(true);
+    expect(store.claim('evt_27699', T + 1_000, T)).toBe(false);
+    expect(store.claim('evt_310217', T + 1_000, T)).toBe(false);
+    store.release('evt_27699');
+    expect(store.claim('evt_310217', T + 1_000, T)).toBe(false);
+    expect(store.claim('evt_27699', T + 1_000, T)).toBe(true);
   });
 
   it('clear() empties it', () => {
