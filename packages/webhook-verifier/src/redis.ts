@@ -32,7 +32,7 @@ export interface RedisReplayStoreOptions {
 }
 
 /**
- * Replay store on Redis (any version with Lua scripting, 2.6+; Valkey too): `claim` is one atomic
+ * Replay store on Redis (2.6.12 or later, for Lua and `SET ... PX NX`; Valkey too): `claim` is one atomic
  * script, so exactly one of any number of concurrent receivers wins an id. The expiry is computed from
  * the verifier's clock and sent as a relative TTL, so Redis's own clock does not matter.
  */
