@@ -1,11 +1,3 @@
-import { defineConfig } from 'tsup';
+import { libraryConfig } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-  tsconfig: 'tsconfig.build.json',
-});
+export default libraryConfig({ index: 'src/index.ts' });
