@@ -8,32 +8,8 @@ import type { WebhookEvent } from './event.js';
 import { nodeEngine } from './node-engine.js';
 import { createVerifier, type WebhookVerifier, type WebhookVerifierOptions } from './verifier.js';
 
-export type { RawBody } from './body.js';
-export {
-  DEFAULT_TOLERANCE_SECONDS,
-  SIGNATURE_PATTERN,
-  SIGNING_SECRET_PREFIX,
-  TIMESTAMP_PATTERN,
-  WEBHOOK_HEADERS,
-} from './constants.js';
-export {
-  isWebhookVerificationError,
-  responseStatusFor,
-  VERIFICATION_ERROR_CODES,
-  type VerificationErrorCode,
-  WebhookVerificationError,
-} from './errors.js';
-export { VerifiedEvent, type WebhookEvent } from './event.js';
-export type { HeadersInput, HeaderValue } from './headers.js';
-export {
-  createMemoryReplayStore,
-  type MemoryReplayStore,
-  type MemoryReplayStoreOptions,
-} from './memory-replay-store.js';
+export * from './common.js';
 export { generateSigningSecret, sign, signatureHeaders } from './node-engine.js';
-export type { ReplayStore } from './replay-store.js';
-export type { SignatureHeaders, SignatureHeadersInput, SignInput } from './signing.js';
-export type { VerifyResult, WebhookVerifier, WebhookVerifierOptions } from './verifier.js';
 
 /**
  * Creates a verifier backed by node:crypto. Create it once and reuse it: it holds the keys and, by
