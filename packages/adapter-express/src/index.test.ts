@@ -1,10 +1,10 @@
 import { once } from 'node:events';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Core, createCore } from '@latchkey/core';
 import express, { type Express } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeHttpConformance } from '../../core/test/http-conformance.js';
+import { postChunked } from '../../core/test/http-helpers.js';
 import { fetchTarget } from '../../core/test/http-target.js';
 import { latchkeyExpress } from './index.js';
 
@@ -134,29 +134,13 @@ describe('latchkeyExpress', () => {
     });
     expect(byLength.status).toBe(413);
     expect(await byLength.json()).toMatchObject({ error: { code: 'payload_too_large', status: 413 } });
-    const { port } = new URL(base);
-    const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: '/api/v2/organizations/acme/projects',
-          headers: { ...auth, 'transfer-encoding': 'chunked' },
-        },
-        (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => {
-            body += c;
-          });
-          res.on('end', () => resolve({ status: res.statusCode!, body }));
-        },
-      );
-      req.on('error', reject);
-      req.write(big.slice(0, 200));
-      req.end(big.slice(200) + ' '.repeat(2_000_000));
-    });
+    const streamed = await postChunked(
+      base,
+      '/api/v2/organizations/acme/projects',
+      auth,
+      big.slice(0, 200),
+      big.slice(200) + ' '.repeat(2_000_000),
+    );
     expect(streamed.status).toBe(413);
     expect(JSON.parse(streamed.body)).toMatchObject({ error: { code: 'payload_too_large', status: 413 } });
   });

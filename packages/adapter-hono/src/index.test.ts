@@ -1,11 +1,12 @@
 import { once } from 'node:events';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { type Core, createCore, toWebResponse } from '@latchkey/core';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeHttpConformance } from '../../core/test/http-conformance.js';
+import { postChunked } from '../../core/test/http-helpers.js';
 import { fetchTarget } from '../../core/test/http-target.js';
 import { latchkeyHono } from './index.js';
 
@@ -72,29 +73,14 @@ describe('latchkeyHono', () => {
     expect(await byLength.json()).toEqual({
       error: { code: 'payload_too_large', message: 'The request body exceeds 256 bytes.', status: 413 },
     });
-    const { port } = new URL(base);
-    const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: '/api/v2/organizations/acme/projects',
-          headers: { ...auth, 'transfer-encoding': 'chunked' },
-        },
-        (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => {
-            body += c;
-          });
-          res.on('end', () => resolve({ status: res.statusCode!, body }));
-        },
-      );
-      req.on('error', reject);
-      req.write(big.slice(0, 200));
-      setTimeout(() => req.end(big.slice(200) + ' '.repeat(2_000_000)), 20);
-    });
+    const streamed = await postChunked(
+      base,
+      '/api/v2/organizations/acme/projects',
+      auth,
+      big.slice(0, 200),
+      big.slice(200) + ' '.repeat(2_000_000),
+      20,
+    );
     expect(streamed.status).toBe(413);
     expect(JSON.parse(streamed.body)).toMatchObject({ error: { code: 'payload_too_large', status: 413 } });
   });
