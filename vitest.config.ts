@@ -24,6 +24,9 @@ export default defineConfig({
     include: ['packages/*/{src,test}/**/*.test.ts', 'examples/*/{src,test}/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    reporters: process.env.CI ? ['default'] : ['default'],
+    // In CI the results are also written as JSON, so the run can end on one plain summary line.
+    reporters: process.env['CI']
+      ? ['default', ['json', { outputFile: 'node_modules/.cache/vitest-results.json' }]]
+      : ['default'],
   },
 });
