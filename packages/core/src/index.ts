@@ -59,3 +59,4 @@ export * as schemas from './schemas.js';
 export { createMemoryStore, type MemoryStoreOptions } from './store/memory.js';
 export type * from './store/types.js';
 export { fromWebRequest, toWebResponse } from './web.js';
+export { newSigningSecret, type SignedDelivery, signDelivery } from './webhooks/signing.js';
