@@ -203,7 +203,11 @@ export function createCore(options: CoreOptions = {}): Core {
   async function recordRejection(ctx: RouteContext, type: string, error: LatchkeyError): Promise<void> {
     try {
       const json = ctx.json as { device_id?: unknown } | undefined;
-      const deviceId = json && typeof json.device_id === 'string' ? json.device_id.slice(0, 80) : undefined;
+      // Only a well-formed device id from the body reaches the log; anything else is left out.
+      const deviceId =
+        json && paramSchemas['device']!.safeParse(json.device_id).success
+          ? (json.device_id as string)
+          : undefined;
       await store.activity.append(
         ctx.organization.id,
         ctx.draft(type, { reason: error.code, status: error.status }, { device_id: deviceId }),

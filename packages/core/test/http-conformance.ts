@@ -462,6 +462,15 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
         expect(rejected.map((e) => e.data['reason'])).toEqual(
           expect.arrayContaining(['device_unknown', 'device_not_owned', 'device_revoked']),
         );
+        expect(rejected.find((e) => e.data['reason'] === 'device_revoked')?.device_id).toBe(spare.deviceId);
+        const junk = await send('POST', `${ENV_PATH}/push`, {
+          device_id: '<script>'.repeat(20),
+          changes: [],
+        });
+        expectError(junk, 400, 'invalid_request');
+        const logged = (await events('push_rejected'))[0]!;
+        expect(logged.data).toEqual({ reason: 'invalid_request', status: 400 });
+        expect(logged.device_id).toBeUndefined();
       });
 
       it('strict mode: every change needs if_version (428 with keys), force is refused', async () => {
