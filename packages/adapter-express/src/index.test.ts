@@ -1,10 +1,8 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { type Core, createCore } from '@latchkey/core';
 import express, { type Express } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeHttpConformance } from '../../core/test/http-conformance.js';
-import { postChunked } from '../../core/test/http-helpers.js';
+import { postChunked, running } from '../../core/test/http-helpers.js';
 import { fetchTarget } from '../../core/test/http-target.js';
 import { latchkeyExpress } from './index.js';
 
@@ -12,16 +10,7 @@ const handleName = (app: Express) => (app as unknown as { handle: () => void }).
 
 const TOKEN = 'lk_express_adapter_test_token_00000000000000';
 
-async function serve(app: Express): Promise<{ base: string; close: () => Promise<void> }> {
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const close = async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  };
-  return { base, close };
-}
+const serve = (app: Express) => running(app.listen(0, '127.0.0.1'));
 
 describeHttpConformance('express', async (core) => {
   const app = express();

@@ -1,27 +1,17 @@
-import { once } from 'node:events';
 import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { type Core, createCore, toWebResponse } from '@latchkey/core';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeHttpConformance } from '../../core/test/http-conformance.js';
-import { postChunked } from '../../core/test/http-helpers.js';
+import { postChunked, running } from '../../core/test/http-helpers.js';
 import { fetchTarget } from '../../core/test/http-target.js';
 import { latchkeyHono } from './index.js';
 
 const TOKEN = 'lk_hono_adapter_test_token_000000000000000000';
 
-async function listen(app: Hono): Promise<{ base: string; close: () => Promise<void> }> {
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as http.Server;
-  if (!server.listening) await once(server, 'listening');
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const close = async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  };
-  return { base, close };
-}
+const listen = (app: Hono) =>
+  running(serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as http.Server);
 
 describeHttpConformance('hono', async (core) => {
   const app = new Hono();

@@ -1,5 +1,7 @@
 /** Raw HTTP helpers for adapter tests: what `fetch` cannot do, such as a chunked upload in two parts. */
+import { once } from 'node:events';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /**
  * POSTs `first`, then (after `delayMs`) `rest`, with `Transfer-Encoding: chunked` and no
@@ -37,4 +39,23 @@ export function postChunked(
     if (delayMs > 0) setTimeout(() => req.end(rest), delayMs);
     else req.end(rest);
   });
+}
+
+/** A listening test server: its base URL and a close that also drops keep-alive connections. */
+export interface RunningServer {
+  base: string;
+  close: () => Promise<void>;
+}
+
+/** Waits until `server` (already told to listen on 127.0.0.1, port 0) listens, and wraps it. */
+export async function running(server: http.Server): Promise<RunningServer> {
+  if (!server.listening) await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
