@@ -49,6 +49,12 @@ export interface CoreOptions {
   signatureToleranceSeconds?: number;
   /** Receives unexpected errors. Default: `console.error` of the error name and message. */
   logger?: CoreLogger;
+  /**
+   * Checks every JSON answer against the schema the route documents for its status, and turns a
+   * mismatch into a 500 (logged). For tests and staging: it proves the OpenAPI document tells the
+   * truth. Default false.
+   */
+  validateResponses?: boolean;
 }
 
 /** The bootstrap of an organization with an owner and a known token (example servers, tests). */
@@ -183,7 +189,9 @@ export function createCore(options: CoreOptions = {}): Core {
       ctx.json = parseBody(request, route);
       ctx.body = route.body ? validate(route.body, ctx.json, 'body') : undefined;
       ctx.query = route.query ? validate(route.query, query, 'query') : rejectUnknownQuery(query);
-      return toResponse(await route.handler(ctx as RouteContext<never, never>));
+      const result = await route.handler(ctx as RouteContext<never, never>);
+      if (options.validateResponses) checkDocumented(route, result);
+      return toResponse(result);
     } catch (error) {
       if (isLatchkeyError(error)) {
         if (scoped && route?.rejectedEvent && !(error as { recorded?: boolean }).recorded) {
@@ -426,6 +434,18 @@ function validateParams(params: Record<string, string>): Record<string, string> 
     }
   }
   return params;
+}
+
+/** Throws (an internal error) when a JSON answer does not match the schema its route documents. */
+function checkDocumented(route: AnyRoute, result: RouteResult): void {
+  if ('response' in result) return;
+  const documented = route.responses[result.status];
+  if (!documented)
+    throw new Error(`${route.operationId} answered ${result.status}, which it does not document`);
+  const check = documented.schema?.safeParse(result.body);
+  if (check && !check.success) {
+    throw new Error(`${route.operationId} answered ${result.status} off its schema: ${check.error.message}`);
+  }
 }
 
 function toResponse(result: RouteResult): CoreResponse {

@@ -125,34 +125,36 @@ export type PushBodyInput = z.infer<typeof PushBody>;
 
 /* Responses (documented in OpenAPI; the handlers build them). */
 
-export const ErrorResponse = z.object({
-  error: z.object({
+export const ErrorResponse = z.strictObject({
+  error: z.strictObject({
     code: z.string(),
     message: z.string(),
     status: z.int(),
-    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    details: z.array(z.strictObject({ path: z.string(), message: z.string() })).optional(),
   }),
 });
 
 export const ConflictResponse = ErrorResponse.extend({
-  conflicts: z.array(z.object({ key: z.string(), server_version: z.int(), client_if_version: z.int() })),
+  conflicts: z.array(
+    z.strictObject({ key: z.string(), server_version: z.int(), client_if_version: z.int() }),
+  ),
 });
 
-export const OrganizationResponse = z.object({
+export const OrganizationResponse = z.strictObject({
   id: z.string(),
   slug: z.string(),
   name: z.string(),
   created_at: z.string(),
 });
 
-export const ProjectResponse = z.object({
+export const ProjectResponse = z.strictObject({
   id: z.string(),
   slug: z.string(),
   name: z.string(),
   created_at: z.string(),
 });
 
-export const EnvironmentResponse = z.object({
+export const EnvironmentResponse = z.strictObject({
   id: z.string(),
   project: z.string(),
   slug: z.string(),
@@ -160,14 +162,14 @@ export const EnvironmentResponse = z.object({
   created_at: z.string(),
 });
 
-export const MemberResponse = z.object({
+export const MemberResponse = z.strictObject({
   user: z.string(),
   role: RoleSchema,
   grants: z.array(GrantSchema),
   created_at: z.string(),
 });
 
-export const TokenResponse = z.object({
+export const TokenResponse = z.strictObject({
   id: z.string(),
   user: z.string(),
   name: z.string(),
@@ -177,7 +179,7 @@ export const TokenResponse = z.object({
 
 export const CreatedTokenResponse = TokenResponse.extend({ token: z.string().describe('Shown once') });
 
-export const DeviceResponse = z.object({
+export const DeviceResponse = z.strictObject({
   id: z.string(),
   user: z.string(),
   name: z.string(),
@@ -187,28 +189,25 @@ export const DeviceResponse = z.object({
   revoked_at: z.string().nullable(),
 });
 
-export const PushResponse = z.object({
-  versions: z.array(z.object({ key: z.string(), version: z.int() })),
+export const PushResponse = z.strictObject({
+  versions: z.array(z.strictObject({ key: z.string(), version: z.int() })),
   event_id: z.string(),
 });
 
-export const SecretsResponse = z.object({
+export const SecretsResponse = z.strictObject({
   secrets: z.array(
-    z.object({ key: z.string(), value: z.string(), version: z.int(), updated_at: z.string() }),
+    z.strictObject({ key: z.string(), value: z.string(), version: z.int(), updated_at: z.string() }),
   ),
 });
 
-export const PermissionMatrixResponse = z.object({
-  roles: z.array(z.object({ role: RoleSchema, permissions: z.array(z.string()) })),
-  permissions: z.array(z.object({ name: z.string(), scope: z.string(), description: z.string() })),
+export const PermissionMatrixResponse = z.strictObject({
+  roles: z.array(z.strictObject({ role: RoleSchema, permissions: z.array(z.string()) })),
+  permissions: z.array(z.strictObject({ name: z.string(), scope: z.string(), description: z.string() })),
   matrix: z.record(z.string(), z.record(z.string(), z.boolean())),
   members: z.array(
-    z.object({
-      user: z.string(),
-      role: RoleSchema,
-      grants: z.array(GrantSchema),
+    MemberResponse.extend({
       effective: z.array(
-        z.object({
+        z.strictObject({
           permission: z.string(),
           scope: z.string(),
           project: z.string().optional(),

@@ -13,7 +13,7 @@ import {
   verifyChain,
 } from '@latchkey/core';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpTarget, StartTarget, TargetResponse } from './http-target.js';
 
 const ADMIN = 'lk_conformance_admin_token_acme_0000000000000';
@@ -50,6 +50,7 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
     let admin: Member;
     let developer: Member;
     let viewerToken: string;
+    let unexpected: unknown[] = [];
 
     const send = (method: string, path: string, body?: unknown, token: string | null = ADMIN, headers = {}) =>
       target.send({
@@ -107,7 +108,12 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
     }
 
     beforeAll(async () => {
-      core = createCore({ logger: { error: () => {} } });
+      const failures: unknown[] = [];
+      core = createCore({
+        validateResponses: true,
+        logger: { error: (message, meta) => failures.push({ message, meta }) },
+      });
+      unexpected = failures;
       await core.bootstrap({ organization: 'acme', user: 'admin', token: ADMIN });
       await core.bootstrap({ organization: 'globex', user: 'boss', token: OTHER_ORG_ADMIN });
       target = await start(core);
@@ -132,6 +138,11 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
 
     afterAll(async () => {
       await target?.close();
+    });
+
+    afterEach(() => {
+      // Every answer matched its documented schema and nothing failed unexpectedly.
+      expect(unexpected.splice(0)).toEqual([]);
     });
 
     describe('meta and authentication', () => {

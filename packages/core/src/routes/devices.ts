@@ -56,7 +56,7 @@ export const deviceRoutes = [
     tag: 'Devices',
     permission: 'devices:manage',
     responses: {
-      200: { description: 'Devices', schema: z.object({ devices: z.array(DeviceResponse) }) },
+      200: { description: 'Devices', schema: z.strictObject({ devices: z.array(DeviceResponse) }) },
       ...commonErrors,
     },
     async handler(ctx) {

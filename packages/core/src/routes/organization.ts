@@ -34,7 +34,7 @@ import { toEnvironmentView, toMemberView, toOrganizationView, toProjectView, toT
 const ORG = '/organizations/{organization}';
 const PROJECT = `${ORG}/projects/{project}`;
 
-const list = <T extends z.ZodType>(key: string, item: T) => z.object({ [key]: z.array(item) });
+const list = <T extends z.ZodType>(key: string, item: T) => z.strictObject({ [key]: z.array(item) });
 
 export const organizationRoutes = [
   defineRoute({
