@@ -1,0 +1,25 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { createCore } from './core.js';
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const doc = createCore().openapi();
+    const result = await new Validator().validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('documents every route, its permission and every path parameter', () => {
+    const core = createCore();
+    const doc = core.openapi() as {
+      paths: Record<string, Record<string, { parameters: { name: string }[] }>>;
+    };
+    for (const route of core.routes) {
+      const operation = doc.paths[`/api/v2${route.path}`]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${route.path}`).toBeDefined();
+      const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      expect(operation!.parameters.map((p) => p.name)).toEqual(params);
+    }
+  });
+});
