@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authorize, type Principal } from './permissions.js';
+import { authorize, mayActOn, mayChangeRole, type Principal } from './permissions.js';
 
 const principal = (role: Principal['role'], grants: Principal['grants'] = []): Principal => ({
   organizationId: 'org_1',
@@ -38,5 +38,27 @@ describe('authorize', () => {
       ok: false,
       reason: 'role viewer lacks secrets:push',
     });
+  });
+});
+
+describe('mayActOn and mayChangeRole', () => {
+  it('lets a role act on its own rank and below, never above', () => {
+    const rank = ['viewer', 'developer', 'admin', 'owner'] as const;
+    for (const [i, actor] of rank.entries()) {
+      for (const [j, target] of rank.entries()) {
+        expect(mayActOn(principal(actor), target).ok, `${actor} on ${target}`).toBe(j <= i);
+      }
+    }
+    expect(mayActOn(principal('admin'), 'owner')).toEqual({
+      ok: false,
+      reason: 'role admin cannot act on a member with role owner',
+    });
+  });
+
+  it('needs both the old and the new role within reach', () => {
+    expect(mayChangeRole(principal('admin'), 'developer', 'admin').ok).toBe(true);
+    expect(mayChangeRole(principal('admin'), 'developer', 'owner').ok).toBe(false);
+    expect(mayChangeRole(principal('admin'), 'owner', 'viewer').ok).toBe(false);
+    expect(mayChangeRole(principal('owner'), 'owner', 'viewer').ok).toBe(true);
   });
 });

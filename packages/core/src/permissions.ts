@@ -111,3 +111,31 @@ export function authorize(
 export function canSeeProject(principal: Principal, project: string): boolean {
   return isOrganizationWide(principal.role) || principal.grants.some((g) => g.project === project);
 }
+
+/**
+ * Rank of each role, highest first: a member may act on (create a token for, revoke the token or
+ * device of, add, and later change or remove) only members whose role ranks no higher than their own.
+ */
+export const ROLE_RANK: Readonly<Record<Role, number>> = { owner: 3, admin: 2, developer: 1, viewer: 0 };
+
+/**
+ * Whether `principal` may act on a member whose role is `targetRole`: the target must not rank above
+ * the principal, so only owners act on owners and an admin can never gain an owner's power through
+ * an owner's token or device. The permission itself (`tokens:manage`, ...) is checked separately.
+ */
+export function mayActOn(principal: Pick<Principal, 'role'>, targetRole: Role): AuthorizationResult {
+  if (ROLE_RANK[targetRole] > ROLE_RANK[principal.role]) {
+    return { ok: false, reason: `role ${principal.role} cannot act on a member with role ${targetRole}` };
+  }
+  return { ok: true };
+}
+
+/**
+ * Whether `principal` may move a member from role `from` to role `to` (for changing or adding a
+ * member: pass the same role twice to add). Both the member as it is and as it would become must be
+ * within reach, so an admin can neither demote an owner nor promote anyone to owner.
+ */
+export function mayChangeRole(principal: Pick<Principal, 'role'>, from: Role, to: Role): AuthorizationResult {
+  const before = mayActOn(principal, from);
+  return before.ok ? mayActOn(principal, to) : before;
+}

@@ -1,59 +1,34 @@
 /**
  * The HTTP conformance suite: one body of tests that every way of serving the core must pass,
- * in-process through `core.handle` and over a real loopback server for each adapter.
+ * in-process through `core.handle` and over a real loopback server for each adapter. Parts of it live
+ * in `conformance/`; they share the state of {@link ConformanceContext}.
  */
-import {
-  type ActivityEvent,
-  type Core,
-  createCore,
-  type DeviceKeyPair,
-  generateDeviceKeyPair,
-  signPush,
-  type UnsignedPush,
-  verifyChain,
-} from '@latchkey/core';
+import { type ActivityEvent, createCore, generateDeviceKeyPair, signPush, verifyChain } from '@latchkey/core';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpTarget, StartTarget, TargetResponse } from './http-target.js';
+import { describeClockTests } from './conformance/clock.js';
+import {
+  ADDRESS,
+  ADMIN,
+  type ConformanceContext,
+  ENV_PATH,
+  type Member,
+  OTHER_ORG_ADMIN,
+} from './conformance/context.js';
+import { expectError } from './conformance/expect-error.js';
+import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
+import type { StartTarget } from './http-target.js';
 
-const ADMIN = 'lk_conformance_admin_token_acme_0000000000000';
-const OTHER_ORG_ADMIN = 'lk_conformance_admin_token_globex_00000000000';
-const ENV_PATH = '/api/v2/organizations/acme/projects/web/environments/prod';
-const ADDRESS = { organization: 'acme', project: 'web', environment: 'prod' };
-
-interface Member {
-  token: string;
-  keys: DeviceKeyPair;
-  deviceId: string;
-}
-
-/** Checks the documented error body: `{error:{code,message,status}}` with the status repeated. */
-export function expectError(response: TargetResponse, status: number, code: string): Record<string, unknown> {
-  expect({ status: response.status, code: errorCode(response) }).toEqual({ status, code });
-  const body = response.json as { error: Record<string, unknown> };
-  expect(typeof body.error.message).toBe('string');
-  expect(body.error.status).toBe(status);
-  expect(response.headers['content-type']).toMatch(/^application\/json/);
-  return body as unknown as Record<string, unknown>;
-}
-
-function errorCode(response: TargetResponse): unknown {
-  const body = response.json as { error?: { code?: unknown } } | undefined;
-  return body?.error?.code;
-}
+export { expectError };
 
 /** Registers the suite for one way of serving the core. */
 export function describeHttpConformance(name: string, start: StartTarget): void {
   describe(`HTTP conformance: ${name}`, () => {
-    let core: Core;
-    let target: HttpTarget;
-    let admin: Member;
-    let developer: Member;
-    let viewerToken: string;
     let unexpected: unknown[] = [];
+    const ctx = { clock: { pinnedMs: null } } as ConformanceContext;
 
-    const send = (method: string, path: string, body?: unknown, token: string | null = ADMIN, headers = {}) =>
-      target.send({
+    ctx.send = (method, path, body?, token = ADMIN, headers = {}) =>
+      ctx.target.send({
         method,
         path,
         headers: {
@@ -64,28 +39,31 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
 
-    const push = (who: Member, push: Omit<UnsignedPush, 'device_id'>, address = ADDRESS, path = ENV_PATH) =>
-      send(
+    ctx.push = (who, push, address = ADDRESS, path = ENV_PATH) =>
+      ctx.send(
         'POST',
         `${path}/push`,
-        signPush({ device_id: who.deviceId, ...push }, address, who.keys.privateKey),
+        signPush(
+          { device_id: who.deviceId, ...push },
+          address,
+          who.keys.privateKey,
+          () => ctx.clock.pinnedMs ?? Date.now(),
+        ),
         who.token,
       );
 
-    const pull = async (path = ENV_PATH) => {
-      const response = await send('GET', `${path}/secrets`);
-      expect(response.status).toBe(200);
-      return (response.json as { secrets: { key: string; value: string; version: number }[] }).secrets;
+    ctx.events = async (type?: string): Promise<ActivityEvent[]> => {
+      const org = (await ctx.core.store.organizations.getBySlug('acme'))!;
+      return ctx.core.store.activity.list({
+        organizationId: org.id,
+        limit: 100_000,
+        ...(type ? { type } : {}),
+      });
     };
 
-    const events = async (type?: string): Promise<ActivityEvent[]> => {
-      const org = (await core.store.organizations.getBySlug('acme'))!;
-      return core.store.activity.list({ organizationId: org.id, limit: 100_000, ...(type ? { type } : {}) });
-    };
-
-    async function enroll(token: string): Promise<Member> {
+    ctx.enroll = async (token: string): Promise<Member> => {
       const keys = generateDeviceKeyPair();
-      const response = await send(
+      const response = await ctx.send(
         'POST',
         '/api/v2/organizations/acme/devices',
         { name: 'laptop', public_key: keys.publicKey },
@@ -93,30 +71,39 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
       );
       expect(response.status).toBe(201);
       return { token, keys, deviceId: (response.json as { id: string }).id };
-    }
+    };
 
-    async function addMember(user: string, role: string, grants?: unknown): Promise<string> {
-      expect((await send('POST', '/api/v2/organizations/acme/members', { user, role, grants })).status).toBe(
-        201,
-      );
-      const created = await send('POST', '/api/v2/organizations/acme/tokens', {
+    ctx.addMember = async (user: string, role: string, grants?: unknown): Promise<string> => {
+      expect(
+        (await ctx.send('POST', '/api/v2/organizations/acme/members', { user, role, grants })).status,
+      ).toBe(201);
+      const created = await ctx.send('POST', '/api/v2/organizations/acme/tokens', {
         user,
         name: `${user} token`,
       });
       expect(created.status).toBe(201);
       return (created.json as { token: string }).token;
-    }
+    };
+
+    const { send, push, events, enroll } = ctx;
+    const pull = async (path = ENV_PATH) => {
+      const response = await send('GET', `${path}/secrets`);
+      expect(response.status).toBe(200);
+      return (response.json as { secrets: { key: string; value: string; version: number }[] }).secrets;
+    };
 
     beforeAll(async () => {
       const failures: unknown[] = [];
-      core = createCore({
+      ctx.core = createCore({
         validateResponses: true,
+        // The tests pin this clock to check the signed_at window at exact sub-second instants.
+        now: () => ctx.clock.pinnedMs ?? Date.now(),
         logger: { error: (message, meta) => failures.push({ message, meta }) },
       });
       unexpected = failures;
-      await core.bootstrap({ organization: 'acme', user: 'admin', token: ADMIN });
-      await core.bootstrap({ organization: 'globex', user: 'boss', token: OTHER_ORG_ADMIN });
-      target = await start(core);
+      await ctx.core.bootstrap({ organization: 'acme', user: 'admin', token: ADMIN });
+      await ctx.core.bootstrap({ organization: 'globex', user: 'boss', token: OTHER_ORG_ADMIN });
+      ctx.target = await start(ctx.core);
       expect((await send('POST', '/api/v2/organizations/acme/projects', { slug: 'web' })).status).toBe(201);
       expect((await send('POST', '/api/v2/organizations/acme/projects', { slug: 'api' })).status).toBe(201);
       for (const slug of ['prod', 'dev']) {
@@ -129,18 +116,19 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
         require_strict_conflict_mode: true,
       });
       expect(strict.status).toBe(201);
-      admin = await enroll(ADMIN);
-      developer = await enroll(
-        await addMember('dev', 'developer', [{ project: 'web', environments: ['prod'] }]),
+      ctx.admin = await enroll(ADMIN);
+      ctx.developer = await enroll(
+        await ctx.addMember('dev', 'developer', [{ project: 'web', environments: ['prod'] }]),
       );
-      viewerToken = await addMember('viewer', 'viewer', [{ project: 'web', environments: ['*'] }]);
+      ctx.viewerToken = await ctx.addMember('viewer', 'viewer', [{ project: 'web', environments: ['*'] }]);
     });
 
     afterAll(async () => {
-      await target?.close();
+      await ctx.target?.close();
     });
 
     afterEach(() => {
+      ctx.clock.pinnedMs = null;
       // Every answer matched its documented schema and nothing failed unexpectedly.
       expect(unexpected.splice(0)).toEqual([]);
     });
@@ -262,7 +250,7 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
 
       it('answers random bodies on every route with a documented status and body (property)', async () => {
         const documented = new Set([200, 201, 400, 401, 403, 404, 405, 409, 413, 415, 428]);
-        const routes = core.routes.filter((r) => r.auth !== false);
+        const routes = ctx.core.routes.filter((r) => r.auth !== false);
         const json = fc.oneof(
           fc.jsonValue(),
           fc.dictionary(
@@ -301,7 +289,7 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
               route.method,
               path,
               route.method === 'GET' ? undefined : raw,
-              viewerToken,
+              ctx.viewerToken,
             );
             expect(documented.has(response.status)).toBe(true);
             if (response.status >= 400) {
@@ -315,7 +303,7 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
         );
         await fc.assert(
           fc.asyncProperty(body, async (raw) => {
-            const response = await target.send({
+            const response = await ctx.target.send({
               method: 'POST',
               path: `${ENV_PATH}/push`,
               headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
@@ -330,14 +318,14 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
 
     describe('signed pushes and optimistic concurrency', () => {
       it('applies a push, pulls it back, and versions each key from 1', async () => {
-        const first = await push(admin, {
+        const first = await push(ctx.admin, {
           changes: [{ key: 'DB_URL', value: 'postgres://one', if_version: 0 }],
         });
         expect(first.status).toBe(200);
         const body = first.json as { versions: unknown; event_id: string };
         expect(body.versions).toEqual([{ key: 'DB_URL', version: 1 }]);
         expect(body.event_id).toMatch(/^evt_/);
-        const second = await push(admin, {
+        const second = await push(ctx.admin, {
           changes: [{ key: 'DB_URL', value: 'postgres://two', if_version: 1 }],
         });
         expect(second.json).toMatchObject({ versions: [{ key: 'DB_URL', version: 2 }] });
@@ -349,29 +337,29 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
         expect(applied).toMatchObject({
           project: 'web',
           environment: 'prod',
-          device_id: admin.deviceId,
+          device_id: ctx.admin.deviceId,
           actor: { id: 'admin' },
         });
       });
 
       it('deletes with a tombstone version; if_version 0 then means "no live value"', async () => {
-        await push(admin, { changes: [{ key: 'TEMP', value: 'x' }] });
-        const deleted = await push(admin, { changes: [{ key: 'TEMP', delete: true, if_version: 1 }] });
+        await push(ctx.admin, { changes: [{ key: 'TEMP', value: 'x' }] });
+        const deleted = await push(ctx.admin, { changes: [{ key: 'TEMP', delete: true, if_version: 1 }] });
         expect(deleted.json).toMatchObject({ versions: [{ key: 'TEMP', version: 2 }] });
         expect((await pull()).some((s) => s.key === 'TEMP')).toBe(false);
-        const again = await push(admin, { changes: [{ key: 'TEMP', value: 'y', if_version: 0 }] });
+        const again = await push(ctx.admin, { changes: [{ key: 'TEMP', value: 'y', if_version: 0 }] });
         expect(again.json).toMatchObject({ versions: [{ key: 'TEMP', version: 3 }] });
       });
 
       it('answers a conflict with 409, every conflicting key in the exact shape, and writes nothing', async () => {
-        await push(admin, {
+        await push(ctx.admin, {
           changes: [
             { key: 'C1', value: 'a' },
             { key: 'C2', value: 'a' },
           ],
         });
         const before = await pull();
-        const response = await push(admin, {
+        const response = await push(ctx.admin, {
           changes: [
             { key: 'C1', value: 'b', if_version: 7 },
             { key: 'C2', value: 'b', if_version: 0 },
@@ -390,11 +378,11 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
       });
 
       it('lets exactly one of 50 parallel pushes with the same if_version win', async () => {
-        const seed = await push(admin, { changes: [{ key: 'RACE', value: 'seed' }] });
+        const seed = await push(ctx.admin, { changes: [{ key: 'RACE', value: 'seed' }] });
         const version = (seed.json as { versions: { version: number }[] }).versions[0]!.version;
         const responses = await Promise.all(
           Array.from({ length: 50 }, (_, i) =>
-            push(admin, { changes: [{ key: 'RACE', value: `writer-${i}`, if_version: version }] }),
+            push(ctx.admin, { changes: [{ key: 'RACE', value: `writer-${i}`, if_version: version }] }),
           ),
         );
         const ok = responses.filter((r) => r.status === 200);
@@ -412,9 +400,9 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
 
       it('refuses a reused nonce with 409 push_replayed', async () => {
         const body = signPush(
-          { device_id: admin.deviceId, changes: [{ key: 'N1', value: 'v' }] },
+          { device_id: ctx.admin.deviceId, changes: [{ key: 'N1', value: 'v' }] },
           ADDRESS,
-          admin.keys.privateKey,
+          ctx.admin.keys.privateKey,
         );
         expect((await send('POST', `${ENV_PATH}/push`, body)).status).toBe(200);
         expectError(await send('POST', `${ENV_PATH}/push`, body), 409, 'push_replayed');
@@ -422,47 +410,47 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
 
       it('refuses bad signatures, tampered bodies, other addresses and stale signed_at with 401', async () => {
         const good = signPush(
-          { device_id: admin.deviceId, changes: [{ key: 'S1', value: 'v' }] },
+          { device_id: ctx.admin.deviceId, changes: [{ key: 'S1', value: 'v' }] },
           ADDRESS,
-          admin.keys.privateKey,
+          ctx.admin.keys.privateKey,
         );
         const tampered = { ...good, changes: [{ key: 'S1', value: 'evil' }] };
         expectError(await send('POST', `${ENV_PATH}/push`, tampered), 401, 'invalid_client_signature');
         const elsewhere = signPush(
-          { device_id: admin.deviceId, changes: [{ key: 'S1', value: 'v' }] },
+          { device_id: ctx.admin.deviceId, changes: [{ key: 'S1', value: 'v' }] },
           { ...ADDRESS, environment: 'dev' },
-          admin.keys.privateKey,
+          ctx.admin.keys.privateKey,
         );
         expectError(await send('POST', `${ENV_PATH}/push`, elsewhere), 401, 'invalid_client_signature');
         const garbage = { ...good, nonce: 'A'.repeat(22), client_sig: 'A'.repeat(86) };
         expectError(await send('POST', `${ENV_PATH}/push`, garbage), 401, 'invalid_client_signature');
         const stale = signPush(
           {
-            device_id: admin.deviceId,
+            device_id: ctx.admin.deviceId,
             changes: [{ key: 'S1', value: 'v' }],
             signed_at: Math.floor(Date.now() / 1000) - 301,
           },
           ADDRESS,
-          admin.keys.privateKey,
+          ctx.admin.keys.privateKey,
         );
         expectError(await send('POST', `${ENV_PATH}/push`, stale), 401, 'invalid_client_signature');
         const future = signPush(
           {
-            device_id: admin.deviceId,
+            device_id: ctx.admin.deviceId,
             changes: [{ key: 'S1', value: 'v' }],
             signed_at: Math.floor(Date.now() / 1000) + 400,
           },
           ADDRESS,
-          admin.keys.privateKey,
+          ctx.admin.keys.privateKey,
         );
         expectError(await send('POST', `${ENV_PATH}/push`, future), 401, 'invalid_client_signature');
         expect((await pull()).some((s) => s.key === 'S1')).toBe(false);
       });
 
       it('checks the device: unknown, revoked, or owned by someone else is 403', async () => {
-        const ghost = { ...admin, deviceId: 'dev_ffffffffffffffffffffffff' };
+        const ghost = { ...ctx.admin, deviceId: 'dev_ffffffffffffffffffffffff' };
         expectError(await push(ghost, { changes: [{ key: 'D1', value: 'v' }] }), 403, 'device_unknown');
-        const borrowed = { ...developer, token: ADMIN };
+        const borrowed = { ...ctx.developer, token: ADMIN };
         expectError(await push(borrowed, { changes: [{ key: 'D1', value: 'v' }] }), 403, 'device_not_owned');
         const spare = await enroll(ADMIN);
         expect(
@@ -485,7 +473,7 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
       });
 
       it('strict mode: every change needs if_version (428 with keys), force is refused', async () => {
-        const missing = await push(admin, {
+        const missing = await push(ctx.admin, {
           conflict_mode: 'strict',
           changes: [
             { key: 'K1', value: 'v', if_version: 0 },
@@ -495,13 +483,13 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
         });
         const body = expectError(missing, 428, 'if_version_required');
         expect(body['keys']).toEqual(['K2', 'K3']);
-        const forced = await push(admin, {
+        const forced = await push(ctx.admin, {
           conflict_mode: 'strict',
           force_overwrite: true,
           changes: [{ key: 'K1', value: 'v', if_version: 0 }],
         });
         expectError(forced, 400, 'invalid_request');
-        const ok = await push(admin, {
+        const ok = await push(ctx.admin, {
           conflict_mode: 'strict',
           changes: [{ key: 'K1', value: 'v', if_version: 0 }],
         });
@@ -512,12 +500,12 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
         const path = '/api/v2/organizations/acme/projects/web/environments/locked';
         const address = { ...ADDRESS, environment: 'locked' };
         expectError(
-          await push(admin, { changes: [{ key: 'L', value: 'v', if_version: 0 }] }, address, path),
+          await push(ctx.admin, { changes: [{ key: 'L', value: 'v', if_version: 0 }] }, address, path),
           400,
           'invalid_request',
         );
         const strict = await push(
-          admin,
+          ctx.admin,
           { conflict_mode: 'strict', changes: [{ key: 'L', value: 'v', if_version: 0 }] },
           address,
           path,
@@ -525,23 +513,25 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
         expect(strict.status).toBe(200);
         const relax = await send('PATCH', path, { require_strict_conflict_mode: false });
         expect(relax.json).toMatchObject({ require_strict_conflict_mode: false });
-        expect((await push(admin, { changes: [{ key: 'L', value: 'w' }] }, address, path)).status).toBe(200);
+        expect((await push(ctx.admin, { changes: [{ key: 'L', value: 'w' }] }, address, path)).status).toBe(
+          200,
+        );
       });
 
       it('force_overwrite needs secrets:force_overwrite and records push_force_overwrite', async () => {
-        await push(admin, {
+        await push(ctx.admin, {
           changes: [
             { key: 'F1', value: 'a' },
             { key: 'F2', value: 'a' },
           ],
         });
-        await push(admin, { changes: [{ key: 'F1', value: 'b' }] });
-        const denied = await push(developer, {
+        await push(ctx.admin, { changes: [{ key: 'F1', value: 'b' }] });
+        const denied = await push(ctx.developer, {
           force_overwrite: true,
           changes: [{ key: 'F1', value: 'dev' }],
         });
         expectError(denied, 403, 'forbidden');
-        const forced = await push(admin, {
+        const forced = await push(ctx.admin, {
           force_overwrite: true,
           changes: [
             { key: 'F1', value: 'forced', if_version: 1 },
@@ -570,11 +560,11 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
 
     describe('roles and grants', () => {
       it('lets a developer push only where granted, and a viewer only read', async () => {
-        expect((await push(developer, { changes: [{ key: 'DEV_OK', value: 'v' }] })).status).toBe(200);
+        expect((await push(ctx.developer, { changes: [{ key: 'DEV_OK', value: 'v' }] })).status).toBe(200);
         const dev = '/api/v2/organizations/acme/projects/web/environments/dev';
         expectError(
           await push(
-            developer,
+            ctx.developer,
             { changes: [{ key: 'X', value: 'v' }] },
             { ...ADDRESS, environment: 'dev' },
             dev,
@@ -582,14 +572,19 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
           403,
           'forbidden',
         );
-        expect((await send('GET', `${ENV_PATH}/secrets`, undefined, viewerToken)).status).toBe(200);
+        expect((await send('GET', `${ENV_PATH}/secrets`, undefined, ctx.viewerToken)).status).toBe(200);
         expectError(
-          await send('GET', '/api/v2/organizations/acme/projects/api/environments', undefined, viewerToken),
+          await send(
+            'GET',
+            '/api/v2/organizations/acme/projects/api/environments',
+            undefined,
+            ctx.viewerToken,
+          ),
           403,
           'forbidden',
         );
         expectError(
-          await send('POST', '/api/v2/organizations/acme/projects', { slug: 'nope' }, viewerToken),
+          await send('POST', '/api/v2/organizations/acme/projects', { slug: 'nope' }, ctx.viewerToken),
           403,
           'forbidden',
         );
@@ -598,12 +593,12 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
             'POST',
             '/api/v2/organizations/acme/tokens',
             { user: 'viewer', name: 'x' },
-            developer.token,
+            ctx.developer.token,
           ),
           403,
           'forbidden',
         );
-        const listed = await send('GET', '/api/v2/organizations/acme/projects', undefined, viewerToken);
+        const listed = await send('GET', '/api/v2/organizations/acme/projects', undefined, ctx.viewerToken);
         expect((listed.json as { projects: { slug: string }[] }).projects.map((p) => p.slug)).toEqual([
           'web',
         ]);
@@ -625,7 +620,7 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
           expect.arrayContaining([expect.objectContaining({ permission: 'secrets:push', project: 'web' })]),
         );
         expectError(
-          await send('GET', '/api/v2/organizations/acme/permission-matrix', undefined, viewerToken),
+          await send('GET', '/api/v2/organizations/acme/permission-matrix', undefined, ctx.viewerToken),
           403,
           'forbidden',
         );
@@ -650,5 +645,8 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
         expect(all.length).toBeGreaterThan(50);
       });
     });
+
+    describeWhoActsOnWhomTests(ctx);
+    describeClockTests(ctx);
   });
 }

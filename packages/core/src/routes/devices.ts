@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { normalizeEd25519PublicKey } from '../crypto.js';
 import { LatchkeyError } from '../errors.js';
-import { authorize } from '../permissions.js';
+import { authorize, mayActOn } from '../permissions.js';
 import { defineRoute } from '../router.js';
 import { DeviceResponse, EnrollDeviceBody } from '../schemas.js';
 import { commonErrors } from './docs.js';
@@ -85,6 +85,16 @@ export const deviceRoutes = [
         (existing.user === ctx.principal.user || authorize(ctx.principal, 'devices:manage_all').ok);
       // Someone else's device answers like a missing one unless you may manage every device.
       if (!existing || !mayRevoke) throw new LatchkeyError('not_found', 'The device was not found.');
+      if (existing.user !== ctx.principal.user) {
+        // devices:manage_all reaches members of your rank and below, never a more privileged one.
+        const owner = await store.members.get(ctx.organization.id, existing.user);
+        if (owner && !mayActOn(ctx.principal, owner.role).ok) {
+          throw new LatchkeyError(
+            'forbidden',
+            `Your role (${ctx.principal.role}) cannot revoke the device of a member whose role is above yours.`,
+          );
+        }
+      }
       const device = (await store.devices.revoke(ctx.organization.id, existing.id, ctx.at))!;
       await store.activity.append(
         ctx.organization.id,

@@ -8,10 +8,12 @@ import {
   authorize,
   canSeeProject,
   isOrganizationWide,
+  mayActOn,
   PERMISSIONS,
   type Permission,
   ROLE_PERMISSIONS,
   ROLES,
+  type Role,
 } from '../permissions.js';
 import { defineRoute, type RouteContext } from '../router.js';
 import {
@@ -198,9 +200,7 @@ export const organizationRoutes = [
     responses: { 201: { description: 'Added', schema: MemberResponse }, 409: conflictError, ...commonErrors },
     async handler(ctx) {
       const { store } = ctx.services;
-      if (ctx.body.role === 'owner' && ctx.principal.role !== 'owner') {
-        throw new LatchkeyError('forbidden', 'Only an owner can add an owner.');
-      }
+      refuseAbove(ctx, ctx.body.role, 'add a member with that role');
       const grants = isOrganizationWide(ctx.body.role) ? [] : await checkGrants(ctx, ctx.body.grants ?? []);
       const member = {
         organization_id: ctx.organization.id,
@@ -248,11 +248,14 @@ export const organizationRoutes = [
     },
     async handler(ctx) {
       const { store, ids } = ctx.services;
-      if (!(await store.members.get(ctx.organization.id, ctx.body.user))) {
+      const member = await store.members.get(ctx.organization.id, ctx.body.user);
+      if (!member) {
         throw new LatchkeyError('invalid_request', 'The user is not a member of this organization.', {
           details: [{ path: 'body.user', message: 'not a member' }],
         });
       }
+      // A token acts with its member's role: minting one for a higher role would be a promotion.
+      refuseAbove(ctx, member.role, 'create a token for a member whose role is above yours');
       const token = generateApiToken();
       const record = {
         id: ids('tok'),
@@ -295,12 +298,16 @@ export const organizationRoutes = [
     permission: 'tokens:manage',
     responses: { 200: { description: 'Revoked', schema: TokenResponse }, ...commonErrors },
     async handler(ctx) {
-      const token = await ctx.services.store.tokens.revoke(ctx.organization.id, ctx.params['token']!, ctx.at);
+      const { store } = ctx.services;
+      const id = ctx.params['token']!;
+      const existing = (await store.tokens.list(ctx.organization.id)).find((t) => t.id === id);
+      if (!existing) throw new LatchkeyError('not_found', 'The token was not found.');
+      // A removed member's token is already dead; anyone with tokens:manage may mark it revoked.
+      const owner = await store.members.get(ctx.organization.id, existing.user);
+      if (owner) refuseAbove(ctx, owner.role, 'revoke the token of a member whose role is above yours');
+      const token = await store.tokens.revoke(ctx.organization.id, id, ctx.at);
       if (!token) throw new LatchkeyError('not_found', 'The token was not found.');
-      await ctx.services.store.activity.append(
-        ctx.organization.id,
-        ctx.draft('token_revoked', { token_id: token.id }),
-      );
+      await store.activity.append(ctx.organization.id, ctx.draft('token_revoked', { token_id: token.id }));
       return { status: 200, body: toTokenView(token) };
     },
   }),
@@ -354,6 +361,13 @@ function effectiveGrants(role: (typeof ROLES)[number], grants: Grant[]) {
     }
   }
   return out;
+}
+
+/** Throws 403 `forbidden` when the caller's role ranks below `targetRole` (see {@link mayActOn}). */
+function refuseAbove(ctx: RouteContext, targetRole: Role, what: string): void {
+  if (!mayActOn(ctx.principal, targetRole).ok) {
+    throw new LatchkeyError('forbidden', `Your role (${ctx.principal.role}) cannot ${what}.`);
+  }
 }
 
 /** Grants must name projects and environments that exist. */

@@ -92,7 +92,9 @@ async function push(ctx: RouteContext<PushBodyInput>) {
   }
 
   const nowMs = now();
-  if (Math.abs(nowMs / 1000 - body.signed_at) > signatureToleranceSeconds) {
+  // signed_at is whole seconds, so compare whole seconds: the window is then +-tolerance inclusive
+  // whatever the server's sub-second clock reads.
+  if (Math.abs(Math.floor(nowMs / 1000) - body.signed_at) > signatureToleranceSeconds) {
     throw new LatchkeyError(
       'invalid_client_signature',
       `signed_at is more than ${signatureToleranceSeconds} seconds away from the server time.`,

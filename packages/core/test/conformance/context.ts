@@ -1,0 +1,57 @@
+/**
+ * What the parts of the HTTP conformance suite share: the core under test, the target that reaches
+ * it, the members set up once, a clock the tests can pin, and request helpers. `describeHttpConformance`
+ * fills it in `beforeAll`; each part reads it inside its tests.
+ */
+import type { ActivityEvent, Core, DeviceKeyPair, UnsignedPush } from '@latchkey/core';
+import type { HttpTarget, TargetResponse } from '../http-target.js';
+
+/** Token of the bootstrap user `admin`, who is an owner of `acme`. */
+export const ADMIN = 'lk_conformance_admin_token_acme_0000000000000';
+/** Token of the owner of the other organization, `globex`. */
+export const OTHER_ORG_ADMIN = 'lk_conformance_admin_token_globex_00000000000';
+export const ENV_PATH = '/api/v2/organizations/acme/projects/web/environments/prod';
+export const ADDRESS = { organization: 'acme', project: 'web', environment: 'prod' };
+
+/** A member with an API token and one enrolled device. */
+export interface Member {
+  token: string;
+  keys: DeviceKeyPair;
+  deviceId: string;
+}
+
+/** The server clock the suite's core reads: `pinnedMs` when set, else the real time. */
+export interface TestClock {
+  pinnedMs: number | null;
+}
+
+/** State and helpers shared by every part of the suite. */
+export interface ConformanceContext {
+  core: Core;
+  target: HttpTarget;
+  /** The bootstrap owner (user `admin`) with a device. */
+  admin: Member;
+  /** A developer granted web/prod, with a device. */
+  developer: Member;
+  viewerToken: string;
+  clock: TestClock;
+  send(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string | null,
+    headers?: Record<string, string>,
+  ): Promise<TargetResponse>;
+  push(
+    who: Member,
+    push: Omit<UnsignedPush, 'device_id'>,
+    address?: typeof ADDRESS,
+    path?: string,
+  ): Promise<TargetResponse>;
+  /** Enrolls a new device for the holder of `token`. */
+  enroll(token: string): Promise<Member>;
+  /** Adds a member (as the owner) and returns a new token of theirs. */
+  addMember(user: string, role: string, grants?: unknown): Promise<string>;
+  /** Events of `acme`, newest first. */
+  events(type?: string): Promise<ActivityEvent[]>;
+}
