@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   device_unknown: 403,
   device_revoked: 403,
   device_not_owned: 403,
+  device_key_invalid: 403,
   not_found: 404,
   method_not_allowed: 405,
   already_exists: 409,

@@ -15,6 +15,7 @@ import {
   type Member,
   OTHER_ORG_ADMIN,
 } from './conformance/context.js';
+import { describeDeviceKeyTests } from './conformance/device-keys.js';
 import { expectError } from './conformance/expect-error.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
 import type { StartTarget } from './http-target.js';
@@ -647,6 +648,7 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
     });
 
     describeWhoActsOnWhomTests(ctx);
+    describeDeviceKeyTests(ctx);
     describeClockTests(ctx);
   });
 }

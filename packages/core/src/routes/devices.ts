@@ -1,6 +1,6 @@
 /** Device enrollment, listing and revocation. A device is owned by the member who enrolled it. */
 import { z } from 'zod';
-import { normalizeEd25519PublicKey } from '../crypto.js';
+import { type ParsedPublicKey, parseEd25519PublicKey } from '../crypto.js';
 import { LatchkeyError } from '../errors.js';
 import { authorize, mayActOn } from '../permissions.js';
 import { defineRoute } from '../router.js';
@@ -21,14 +21,9 @@ export const deviceRoutes = [
     body: EnrollDeviceBody,
     responses: { 201: { description: 'Enrolled', schema: DeviceResponse }, ...commonErrors },
     async handler(ctx) {
-      const publicKey = normalizeEd25519PublicKey(ctx.body.public_key);
-      if (!publicKey) {
-        throw new LatchkeyError('invalid_request', 'public_key must be an Ed25519 public key.', {
-          details: [
-            { path: 'body.public_key', message: 'not an Ed25519 key (SPKI PEM or raw 32 bytes base64url)' },
-          ],
-        });
-      }
+      const parsed = parseEd25519PublicKey(ctx.body.public_key);
+      if (!parsed.ok) throw refusedKey(parsed.reason);
+      const publicKey = parsed.key;
       const device = {
         id: ctx.services.ids('dev'),
         organization_id: ctx.organization.id,
@@ -104,3 +99,26 @@ export const deviceRoutes = [
     },
   }),
 ];
+
+const KEY_REFUSALS: Record<Extract<ParsedPublicKey, { ok: false }>['reason'], [string, string]> = {
+  // Says what was sent without repeating any of it: the key must never reach a response or a log.
+  private_key: [
+    'public_key is a private key. Send the public key only (SPKI PEM "BEGIN PUBLIC KEY" or the raw 32 bytes in base64url), and treat this private key as exposed.',
+    'a private key, not a public key',
+  ],
+  not_ed25519: [
+    'public_key must be an Ed25519 public key.',
+    'not an Ed25519 key (SPKI PEM or raw 32 bytes base64url)',
+  ],
+  weak_key: [
+    'public_key is a weak Ed25519 key (small order, mixed order or a non-canonical encoding); generate a new key pair.',
+    'a weak Ed25519 key',
+  ],
+};
+
+function refusedKey(reason: keyof typeof KEY_REFUSALS): LatchkeyError {
+  const [message, detail] = KEY_REFUSALS[reason];
+  return new LatchkeyError('invalid_request', message, {
+    details: [{ path: 'body.public_key', message: detail }],
+  });
+}

@@ -2,6 +2,7 @@
 
 import type { PushChange } from '../conflicts.js';
 import { verifyClientSignature } from '../crypto.js';
+import { isAcceptedEd25519Key } from '../ed25519-key-check.js';
 import { LatchkeyError } from '../errors.js';
 import { authorize } from '../permissions.js';
 import { defineRoute, type RouteContext } from '../router.js';
@@ -42,7 +43,9 @@ export const secretRoutes = [
         schema: ErrorResponse,
       },
       403: {
-        description: 'forbidden, device_unknown, device_revoked or device_not_owned',
+        description:
+          'forbidden, device_unknown, device_revoked, device_not_owned, or device_key_invalid (the ' +
+          'stored device key is of small or mixed order or non-canonical: enroll a new key)',
         schema: ErrorResponse,
       },
       409: { description: 'version_conflict (with conflicts[]) or push_replayed', schema: ConflictResponse },
@@ -89,6 +92,14 @@ async function push(ctx: RouteContext<PushBodyInput>) {
   if (device.status === 'revoked') throw new LatchkeyError('device_revoked', 'The device has been revoked.');
   if (device.user !== ctx.principal.user) {
     throw new LatchkeyError('device_not_owned', 'The device belongs to another member.');
+  }
+  // A key enrolled before weak keys were refused: with it any signature could verify, so refuse it
+  // before looking at the signature at all.
+  if (!isAcceptedEd25519Key(device.public_key)) {
+    throw new LatchkeyError(
+      'device_key_invalid',
+      'The device key is a weak Ed25519 key and is no longer accepted; enroll a new device with a new key pair.',
+    );
   }
 
   const nowMs = now();
