@@ -3,7 +3,6 @@
  * Routing, authentication, scope resolution, RBAC, validation, error mapping and JSON live here,
  * once; framework adapters only translate requests and responses.
  */
-import type { z } from 'zod';
 import { hashToken } from './crypto.js';
 import { internalErrorBody, isLatchkeyError, LatchkeyError } from './errors.js';
 import { type CoreRequest, type CoreResponse, headerValue, jsonResponse } from './http.js';
@@ -11,11 +10,20 @@ import { type IdGenerator, randomId } from './ids.js';
 import type { ActivityDraft, Environment, Organization, Project } from './model.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { authorize, type Principal } from './permissions.js';
+import {
+  bodySize,
+  parseBody,
+  parseQuery,
+  rejectUnknownQuery,
+  splitUrl,
+  validate,
+  validateParams,
+} from './request-input.js';
 import { type AnyRoute, type RouteContext, type RouteResult, Router, type Services } from './router.js';
 import { allRoutes } from './routes/index.js';
 import { createMemoryStore } from './store/memory.js';
 import type { LatchkeyStore } from './store/types.js';
-import { paramSchemas, zodDetails } from './validation.js';
+import { paramSchemas } from './validation.js';
 import { fromWebRequest, toWebResponse } from './web.js';
 
 /** What a host app's own authentication returns: the organization and user it vouches for. */
@@ -50,9 +58,9 @@ export interface CoreOptions {
   /** Receives unexpected errors. Default: `console.error` of the error name and message. */
   logger?: CoreLogger;
   /**
-   * Checks every JSON answer against the schema the route documents for its status, and turns a
-   * mismatch into a 500 (logged). For tests and staging: it proves the OpenAPI document tells the
-   * truth. Default false.
+   * Checks every JSON answer of a matched route, errors included, against the statuses and schemas
+   * the route documents, and turns a mismatch into a 500 (logged). For tests and staging: it proves
+   * the OpenAPI document tells the truth. Default false.
    */
   validateResponses?: boolean;
 }
@@ -137,7 +145,7 @@ export function createCore(options: CoreOptions = {}): Core {
     let scoped: RouteContext | undefined;
     let route: AnyRoute | undefined;
     try {
-      const { segments, query } = parseUrl(request.url);
+      const { segments, rawQuery } = splitUrl(request.url);
       if (!startsWith(segments, baseSegments)) throw notFound();
       const match = router.match(request.method.toUpperCase(), segments.slice(baseSegments.length));
       if (match.kind === 'not_found') throw notFound();
@@ -186,6 +194,7 @@ export function createCore(options: CoreOptions = {}): Core {
           throw new LatchkeyError('forbidden', `Your role does not allow ${route.permission} here.`);
         }
       }
+      const query = parseQuery(rawQuery);
       ctx.json = parseBody(request, route);
       ctx.body = route.body ? validate(route.body, ctx.json, 'body') : undefined;
       ctx.query = route.query ? validate(route.query, query, 'query') : rejectUnknownQuery(query);
@@ -197,7 +206,11 @@ export function createCore(options: CoreOptions = {}): Core {
         if (scoped && route?.rejectedEvent && !(error as { recorded?: boolean }).recorded) {
           await recordRejection(scoped, route.rejectedEvent, error);
         }
-        return jsonResponse(error.status, error.toBody());
+        const body = error.toBody();
+        const drift = options.validateResponses && route ? undocumented(route, error.status, body) : null;
+        if (!drift) return jsonResponse(error.status, body);
+        logger.error('an error answer is not documented', { route: route!.operationId, drift });
+        return jsonResponse(500, internalErrorBody());
       }
       logger.error('unexpected error while handling a request', {
         method: request.method,
@@ -342,110 +355,25 @@ function startsWith(segments: readonly string[], prefix: readonly string[]): boo
   return true;
 }
 
-function parseUrl(url: string): { segments: string[]; query: Record<string, string> } {
-  const q = url.indexOf('?');
-  const path = q === -1 ? url : url.slice(0, q);
-  const segments: string[] = [];
-  try {
-    for (const raw of path.split('/')) if (raw !== '') segments.push(decodeURIComponent(raw));
-  } catch {
-    throw new LatchkeyError('invalid_request', 'The path is not valid percent-encoding.');
-  }
-  const query: Record<string, string> = {};
-  if (q !== -1) {
-    for (const [key, value] of new URLSearchParams(url.slice(q + 1))) {
-      if (key in query)
-        throw new LatchkeyError('invalid_request', `Query parameter ${key} is given more than once.`);
-      query[key] = value;
-    }
-  }
-  return { segments, query };
-}
-
-function bodySize(body: CoreRequest['body']): number {
-  if (body === undefined) return 0;
-  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-}
-
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
-function parseBody(request: CoreRequest, route: AnyRoute): unknown {
-  const raw = request.body;
-  const empty = raw === undefined || (typeof raw === 'string' ? raw.length === 0 : raw.byteLength === 0);
-  if (empty) {
-    if (route.body) throw new LatchkeyError('invalid_request', 'A JSON request body is required.');
-    return undefined;
-  }
-  const type = headerValue(request.headers, 'content-type');
-  if (type !== undefined && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
-    throw new LatchkeyError('unsupported_media_type', 'Send the body as application/json.');
-  }
-  let text: string;
-  try {
-    text = typeof raw === 'string' ? raw : decoder.decode(raw);
-  } catch {
-    throw new LatchkeyError('invalid_request', 'The body is not valid UTF-8.');
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new LatchkeyError('invalid_request', 'The body is not valid JSON.');
-  }
-  if (!route.body) {
-    // Routes without input accept nothing but an empty object, so a typo never passes silently.
-    if (
-      typeof value !== 'object' ||
-      value === null ||
-      Array.isArray(value) ||
-      Object.keys(value).length > 0
-    ) {
-      throw new LatchkeyError('invalid_request', 'This operation takes no request body.');
-    }
-  }
-  return value;
-}
-
-function validate<T>(schema: z.ZodType<T>, value: unknown, where: 'body' | 'query'): T {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw new LatchkeyError('invalid_request', `The request ${where} is not valid.`, {
-    details: zodDetails(result.error, where),
-  });
-}
-
-function rejectUnknownQuery(query: Record<string, string>): undefined {
-  const keys = Object.keys(query);
-  if (keys.length > 0) {
-    throw new LatchkeyError('invalid_request', 'The request query is not valid.', {
-      details: keys.map((key) => ({ path: `query.${key}`, message: 'unknown query parameter' })),
-    });
-  }
-  return undefined;
-}
-
-function validateParams(params: Record<string, string>): Record<string, string> {
-  for (const [name, value] of Object.entries(params)) {
-    const schema = paramSchemas[name];
-    if (schema && !schema.safeParse(value).success) {
-      throw new LatchkeyError('invalid_request', `The path parameter ${name} is not valid.`, {
-        details: [{ path: `path.${name}`, message: 'not a valid identifier' }],
-      });
-    }
-  }
-  return params;
-}
-
 /** Throws (an internal error) when a JSON answer does not match the schema its route documents. */
 function checkDocumented(route: AnyRoute, result: RouteResult): void {
   if ('response' in result) return;
-  const documented = route.responses[result.status];
-  if (!documented)
-    throw new Error(`${route.operationId} answered ${result.status}, which it does not document`);
-  const check = documented.schema?.safeParse(result.body);
+  const drift = undocumented(route, result.status, result.body);
+  if (drift) throw new Error(drift);
+}
+
+/**
+ * Why an answer (a success or an error) is not what its route documents, or null when it is: the
+ * status must be listed in the route's responses and the body must match that status's schema.
+ */
+function undocumented(route: AnyRoute, status: number, body: unknown): string | null {
+  const documented = route.responses[status];
+  if (!documented) return `${route.operationId} answered ${status}, which it does not document`;
+  const check = documented.schema?.safeParse(body);
   if (check && !check.success) {
-    throw new Error(`${route.operationId} answered ${result.status} off its schema: ${check.error.message}`);
+    return `${route.operationId} answered ${status} off its schema: ${check.error.message}`;
   }
+  return null;
 }
 
 function toResponse(result: RouteResult): CoreResponse {

@@ -22,4 +22,21 @@ describe('the OpenAPI document', () => {
       expect(operation!.parameters.map((p) => p.name)).toEqual(params);
     }
   });
+
+  it('lists on every operation the statuses the core answers before its handler runs', () => {
+    const core = createCore();
+    const doc = core.openapi() as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>;
+    };
+    for (const route of core.routes) {
+      const operation = doc.paths[`/api/v2${route.path}`]![route.method.toLowerCase()]!;
+      const statuses = Object.keys(operation.responses);
+      const always = ['405', '413', '500'];
+      const authenticated = ['400', '401', '403', '404', '415'];
+      expect(statuses, route.operationId).toEqual(
+        expect.arrayContaining(route.auth === false ? always : [...always, ...authenticated]),
+      );
+      expect(operation.responses['405']!.headers, route.operationId).toHaveProperty('Allow');
+    }
+  });
 });

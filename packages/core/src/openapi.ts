@@ -8,6 +8,11 @@ import { paramSchemas } from './validation.js';
 const toSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
 
+// A 405 answers for the path, not for one operation: every operation of the path lists it, with Allow.
+const ALLOW_HEADER = {
+  Allow: { description: 'The methods this path accepts', schema: { type: 'string' } },
+};
+
 /** Builds the document for a route table mounted at `basePath`. */
 export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -28,6 +33,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: stri
           status,
           {
             description: doc.description,
+            ...(status === '405' ? { headers: ALLOW_HEADER } : {}),
             ...(doc.schema
               ? { content: { 'application/json': { schema: strip(toSchema(doc.schema, 'output')) } } }
               : {}),

@@ -140,6 +140,12 @@ export const ConflictResponse = ErrorResponse.extend({
   ),
 });
 
+/** The 409 of a push: `version_conflict` with `conflicts[]`, or `push_replayed` without. */
+export const PushConflictResponse = z.union([ConflictResponse, ErrorResponse]);
+
+/** The 428 of a strict push: `if_version_required` with the `keys[]` that lack `if_version`. */
+export const IfVersionRequiredResponse = ErrorResponse.extend({ keys: z.array(z.string()) });
+
 export const OrganizationResponse = z.strictObject({
   id: z.string(),
   slug: z.string(),

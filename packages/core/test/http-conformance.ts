@@ -17,6 +17,8 @@ import {
 } from './conformance/context.js';
 import { describeDeviceKeyTests } from './conformance/device-keys.js';
 import { expectError } from './conformance/expect-error.js';
+import { describeMediaTypeTests } from './conformance/media-types.js';
+import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
 import type { StartTarget } from './http-target.js';
 
@@ -650,5 +652,7 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
     describeWhoActsOnWhomTests(ctx);
     describeDeviceKeyTests(ctx);
     describeClockTests(ctx);
+    describeMediaTypeTests(ctx);
+    describeOpenApiStatusTests(ctx);
   });
 }

@@ -11,7 +11,17 @@ export const commonErrors: Record<number, RouteResponseDoc> = {
   401: error('unauthenticated: no or bad credential'),
   403: error('forbidden: the role lacks the permission'),
   404: error('not_found: no such resource in your organization'),
+  405: error('method_not_allowed: the path exists, not with this method; the Allow header lists its methods'),
   413: error('payload_too_large: the body is over the limit (default 1 MiB)'),
+  415: error('unsupported_media_type: a body that is not application/json in UTF-8'),
+  500: error('internal_error: something unexpected failed; the body says nothing more'),
+};
+
+/** The error responses a public route (no credential, no input) may give. */
+export const publicErrors: Record<number, RouteResponseDoc> = {
+  405: commonErrors[405]!,
+  413: commonErrors[413]!,
+  500: commonErrors[500]!,
 };
 
 export const conflictError = error('already_exists: the identifier is taken');

@@ -1,4 +1,5 @@
 import { defineRoute } from '../router.js';
+import { publicErrors } from './docs.js';
 
 /** Routes that need no credential. */
 export const metaRoutes = [
@@ -9,7 +10,7 @@ export const metaRoutes = [
     summary: 'The OpenAPI 3.1 document, generated from the schemas that validate requests.',
     tag: 'Meta',
     auth: false,
-    responses: { 200: { description: 'OpenAPI 3.1 document' } },
+    responses: { 200: { description: 'OpenAPI 3.1 document' }, ...publicErrors },
     async handler(ctx) {
       return { status: 200, body: ctx.services.openapi() };
     },

@@ -7,10 +7,11 @@ import { LatchkeyError } from '../errors.js';
 import { authorize } from '../permissions.js';
 import { defineRoute, type RouteContext } from '../router.js';
 import {
-  ConflictResponse,
   ErrorResponse,
+  IfVersionRequiredResponse,
   PushBody,
   type PushBodyInput,
+  PushConflictResponse,
   PushResponse,
   SecretsResponse,
 } from '../schemas.js';
@@ -48,8 +49,14 @@ export const secretRoutes = [
           'stored device key is of small or mixed order or non-canonical: enroll a new key)',
         schema: ErrorResponse,
       },
-      409: { description: 'version_conflict (with conflicts[]) or push_replayed', schema: ConflictResponse },
-      428: { description: 'if_version_required (strict mode; with keys[])', schema: ErrorResponse },
+      409: {
+        description: 'version_conflict (with conflicts[]) or push_replayed',
+        schema: PushConflictResponse,
+      },
+      428: {
+        description: 'if_version_required (strict mode; with keys[])',
+        schema: IfVersionRequiredResponse,
+      },
     },
     async handler(ctx) {
       return push(ctx);
