@@ -52,6 +52,8 @@ export interface ConformanceContext {
   enroll(token: string): Promise<Member>;
   /** Adds a member (as the owner) and returns a new token of theirs. */
   addMember(user: string, role: string, grants?: unknown): Promise<string>;
+  /** The live secrets of an environment (default web/prod), as the owner pulls them. */
+  pull(path?: string): Promise<{ key: string; value: string; version: number }[]>;
   /** Events of `acme`, newest first. */
   events(type?: string): Promise<ActivityEvent[]>;
 }
