@@ -26,6 +26,9 @@ export const UserSchema = z
 
 export const RoleSchema = z.enum(ROLES);
 
+/** A JSON object with one array property, e.g. `{ projects: [...] }`. */
+export const listOf = <T extends z.ZodType>(key: string, item: T) => z.strictObject({ [key]: z.array(item) });
+
 export const GrantSchema = z.strictObject({
   project: SlugSchema,
   environments: z

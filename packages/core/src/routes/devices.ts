@@ -2,10 +2,11 @@
 import { z } from 'zod';
 import { type ParsedPublicKey, parseEd25519PublicKey } from '../crypto.js';
 import { LatchkeyError } from '../errors.js';
-import { authorize, mayActOn } from '../permissions.js';
+import { authorize } from '../permissions.js';
 import { defineRoute } from '../router.js';
 import { DeviceResponse, EnrollDeviceBody } from '../schemas.js';
 import { commonErrors } from './docs.js';
+import { refuseAbove } from './guards.js';
 import { toDeviceView } from './views.js';
 
 const DEVICES = '/organizations/{organization}/devices';
@@ -83,12 +84,7 @@ export const deviceRoutes = [
       if (existing.user !== ctx.principal.user) {
         // devices:manage_all reaches members of your rank and below, never a more privileged one.
         const owner = await store.members.get(ctx.organization.id, existing.user);
-        if (owner && !mayActOn(ctx.principal, owner.role).ok) {
-          throw new LatchkeyError(
-            'forbidden',
-            `Your role (${ctx.principal.role}) cannot revoke the device of a member whose role is above yours.`,
-          );
-        }
+        if (owner) refuseAbove(ctx, owner.role, 'revoke the device of a member whose role is above yours');
       }
       const device = (await store.devices.revoke(ctx.organization.id, existing.id, ctx.at))!;
       await store.activity.append(

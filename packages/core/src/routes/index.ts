@@ -1,13 +1,17 @@
 import type { AnyRoute } from '../router.js';
 import { deviceRoutes } from './devices.js';
+import { memberRoutes } from './members.js';
 import { metaRoutes } from './meta.js';
 import { organizationRoutes } from './organization.js';
 import { secretRoutes } from './secrets.js';
+import { tokenRoutes } from './tokens.js';
 
 /** The whole route table of the core. */
 export const allRoutes: readonly AnyRoute[] = [
   ...metaRoutes,
   ...organizationRoutes,
+  ...memberRoutes,
+  ...tokenRoutes,
   ...deviceRoutes,
   ...secretRoutes,
 ];

@@ -1,42 +1,22 @@
-/** Organizations, projects, environments, members, tokens and the permission matrix. */
+/** Organizations, projects and environments. */
 
-import { z } from 'zod';
-import { generateApiToken, hashToken } from '../crypto.js';
 import { LatchkeyError } from '../errors.js';
-import type { Grant } from '../permissions.js';
+import { canSeeProject } from '../permissions.js';
+import { defineRoute } from '../router.js';
 import {
-  authorize,
-  canSeeProject,
-  isOrganizationWide,
-  mayActOn,
-  PERMISSIONS,
-  type Permission,
-  ROLE_PERMISSIONS,
-  ROLES,
-  type Role,
-} from '../permissions.js';
-import { defineRoute, type RouteContext } from '../router.js';
-import {
-  AddMemberBody,
-  CreatedTokenResponse,
   CreateEnvironmentBody,
   CreateProjectBody,
-  CreateTokenBody,
   EnvironmentResponse,
-  MemberResponse,
+  listOf,
   OrganizationResponse,
-  PermissionMatrixResponse,
   ProjectResponse,
-  TokenResponse,
   UpdateEnvironmentBody,
 } from '../schemas.js';
 import { commonErrors, conflictError } from './docs.js';
-import { toEnvironmentView, toMemberView, toOrganizationView, toProjectView, toTokenView } from './views.js';
+import { toEnvironmentView, toOrganizationView, toProjectView } from './views.js';
 
 const ORG = '/organizations/{organization}';
 const PROJECT = `${ORG}/projects/{project}`;
-
-const list = <T extends z.ZodType>(key: string, item: T) => z.strictObject({ [key]: z.array(item) });
 
 export const organizationRoutes = [
   defineRoute({
@@ -93,7 +73,7 @@ export const organizationRoutes = [
     tag: 'Projects',
     permission: 'projects:read',
     responses: {
-      200: { description: 'Projects', schema: list('projects', ProjectResponse) },
+      200: { description: 'Projects', schema: listOf('projects', ProjectResponse) },
       ...commonErrors,
     },
     async handler(ctx) {
@@ -154,7 +134,7 @@ export const organizationRoutes = [
     tag: 'Projects',
     permission: 'projects:read',
     responses: {
-      200: { description: 'Environments', schema: list('environments', EnvironmentResponse) },
+      200: { description: 'Environments', schema: listOf('environments', EnvironmentResponse) },
       ...commonErrors,
     },
     async handler(ctx) {
@@ -188,205 +168,4 @@ export const organizationRoutes = [
       return { status: 200, body: toEnvironmentView(updated, ctx.project!.slug) };
     },
   }),
-
-  defineRoute({
-    method: 'POST',
-    path: `${ORG}/members`,
-    operationId: 'addMember',
-    summary: 'Add a member with a role and, for developers and viewers, project/environment grants.',
-    tag: 'Members',
-    permission: 'members:manage',
-    body: AddMemberBody,
-    responses: { 201: { description: 'Added', schema: MemberResponse }, 409: conflictError, ...commonErrors },
-    async handler(ctx) {
-      const { store } = ctx.services;
-      refuseAbove(ctx, ctx.body.role, 'add a member with that role');
-      const grants = isOrganizationWide(ctx.body.role) ? [] : await checkGrants(ctx, ctx.body.grants ?? []);
-      const member = {
-        organization_id: ctx.organization.id,
-        user: ctx.body.user,
-        role: ctx.body.role,
-        grants,
-        created_at: ctx.at,
-      };
-      if ((await store.members.create(member)) === 'exists') {
-        throw new LatchkeyError('already_exists', 'That user is already a member.');
-      }
-      await store.activity.append(
-        ctx.organization.id,
-        ctx.draft('member_added', { user: member.user, role: member.role, grants }),
-      );
-      return { status: 201, body: toMemberView(member) };
-    },
-  }),
-
-  defineRoute({
-    method: 'GET',
-    path: `${ORG}/members`,
-    operationId: 'listMembers',
-    summary: 'List members.',
-    tag: 'Members',
-    permission: 'members:read',
-    responses: { 200: { description: 'Members', schema: list('members', MemberResponse) }, ...commonErrors },
-    async handler(ctx) {
-      const members = await ctx.services.store.members.list(ctx.organization.id);
-      return { status: 200, body: { members: members.map(toMemberView) } };
-    },
-  }),
-
-  defineRoute({
-    method: 'POST',
-    path: `${ORG}/tokens`,
-    operationId: 'createToken',
-    summary: 'Create an API token for a member. The token is returned once.',
-    tag: 'Tokens',
-    permission: 'tokens:manage',
-    body: CreateTokenBody,
-    responses: {
-      201: { description: 'Created; `token` is shown only here', schema: CreatedTokenResponse },
-      ...commonErrors,
-    },
-    async handler(ctx) {
-      const { store, ids } = ctx.services;
-      const member = await store.members.get(ctx.organization.id, ctx.body.user);
-      if (!member) {
-        throw new LatchkeyError('invalid_request', 'The user is not a member of this organization.', {
-          details: [{ path: 'body.user', message: 'not a member' }],
-        });
-      }
-      // A token acts with its member's role: minting one for a higher role would be a promotion.
-      refuseAbove(ctx, member.role, 'create a token for a member whose role is above yours');
-      const token = generateApiToken();
-      const record = {
-        id: ids('tok'),
-        organization_id: ctx.organization.id,
-        user: ctx.body.user,
-        name: ctx.body.name,
-        token_hash: hashToken(token),
-        created_at: ctx.at,
-        revoked_at: null,
-      };
-      await store.tokens.create(record);
-      await store.activity.append(
-        ctx.organization.id,
-        ctx.draft('token_created', { token_id: record.id, user: record.user, name: record.name }),
-      );
-      return { status: 201, body: { ...toTokenView(record), token } };
-    },
-  }),
-
-  defineRoute({
-    method: 'GET',
-    path: `${ORG}/tokens`,
-    operationId: 'listTokens',
-    summary: 'List API tokens (never their values).',
-    tag: 'Tokens',
-    permission: 'tokens:manage',
-    responses: { 200: { description: 'Tokens', schema: list('tokens', TokenResponse) }, ...commonErrors },
-    async handler(ctx) {
-      const tokens = await ctx.services.store.tokens.list(ctx.organization.id);
-      return { status: 200, body: { tokens: tokens.map(toTokenView) } };
-    },
-  }),
-
-  defineRoute({
-    method: 'POST',
-    path: `${ORG}/tokens/{token}/revoke`,
-    operationId: 'revokeToken',
-    summary: 'Revoke an API token.',
-    tag: 'Tokens',
-    permission: 'tokens:manage',
-    responses: { 200: { description: 'Revoked', schema: TokenResponse }, ...commonErrors },
-    async handler(ctx) {
-      const { store } = ctx.services;
-      const id = ctx.params['token']!;
-      const existing = (await store.tokens.list(ctx.organization.id)).find((t) => t.id === id);
-      if (!existing) throw new LatchkeyError('not_found', 'The token was not found.');
-      // A removed member's token is already dead; anyone with tokens:manage may mark it revoked.
-      const owner = await store.members.get(ctx.organization.id, existing.user);
-      if (owner) refuseAbove(ctx, owner.role, 'revoke the token of a member whose role is above yours');
-      const token = await store.tokens.revoke(ctx.organization.id, id, ctx.at);
-      if (!token) throw new LatchkeyError('not_found', 'The token was not found.');
-      await store.activity.append(ctx.organization.id, ctx.draft('token_revoked', { token_id: token.id }));
-      return { status: 200, body: toTokenView(token) };
-    },
-  }),
-
-  defineRoute({
-    method: 'GET',
-    path: `${ORG}/permission-matrix`,
-    operationId: 'getPermissionMatrix',
-    summary: 'Roles x permissions with each permission scope, and every member’s effective grants.',
-    tag: 'Members',
-    permission: 'members:read',
-    responses: { 200: { description: 'The matrix', schema: PermissionMatrixResponse }, ...commonErrors },
-    async handler(ctx) {
-      const names = Object.keys(PERMISSIONS) as Permission[];
-      const members = await ctx.services.store.members.list(ctx.organization.id);
-      return {
-        status: 200,
-        body: {
-          roles: ROLES.map((role) => ({ role, permissions: [...ROLE_PERMISSIONS[role]] })),
-          permissions: names.map((name) => ({ name, ...PERMISSIONS[name] })),
-          matrix: Object.fromEntries(
-            ROLES.map((role) => [
-              role,
-              Object.fromEntries(names.map((n) => [n, ROLE_PERMISSIONS[role].includes(n)])),
-            ]),
-          ),
-          members: members.map((m) => ({ ...toMemberView(m), effective: effectiveGrants(m.role, m.grants) })),
-        },
-      };
-    },
-  }),
 ];
-
-/** The permissions a member actually holds, with where each applies. */
-function effectiveGrants(role: (typeof ROLES)[number], grants: Grant[]) {
-  const out: { permission: string; scope: string; project?: string; environments?: string[] }[] = [];
-  for (const permission of ROLE_PERMISSIONS[role]) {
-    const scope = PERMISSIONS[permission].scope;
-    if (isOrganizationWide(role) || scope === 'organization') {
-      out.push({ permission, scope: scope === 'organization' ? 'organization' : 'all projects' });
-      continue;
-    }
-    for (const grant of grants) {
-      const principal = { organizationId: '', user: '', role, grants };
-      if (!authorize(principal, permission, { project: grant.project }).ok) continue;
-      out.push(
-        scope === 'project'
-          ? { permission, scope, project: grant.project }
-          : { permission, scope, project: grant.project, environments: grant.environments },
-      );
-    }
-  }
-  return out;
-}
-
-/** Throws 403 `forbidden` when the caller's role ranks below `targetRole` (see {@link mayActOn}). */
-function refuseAbove(ctx: RouteContext, targetRole: Role, what: string): void {
-  if (!mayActOn(ctx.principal, targetRole).ok) {
-    throw new LatchkeyError('forbidden', `Your role (${ctx.principal.role}) cannot ${what}.`);
-  }
-}
-
-/** Grants must name projects and environments that exist. */
-async function checkGrants(ctx: RouteContext, grants: Grant[]): Promise<Grant[]> {
-  const { store } = ctx.services;
-  const details: { path: string; message: string }[] = [];
-  for (const [i, grant] of grants.entries()) {
-    const project = await store.projects.get(ctx.organization.id, grant.project);
-    if (!project) {
-      details.push({ path: `body.grants.${i}.project`, message: 'no such project' });
-      continue;
-    }
-    for (const [j, env] of grant.environments.entries()) {
-      if (env !== '*' && !(await store.environments.get(project.id, env))) {
-        details.push({ path: `body.grants.${i}.environments.${j}`, message: 'no such environment' });
-      }
-    }
-  }
-  if (details.length > 0)
-    throw new LatchkeyError('invalid_request', 'The grants name unknown resources.', { details });
-  return grants;
-}

@@ -1,0 +1,12 @@
+/** Checks shared by the routes that act on other members (tokens, devices, members). */
+
+import { LatchkeyError } from '../errors.js';
+import { mayActOn, type Role } from '../permissions.js';
+import type { RouteContext } from '../router.js';
+
+/** Throws 403 `forbidden` when the caller's role ranks below `targetRole` (see {@link mayActOn}). */
+export function refuseAbove(ctx: RouteContext, targetRole: Role, what: string): void {
+  if (!mayActOn(ctx.principal, targetRole).ok) {
+    throw new LatchkeyError('forbidden', `Your role (${ctx.principal.role}) cannot ${what}.`);
+  }
+}
