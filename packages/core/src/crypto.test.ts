@@ -57,6 +57,15 @@ describe('weak Ed25519 keys', () => {
     }
   });
 
+  it('refuses a weak key given as SPKI PEM too', () => {
+    const der = Buffer.concat([
+      Buffer.from('302a300506032b6570032100', 'hex'),
+      bytes(SMALL_ORDER_CANONICAL[0]!),
+    ]);
+    const pem = `-----BEGIN PUBLIC KEY-----\n${der.toString('base64')}\n-----END PUBLIC KEY-----\n`;
+    expect(parseEd25519PublicKey(pem)).toEqual({ ok: false, reason: 'weak_key' });
+  });
+
   it('refuses the 6 non-canonical encodings of small-order points', () => {
     for (const hex of SMALL_ORDER_NON_CANONICAL) {
       expect(checkEd25519PublicKey(bytes(hex)), hex).toEqual({ ok: false, reason: 'non_canonical' });
