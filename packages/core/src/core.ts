@@ -3,13 +3,14 @@
  * Routing, authentication, scope resolution, RBAC, validation, error mapping and JSON live here,
  * once; framework adapters only translate requests and responses.
  */
-import { hashToken } from './crypto.js';
+import { bootstrapOrganization } from './bootstrap.js';
 import { internalErrorBody, isLatchkeyError, LatchkeyError } from './errors.js';
-import { type CoreRequest, type CoreResponse, headerValue, jsonResponse } from './http.js';
+import { type CoreRequest, type CoreResponse, jsonResponse } from './http.js';
 import { type IdGenerator, randomId } from './ids.js';
 import type { ActivityDraft, Environment, Organization, Project } from './model.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { authorize, type Principal } from './permissions.js';
+import { authenticate, notFound, resolveScope } from './principal.js';
 import {
   bodySize,
   parseBody,
@@ -112,35 +113,6 @@ export function createCore(options: CoreOptions = {}): Core {
     return openapiCache;
   };
 
-  async function authenticate(request: CoreRequest): Promise<Principal> {
-    if (options.authenticate) {
-      const identity = await options.authenticate(request);
-      if (!identity) throw new LatchkeyError('unauthenticated', 'Authentication is required.');
-      const org = await store.organizations.getBySlug(identity.organization);
-      const member = org && (await store.members.get(org.id, identity.user));
-      if (!org || !member) throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
-      return { organizationId: org.id, user: member.user, role: member.role, grants: member.grants };
-    }
-    const header = headerValue(request.headers, 'authorization');
-    if (!header)
-      throw new LatchkeyError('unauthenticated', 'Send an API token as "Authorization: Bearer <token>".');
-    const match = /^Bearer +([A-Za-z0-9_-]{1,200})\s*$/i.exec(header);
-    if (!match)
-      throw new LatchkeyError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
-    const token = await store.tokens.findByHash(hashToken(match[1]!));
-    if (!token || token.revoked_at !== null)
-      throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
-    const member = await store.members.get(token.organization_id, token.user);
-    if (!member) throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
-    return {
-      organizationId: token.organization_id,
-      user: member.user,
-      role: member.role,
-      grants: member.grants,
-      tokenId: token.id,
-    };
-  }
-
   async function handle(request: CoreRequest): Promise<CoreResponse> {
     let scoped: RouteContext | undefined;
     let route: AnyRoute | undefined;
@@ -165,9 +137,9 @@ export function createCore(options: CoreOptions = {}): Core {
       if (route.auth === false) {
         return toResponse(await route.handler({ services, request } as RouteContext<never, never>));
       }
-      const principal = await authenticate(request);
+      const principal = await authenticate(request, store, options.authenticate);
       const params = validateParams(match.params);
-      const { organization, project, environment } = await resolveScope(principal, params);
+      const { organization, project, environment } = await resolveScope(store, principal, params);
       const at = new Date(services.now()).toISOString();
       const ctx: RouteContext = {
         request,
@@ -240,63 +212,6 @@ export function createCore(options: CoreOptions = {}): Core {
     }
   }
 
-  async function resolveScope(
-    principal: Principal,
-    params: Record<string, string>,
-  ): Promise<{
-    organization: Organization;
-    project: Project | undefined;
-    environment: Environment | undefined;
-  }> {
-    const slug = params['organization'];
-    const organization = slug === undefined ? null : await store.organizations.getBySlug(slug);
-    // Another organization's resources answer exactly like missing ones.
-    if (!organization || organization.id !== principal.organizationId) throw notFound();
-    let project: Project | undefined;
-    let environment: Environment | undefined;
-    if (params['project'] !== undefined) {
-      project = (await store.projects.get(organization.id, params['project'])) ?? undefined;
-      if (!project) throw notFound('project');
-    }
-    if (params['environment'] !== undefined && project) {
-      environment = (await store.environments.get(project.id, params['environment'])) ?? undefined;
-      if (!environment) throw notFound('environment');
-    }
-    return { organization, project, environment };
-  }
-
-  async function bootstrap(input: BootstrapOptions): Promise<Organization> {
-    const at = new Date(services.now()).toISOString();
-    const candidate: Organization = {
-      id: services.ids('org'),
-      slug: input.organization,
-      name: input.name ?? input.organization,
-      created_at: at,
-    };
-    await store.organizations.create(candidate);
-    const org = (await store.organizations.getBySlug(input.organization))!;
-    await store.members.create({
-      organization_id: org.id,
-      user: input.user,
-      role: 'owner',
-      grants: [],
-      created_at: at,
-    });
-    const tokenHash = hashToken(input.token);
-    if (!(await store.tokens.findByHash(tokenHash))) {
-      await store.tokens.create({
-        id: services.ids('tok'),
-        organization_id: org.id,
-        user: input.user,
-        name: 'bootstrap',
-        token_hash: tokenHash,
-        created_at: at,
-        revoked_at: null,
-      });
-    }
-    return org;
-  }
-
   async function fetchHandler(request: Request): Promise<Response> {
     let coreRequest: CoreRequest;
     try {
@@ -312,7 +227,7 @@ export function createCore(options: CoreOptions = {}): Core {
   return {
     handle,
     fetch: fetchHandler,
-    bootstrap,
+    bootstrap: (input) => bootstrapOrganization(store, services, input),
     openapi,
     store,
     basePath,
@@ -343,10 +258,6 @@ function draftEvent(
     data,
     ...extra,
   };
-}
-
-function notFound(what = 'resource'): LatchkeyError {
-  return new LatchkeyError('not_found', what === 'resource' ? 'Not found.' : `The ${what} was not found.`);
 }
 
 function startsWith(segments: readonly string[], prefix: readonly string[]): boolean {

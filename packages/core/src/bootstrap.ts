@@ -1,0 +1,43 @@
+/** The bootstrap of an organization with an owner and a known token (example servers, tests). */
+import type { BootstrapOptions } from './core.js';
+import { hashToken } from './crypto.js';
+import type { Organization } from './model.js';
+import type { Services } from './router.js';
+import type { LatchkeyStore } from './store/types.js';
+
+/** Creates (or finds) an organization with an owner whose API token is `input.token`. Idempotent. */
+export async function bootstrapOrganization(
+  store: LatchkeyStore,
+  services: Pick<Services, 'now' | 'ids'>,
+  input: BootstrapOptions,
+): Promise<Organization> {
+  const at = new Date(services.now()).toISOString();
+  const candidate: Organization = {
+    id: services.ids('org'),
+    slug: input.organization,
+    name: input.name ?? input.organization,
+    created_at: at,
+  };
+  await store.organizations.create(candidate);
+  const org = (await store.organizations.getBySlug(input.organization))!;
+  await store.members.create({
+    organization_id: org.id,
+    user: input.user,
+    role: 'owner',
+    grants: [],
+    created_at: at,
+  });
+  const tokenHash = hashToken(input.token);
+  if (!(await store.tokens.findByHash(tokenHash))) {
+    await store.tokens.create({
+      id: services.ids('tok'),
+      organization_id: org.id,
+      user: input.user,
+      name: 'bootstrap',
+      token_hash: tokenHash,
+      created_at: at,
+      revoked_at: null,
+    });
+  }
+  return org;
+}
