@@ -4,7 +4,7 @@
  * to the next middleware.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Core } from '@latchkey/core';
+import { type Core, pathOf } from '@latchkey/core';
 import { handleNodeRequest } from '@latchkey/core/node';
 import type { Application, RequestHandler } from 'express';
 
@@ -46,7 +46,9 @@ type ExpressApp = Application & {
  */
 export function latchkeyExpress(core: Core, options: LatchkeyExpressOptions = {}): RequestHandler {
   const base = core.basePath;
-  const isApiPath = (url: string) => {
+  const isApiPath = (target: string) => {
+    // An absolute-form target (`GET http://host/api/v2/...`) routes on its path, as in core.
+    const url = pathOf(target);
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     return base === '' || path === base || path.startsWith(`${base}/`);

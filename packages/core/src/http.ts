@@ -25,6 +25,21 @@ export interface CoreResponse {
   body: string | Uint8Array | AsyncIterable<string | Uint8Array> | null;
 }
 
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/**
+ * The path and query of a request target. HTTP/1.1 servers must accept the absolute form
+ * (`GET http://host/api/v2/x HTTP/1.1`, RFC 9112 section 3.2.2); routing looks at its path only, so a
+ * proxy-style target reaches the same route (and the same checks) as the origin form.
+ */
+export function pathOf(url: string): string {
+  if (url.charCodeAt(0) === 47 /* '/' */) return url;
+  const match = ABSOLUTE_FORM.exec(url);
+  if (!match) return url;
+  const rest = url.slice(match[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
 /** Reads one header as a single string (first value when repeated). */
 export function headerValue(headers: CoreHeaders, name: string): string | undefined {
   const value = headers[name];

@@ -39,7 +39,14 @@ export {
   isLatchkeyError,
   LatchkeyError,
 } from './errors.js';
-export { type CoreHeaders, type CoreRequest, type CoreResponse, headerValue, jsonResponse } from './http.js';
+export {
+  type CoreHeaders,
+  type CoreRequest,
+  type CoreResponse,
+  headerValue,
+  jsonResponse,
+  pathOf,
+} from './http.js';
 export { type IdGenerator, randomId } from './ids.js';
 export type * from './model.js';
 export {

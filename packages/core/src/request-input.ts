@@ -4,13 +4,14 @@
  */
 import type { z } from 'zod';
 import { LatchkeyError } from './errors.js';
-import { type CoreRequest, headerValue } from './http.js';
+import { type CoreRequest, headerValue, pathOf } from './http.js';
 import { isReadableJson } from './media-type.js';
 import type { AnyRoute } from './router.js';
 import { paramSchemas, zodDetails } from './validation.js';
 
 /** Splits a request URL into decoded path segments and the raw query string (without `?`). */
-export function splitUrl(url: string): { segments: string[]; rawQuery: string | undefined } {
+export function splitUrl(target: string): { segments: string[]; rawQuery: string | undefined } {
+  const url = pathOf(target);
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const segments: string[] = [];
