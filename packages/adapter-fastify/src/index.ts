@@ -4,6 +4,7 @@
  * checked over those bytes), and Fastify's own errors are answered with Latchkey's error body.
  */
 
+import http from 'node:http';
 import { Readable } from 'node:stream';
 import {
   type Core,
@@ -13,6 +14,7 @@ import {
   isLatchkeyError,
   LatchkeyError,
 } from '@latchkey/core';
+import { isRequestAborted, readNodeBody } from '@latchkey/core/node';
 import type {
   FastifyError,
   FastifyPluginAsync,
@@ -51,9 +53,23 @@ export const latchkeyFastify: FastifyPluginAsync<LatchkeyFastifyOptions> = async
     );
   }
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: core.bodyLimit }, (_request, body, done) => {
-    done(null, body);
+  // Our own reader rather than `parseAs: 'buffer'`: over the limit, Fastify's reader answers 413 and
+  // closes while the client is still sending, which it sees as a reset. Core's reader discards the
+  // rest of the body (within a bound) first, so the 413 arrives.
+  app.addContentTypeParser('*', (request, payload, done) => {
+    const length = request.headers['content-length'];
+    readNodeBody(payload, core.bodyLimit, length === undefined ? undefined : Number(length)).then(
+      (body) => done(null, body),
+      (error: Error) => done(error, undefined),
+    );
   });
+  // Fastify routes only the methods it knows; teach it every method Node parses (WebDAV and the
+  // rest), so core answers them with 405 and Allow instead of Fastify's 404. CONNECT never reaches
+  // a request handler in Node.
+  for (const method of http.METHODS) {
+    if (method === 'CONNECT' || app.supportedMethods.includes(method)) continue;
+    app.addHttpMethod(method, { hasBody: true });
+  }
   // Inside this scope every error gets the documented body; unknown 4xx go up to the host's handler.
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const body = toErrorBody(error, request, core.bodyLimit);
@@ -108,6 +124,9 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
 function toErrorBody(error: FastifyError, request: FastifyRequest, bodyLimit: number): ErrorBody | undefined {
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (isLatchkeyError(error)) return error.toBody();
+  // The client went away mid-body: nobody reads this answer, and nothing unexpected happened.
+  if (isRequestAborted(error))
+    return new LatchkeyError('invalid_request', 'The request body is incomplete.').toBody();
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
     return new LatchkeyError('payload_too_large', `The request body exceeds ${bodyLimit} bytes.`).toBody();
   }

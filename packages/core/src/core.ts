@@ -217,9 +217,13 @@ export function createCore(options: CoreOptions = {}): Core {
     try {
       coreRequest = await fromWebRequest(request, bodyLimit);
     } catch (error) {
-      if (!isLatchkeyError(error)) throw error;
+      // A body stream that fails is a client that went away or broke its framing mid-body: answer
+      // (nobody may read it) rather than throw an error the server would log as the app's own.
+      const refusal = isLatchkeyError(error)
+        ? error
+        : new LatchkeyError('invalid_request', 'The request body could not be read to its end.');
       // The unread rest of the body is still on the connection: tell the client not to reuse it.
-      return toWebResponse(jsonResponse(error.status, error.toBody(), { connection: 'close' }));
+      return toWebResponse(jsonResponse(refusal.status, refusal.toBody(), { connection: 'close' }));
     }
     return toWebResponse(await handle(coreRequest));
   }

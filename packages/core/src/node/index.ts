@@ -9,6 +9,16 @@ import type { Core } from '../core.js';
 import { internalErrorBody, isLatchkeyError, LatchkeyError } from '../errors.js';
 import type { CoreRequest, CoreResponse } from '../http.js';
 import { jsonResponse } from '../http.js';
+import { type DrainBound, isRequestAborted, readNodeBody } from './read-body.js';
+
+export { latchkeyClientError, rawErrorResponse } from './client-error.js';
+export {
+  type DrainBound,
+  isRequestAborted,
+  payloadTooLarge,
+  RequestAbortedError,
+  readNodeBody,
+} from './read-body.js';
 
 /** Options of {@link toCoreRequest}. */
 export interface ToCoreRequestOptions {
@@ -19,20 +29,8 @@ export interface ToCoreRequestOptions {
    * mounted sub-apps pass the original one (Express: `req.originalUrl`).
    */
   url?: string;
-}
-
-/** Rejection of {@link toCoreRequest} when the client went away before the body was complete. */
-export class RequestAbortedError extends Error {
-  readonly code = 'ECONNRESET';
-  constructor() {
-    super('The client closed the connection before the request body was complete.');
-    this.name = 'RequestAbortedError';
-  }
-}
-
-/** True when `error` says the client went away, so there is nobody left to answer. */
-export function isRequestAborted(error: unknown): error is RequestAbortedError {
-  return error instanceof RequestAbortedError;
+  /** How much of an oversized body to discard before answering 413. */
+  drain?: DrainBound;
 }
 
 /**
@@ -55,9 +53,6 @@ export function toCoreRequest(req: IncomingMessage, options: ToCoreRequestOption
   const chunked = req.headers['transfer-encoding'] !== undefined;
   // HTTP/1.1: without Content-Length or Transfer-Encoding a request has no body at all.
   if (!chunked && (length === undefined || length === '0')) return Promise.resolve(request);
-  if (length !== undefined && Number(length) > options.bodyLimit) {
-    return Promise.reject(tooLarge(options.bodyLimit));
-  }
   if (req.readableEnded || (req as { _body?: unknown })._body === true) {
     return Promise.reject(
       new LatchkeyError(
@@ -67,48 +62,10 @@ export function toCoreRequest(req: IncomingMessage, options: ToCoreRequestOption
       ),
     );
   }
-  if (req.destroyed) return Promise.reject(new RequestAbortedError());
-
-  return new Promise<CoreRequest>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > options.bodyLimit) {
-        cleanup();
-        chunks.length = 0;
-        // Keep draining so the client can finish sending and read the 413 instead of a reset.
-        req.on('error', ignore);
-        req.resume();
-        reject(tooLarge(options.bodyLimit));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      request.body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      resolve(request);
-    };
-    const onError = () => {
-      cleanup();
-      reject(new RequestAbortedError());
-    };
-    // 'close' before 'end' means the connection went away mid-body.
-    const onClose = () => {
-      cleanup();
-      reject(new RequestAbortedError());
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
+  const declared = length === undefined ? undefined : Number(length);
+  return readNodeBody(req, options.bodyLimit, declared, options.drain).then((body) => {
+    request.body = body;
+    return request;
   });
 }
 
@@ -187,6 +144,8 @@ export async function handleNodeRequest(
   } catch (error) {
     if (isRequestAborted(error)) return;
     response = errorResponse(error);
+    // An oversized body was discarded only up to a bound: never read another request after it.
+    if (response.status === 413) response.headers['connection'] = 'close';
   }
   await sendCoreResponse(res, response);
 }
@@ -206,10 +165,6 @@ export function errorResponse(error: unknown): CoreResponse {
   return isLatchkeyError(error)
     ? jsonResponse(error.status, error.toBody())
     : jsonResponse(500, internalErrorBody());
-}
-
-function tooLarge(limit: number): LatchkeyError {
-  return new LatchkeyError('payload_too_large', `The request body exceeds ${limit} bytes.`);
 }
 
 function writeHead(res: ServerResponse, response: CoreResponse, length: number | undefined): void {
