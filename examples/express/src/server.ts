@@ -1,6 +1,7 @@
 /** Latchkey served by Express, run from source: `pnpm --dir examples/express start`. */
 import type { AddressInfo } from 'node:net';
 import { latchkeyExpress } from '@latchkey/adapter-express';
+import { latchkeyClientError } from '@latchkey/core/node';
 import express from 'express';
 import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
 
@@ -13,5 +14,7 @@ app.use(latchkeyExpress(core));
 const server = app.listen(port, '127.0.0.1', () => {
   console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 });
+// Requests Node's parser refuses (oversized headers, malformed framing) get our error body too.
+server.on('clientError', latchkeyClientError);
 server.on('error', (error) => fail(`Cannot listen on 127.0.0.1:${port}: ${error.message}`));
 stopOnSignals(server, () => new Promise((resolve) => server.close(resolve)));

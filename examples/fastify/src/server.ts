@@ -1,12 +1,17 @@
 /** Latchkey served by Fastify, run from source: `pnpm --dir examples/fastify start`. */
 import { latchkeyFastify, latchkeyFrameworkErrors } from '@latchkey/adapter-fastify';
+import { latchkeyClientError } from '@latchkey/core/node';
 import Fastify from 'fastify';
 import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
 
 const { core, port } = await createExampleCore();
 
-// frameworkErrors: malformed URLs under /api/v2 get Latchkey's error body too.
-const app = Fastify({ frameworkErrors: latchkeyFrameworkErrors(core) });
+// frameworkErrors: malformed URLs under /api/v2 get Latchkey's error body too; clientErrorHandler:
+// so do requests Node's parser refuses (oversized headers, malformed framing).
+const app = Fastify({
+  frameworkErrors: latchkeyFrameworkErrors(core),
+  clientErrorHandler: latchkeyClientError,
+});
 await app.register(latchkeyFastify, { core });
 
 try {

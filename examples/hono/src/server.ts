@@ -1,7 +1,9 @@
 /** Latchkey served by Hono on Node, run from source: `pnpm --dir examples/hono start`. */
-import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
-import { latchkeyHono } from '@latchkey/adapter-hono';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { latchkeyHono, latchkeyRequestErrors } from '@latchkey/adapter-hono';
+import { latchkeyClientError } from '@latchkey/core/node';
 import { Hono } from 'hono';
 import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
 
@@ -10,8 +12,13 @@ const { core, port } = await createExampleCore();
 const app = new Hono();
 app.route('/', latchkeyHono(core));
 
-const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => {
-  console.log(`listening on http://127.0.0.1:${info.port}`);
-}) as Server;
+// getRequestListener rather than serve(): only it takes an errorHandler, which gives the requests
+// @hono/node-server refuses itself (a Host it cannot build a URL from) our error body.
+const server = createServer(getRequestListener(app.fetch, { errorHandler: latchkeyRequestErrors }));
+// Requests Node's parser refuses (oversized headers, malformed framing) get our error body too.
+server.on('clientError', latchkeyClientError);
+server.listen(port, '127.0.0.1', () => {
+  console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+});
 server.on('error', (error) => fail(`Cannot listen on 127.0.0.1:${port}: ${error.message}`));
 stopOnSignals(server, () => new Promise((resolve) => server.close(resolve)));

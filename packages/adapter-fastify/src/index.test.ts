@@ -1,9 +1,11 @@
 import http from 'node:http';
 import { type Core, createCore } from '@latchkey/core';
+import { latchkeyClientError } from '@latchkey/core/node';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeHttpConformance } from '../../core/test/http-conformance.js';
 import { fetchTarget } from '../../core/test/http-target.js';
+import { describeTransportConformance } from '../../core/test/transport-conformance.js';
 import { latchkeyFastify, latchkeyFrameworkErrors } from './index.js';
 
 const TOKEN = 'lk_fastify_adapter_test_token_00000000000000';
@@ -16,6 +18,16 @@ describeHttpConformance('fastify', async (core) => {
   const app = Fastify({ frameworkErrors: latchkeyFrameworkErrors(core) });
   await app.register(latchkeyFastify, { core });
   return fetchTarget(await serve(app), () => app.close());
+});
+
+describeTransportConformance('fastify', async (core) => {
+  const app = Fastify({
+    frameworkErrors: latchkeyFrameworkErrors(core),
+    clientErrorHandler: latchkeyClientError,
+    forceCloseConnections: true,
+  });
+  await app.register(latchkeyFastify, { core });
+  return { base: await serve(app), close: () => app.close() };
 });
 
 describe('latchkeyFastify', () => {

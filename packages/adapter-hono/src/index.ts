@@ -17,3 +17,5 @@ export function latchkeyHono(core: Core): Hono {
   app.all(`${core.basePath}/*`, (c) => core.fetch(c.req.raw));
   return app;
 }
+
+export { latchkeyRequestErrors } from './request-errors.js';

@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   if_version_required: 428,
+  request_header_fields_too_large: 431,
   internal_error: 500,
 } as const satisfies Record<string, number>;
 

@@ -14,6 +14,9 @@ export const commonErrors: Record<number, RouteResponseDoc> = {
   405: error('method_not_allowed: the path exists, not with this method; the Allow header lists its methods'),
   413: error('payload_too_large: the body is over the limit (default 1 MiB)'),
   415: error('unsupported_media_type: a body that is not application/json in UTF-8'),
+  431: error(
+    'request_header_fields_too_large: the request line and headers are over the server limit (answered by the server helper, before routing)',
+  ),
   500: error('internal_error: something unexpected failed; the body says nothing more'),
 };
 
@@ -21,6 +24,7 @@ export const commonErrors: Record<number, RouteResponseDoc> = {
 export const publicErrors: Record<number, RouteResponseDoc> = {
   405: commonErrors[405]!,
   413: commonErrors[413]!,
+  431: commonErrors[431]!,
   500: commonErrors[500]!,
 };
 
