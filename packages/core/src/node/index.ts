@@ -38,7 +38,7 @@ export interface ToCoreRequestOptions {
  * are computed over them), or `undefined` when the request has none.
  *
  * Rejects with a {@link LatchkeyError} `payload_too_large` when `Content-Length` or the bytes read
- * exceed `bodyLimit` (reading stops; the rest is drained so the client can read the 413), with
+ * exceed `bodyLimit` (after discarding the rest of the body within a bound, so the client reads the 413), with
  * `invalid_request` when another middleware already consumed the body, and with
  * {@link RequestAbortedError} when the client disconnects first. It never leaves a promise pending.
  */
