@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ConformanceContext } from './context.js';
+import { BODY_FIELDS } from './fuzz-fields.js';
 
 type Operations = Record<string, Record<string, { responses: Record<string, { headers?: unknown }> }>>;
 
@@ -19,22 +20,6 @@ const CONTENT_TYPES = [
   'application/x-www-form-urlencoded',
   'multipart/form-data; boundary=x',
   '*/*',
-];
-
-const FIELDS = [
-  'slug',
-  'name',
-  'user',
-  'role',
-  'grants',
-  'changes',
-  'device_id',
-  'nonce',
-  'signed_at',
-  'client_sig',
-  'public_key',
-  'require_strict_conflict_mode',
-  'x',
 ];
 
 /** Registers the property test that checks answers against the served OpenAPI document. */
@@ -59,7 +44,7 @@ export function describeOpenApiStatusTests(ctx: ConformanceContext): void {
             url: names.reduce((url, name, i) => url.replace(`{${name}}`, chosen[i]!), template),
           }));
       });
-      const json = fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom(...FIELDS), fc.jsonValue()));
+      const json = fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom(...BODY_FIELDS), fc.jsonValue()));
       const body = fc.option(
         fc.oneof(
           json.map((v) => JSON.stringify(v)),

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, type ConformanceContext, ENV_PATH, OTHER_ORG_ADMIN } from './context.js';
 import { expectError } from './expect-error.js';
+import { BODY_FIELDS } from './fuzz-fields.js';
 
 /** Registers these tests of the HTTP conformance suite. */
 export function describeRequestTests(ctx: ConformanceContext): void {
@@ -119,27 +120,7 @@ export function describeRequestTests(ctx: ConformanceContext): void {
     it('answers random bodies on every route with a documented status and body (property)', async () => {
       const documented = new Set([200, 201, 400, 401, 403, 404, 405, 409, 413, 415, 428]);
       const routes = ctx.core.routes.filter((r) => r.auth !== false);
-      const json = fc.oneof(
-        fc.jsonValue(),
-        fc.dictionary(
-          fc.constantFrom(
-            'slug',
-            'name',
-            'user',
-            'role',
-            'grants',
-            'changes',
-            'device_id',
-            'nonce',
-            'signed_at',
-            'client_sig',
-            'public_key',
-            'require_strict_conflict_mode',
-            'x',
-          ),
-          fc.jsonValue(),
-        ),
-      );
+      const json = fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom(...BODY_FIELDS), fc.jsonValue()));
       const body = fc.oneof(
         json.map((v) => JSON.stringify(v)),
         fc.string(),
