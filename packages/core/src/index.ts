@@ -30,6 +30,7 @@ export {
   pushSigningPayload,
   verifyClientSignature,
 } from './crypto.js';
+export { checkEd25519PublicKey, type Ed25519KeyVerdict, type WeakKeyReason } from './ed25519-key-check.js';
 export {
   ERROR_STATUS,
   type ErrorBody,
@@ -53,11 +54,14 @@ export {
   type AuthorizationResult,
   authorize,
   type Grant,
+  mayActOn,
+  mayChangeRole,
   PERMISSIONS,
   type Permission,
   type PermissionScope,
   type Principal,
   ROLE_PERMISSIONS,
+  ROLE_RANK,
   ROLES,
   type Role,
 } from './permissions.js';
