@@ -1,0 +1,31 @@
+/** Port: per-key secret versions and the one compare-and-set that writes them. */
+import type { PushChange, PushPlan } from '../../conflicts.js';
+import type { ActivityDraft, ActivityEvent, SecretVersion } from '../../model.js';
+
+/** Input of {@link SecretRepository.applyPush}. */
+export interface ApplyPushInput {
+  organizationId: string;
+  environmentId: string;
+  changes: readonly PushChange[];
+  force: boolean;
+  now: string;
+  /** Builds the success event from the plan; appended in the same transaction as the writes. */
+  event: (plan: Extract<PushPlan, { ok: true }>) => ActivityDraft;
+}
+
+export type ApplyPushResult =
+  | { ok: true; versions: { key: string; version: number }[]; event: ActivityEvent }
+  | { ok: false; conflicts: Extract<PushPlan, { ok: false }>['conflicts'] };
+
+export interface SecretRepository {
+  /**
+   * One compare-and-set over all keys of the push. Under a lock on the environment (or the keys),
+   * read the heads of the pushed keys, call `planPush` from `@latchkey/core`, and either write every
+   * planned version plus the success event (sealed into the organization's chain), or, on any
+   * mismatch, write nothing at all and return the conflicts. Concurrent pushes to the same keys must
+   * serialise: exactly one of N pushes with the same `if_version` succeeds.
+   */
+  applyPush(input: ApplyPushInput): Promise<ApplyPushResult>;
+  /** The live (non-deleted) head of every key of the environment, sorted by key. */
+  listLive(environmentId: string): Promise<SecretVersion[]>;
+}

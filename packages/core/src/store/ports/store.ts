@@ -1,0 +1,40 @@
+/** Port: a complete Latchkey store, and its unit of work. */
+import type { ActivityRepository } from './activity.js';
+import type { DeviceRepository } from './devices.js';
+import type { EnvironmentRepository } from './environments.js';
+import type { MemberRepository } from './members.js';
+import type { NonceRepository } from './nonces.js';
+import type { OrganizationRepository } from './organizations.js';
+import type { ProjectRepository } from './projects.js';
+import type { SecretRepository } from './secrets.js';
+import type { TokenRepository } from './tokens.js';
+
+/** Every repository of a store, as seen inside or outside a transaction. */
+export interface StoreTransaction {
+  organizations: OrganizationRepository;
+  projects: ProjectRepository;
+  environments: EnvironmentRepository;
+  members: MemberRepository;
+  tokens: TokenRepository;
+  devices: DeviceRepository;
+  nonces: NonceRepository;
+  secrets: SecretRepository;
+  activity: ActivityRepository;
+}
+
+/** A complete Latchkey store. */
+export interface LatchkeyStore extends StoreTransaction {
+  /**
+   * The unit of work: runs `fn` with a transactional view of every repository and returns what it
+   * returns. When `fn` throws (or rejects), nothing it wrote through `tx` remains (records,
+   * activity events and their chain position, consumed nonces, applied pushes) and the error is
+   * rethrown. Reads through `tx` see the transaction's own writes. Transactions are serialisable:
+   * two concurrent ones each see the other's whole effect or none of it. A state change and the
+   * activity event that records it belong in one transaction. Do not use the store's own
+   * repositories inside `fn`: outside calls wait for the transaction (memory) or take another
+   * connection (SQL), so they may deadlock or escape the rollback.
+   */
+  transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /** Releases connections; a no-op for the memory store. */
+  close?(): Promise<void>;
+}
