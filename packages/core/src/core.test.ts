@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCore } from './core.js';
 import type { CoreRequest } from './http.js';
-import { createMemoryStore } from './store/memory.js';
+import { createMemoryStore } from './store/memory/index.js';
 
 const get = (url: string, headers: CoreRequest['headers'] = {}): CoreRequest => ({
   method: 'GET',

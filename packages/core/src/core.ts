@@ -22,7 +22,7 @@ import {
 } from './request-input.js';
 import { type AnyRoute, type RouteContext, type RouteResult, Router, type Services } from './router.js';
 import { allRoutes } from './routes/index.js';
-import { createMemoryStore } from './store/memory.js';
+import { createMemoryStore } from './store/memory/index.js';
 import type { LatchkeyStore } from './store/types.js';
 import { paramSchemas } from './validation.js';
 import { fromWebRequest, toWebResponse } from './web.js';

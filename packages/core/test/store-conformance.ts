@@ -4,6 +4,7 @@
  */
 import { type ActivityDraft, type LatchkeyStore, verifyChain } from '@latchkey/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeTransactionTests } from './store-transactions.js';
 
 let counter = 0;
 const id = (prefix: string) => `${prefix}_${(++counter).toString(16).padStart(24, '0')}`;
@@ -200,5 +201,7 @@ export function describeStoreConformance(name: string, create: () => Promise<Lat
       expect((await store.devices.revoke(orgId, deviceId, '2030-01-01T00:00:00.000Z'))!.revoked_at).toBe(at);
       expect(await store.devices.list(orgId, 'nobody')).toEqual([]);
     });
+
+    describeTransactionTests(() => ({ store, orgId, envId, id, draft }));
   });
 }

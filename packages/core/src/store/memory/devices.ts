@@ -1,0 +1,34 @@
+import type { DeviceRepository } from '../ports/devices.js';
+import { copy, type Journal, type MemoryState } from './state.js';
+
+/** Devices in memory. */
+export function memoryDevices(state: MemoryState, journal: Journal): DeviceRepository {
+  return {
+    async create(device) {
+      state.devices.set(device.id, copy(device));
+      journal?.push(() => state.devices.delete(device.id));
+    },
+    async get(organizationId, id) {
+      const device = state.devices.get(id);
+      return device && device.organization_id === organizationId ? copy(device) : null;
+    },
+    async list(organizationId, user) {
+      return [...state.devices.values()]
+        .filter((d) => d.organization_id === organizationId && (user === undefined || d.user === user))
+        .map(copy);
+    },
+    async revoke(organizationId, id, at) {
+      const device = state.devices.get(id);
+      if (!device || device.organization_id !== organizationId) return null;
+      if (device.status !== 'revoked') {
+        device.status = 'revoked';
+        device.revoked_at = at;
+        journal?.push(() => {
+          device.status = 'active';
+          device.revoked_at = null;
+        });
+      }
+      return copy(device);
+    },
+  };
+}

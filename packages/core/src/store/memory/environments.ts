@@ -1,0 +1,38 @@
+import type { EnvironmentRepository } from '../ports/environments.js';
+import { copy, type Journal, type MemoryState } from './state.js';
+
+/** Environments in memory. */
+export function memoryEnvironments(state: MemoryState, journal: Journal): EnvironmentRepository {
+  return {
+    async create(environment) {
+      const key = `${environment.project_id}/${environment.slug}`;
+      if (state.environments.has(key)) return 'exists';
+      state.environments.set(key, copy(environment));
+      journal?.push(() => state.environments.delete(key));
+      return 'created';
+    },
+    async get(projectId, slug) {
+      const environment = state.environments.get(`${projectId}/${slug}`);
+      return environment ? copy(environment) : null;
+    },
+    async list(projectId) {
+      return [...state.environments.values()]
+        .filter((e) => e.project_id === projectId)
+        .sort((a, b) => a.slug.localeCompare(b.slug))
+        .map(copy);
+    },
+    async update(id, patch) {
+      for (const environment of state.environments.values()) {
+        if (environment.id === id) {
+          const before = environment.require_strict_conflict_mode;
+          environment.require_strict_conflict_mode = patch.require_strict_conflict_mode;
+          journal?.push(() => {
+            environment.require_strict_conflict_mode = before;
+          });
+          return copy(environment);
+        }
+      }
+      return null;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { NonceRepository } from '../ports/nonces.js';
+import type { Journal, MemoryState } from './state.js';
+
+/** Drops expired nonces; when still full of live ones, forgets the oldest rather than grow. */
+function pruneNonces(state: MemoryState, now: number): void {
+  for (const [key, expiresAt] of state.nonces) {
+    if (expiresAt <= now) state.nonces.delete(key);
+  }
+  while (state.nonces.size >= state.maxNonces) {
+    const oldest = state.nonces.keys().next().value;
+    if (oldest === undefined) break;
+    state.nonces.delete(oldest);
+  }
+}
+
+/** Push nonces in memory, bounded by `maxNonces`. */
+export function memoryNonces(state: MemoryState, journal: Journal): NonceRepository {
+  return {
+    async consume(scope, nonce, expiresAt, now) {
+      const key = `${scope}/${nonce}`;
+      const seen = state.nonces.get(key);
+      if (seen !== undefined && seen > now) return false;
+      if (state.nonces.size >= state.maxNonces) pruneNonces(state, now);
+      state.nonces.set(key, expiresAt);
+      if (journal) {
+        journal.push(() => {
+          if (seen === undefined) state.nonces.delete(key);
+          else state.nonces.set(key, seen);
+        });
+      }
+      return true;
+    },
+  };
+}

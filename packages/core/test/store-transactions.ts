@@ -1,0 +1,117 @@
+/**
+ * The unit-of-work part of the store conformance suite: `store.transaction(fn)` is all or nothing,
+ * sees its own writes, and serialises with other transactions.
+ */
+import type { ActivityDraft, LatchkeyStore } from '@latchkey/core';
+import { expect, it } from 'vitest';
+
+/** What the transaction tests need from the suite: a store with one organization and environment. */
+export interface TransactionFixture {
+  store: LatchkeyStore;
+  orgId: string;
+  envId: string;
+  id(prefix: string): string;
+  draft(organization: string, type?: string): ActivityDraft;
+}
+
+const at = '2026-11-22T00:00:00.000Z';
+
+class Boom extends Error {}
+
+/** Registers the transaction tests; `fixture` is read when each test runs. */
+export function describeTransactionTests(fixture: () => TransactionFixture): void {
+  it('transaction: a thrown error writes nothing, activity, nonces and pushes included', async () => {
+    const { store, orgId, envId, id, draft } = fixture();
+    const before = await store.activity.list({ organizationId: orgId, limit: 1 });
+    const projectId = id('prj');
+    const failed = store.transaction(async (tx) => {
+      await tx.projects.create({
+        id: projectId,
+        organization_id: orgId,
+        slug: 'doomed',
+        name: 'd',
+        created_at: at,
+      });
+      await tx.members.create({
+        organization_id: orgId,
+        user: 'doomed',
+        role: 'viewer',
+        grants: [],
+        created_at: at,
+      });
+      expect(await tx.nonces.consume('tx-scope', 'doomed-nonce', Date.now() + 60_000, Date.now())).toBe(true);
+      const pushed = await tx.secrets.applyPush({
+        organizationId: orgId,
+        environmentId: envId,
+        changes: [{ key: 'TX_DOOMED', value: 'v', if_version: 0 }],
+        force: false,
+        now: at,
+        event: () => draft(orgId),
+      });
+      expect(pushed.ok).toBe(true);
+      await tx.activity.append(orgId, draft(orgId, 'project_created'));
+      throw new Boom('roll back');
+    });
+    await expect(failed).rejects.toBeInstanceOf(Boom);
+    expect(await store.projects.get(orgId, 'doomed')).toBeNull();
+    expect(await store.members.get(orgId, 'doomed')).toBeNull();
+    expect((await store.secrets.listLive(envId)).some((s) => s.key === 'TX_DOOMED')).toBe(false);
+    expect(await store.nonces.consume('tx-scope', 'doomed-nonce', Date.now() + 60_000, Date.now())).toBe(
+      true,
+    );
+    expect(await store.activity.list({ organizationId: orgId, limit: 1 })).toEqual(before);
+    // The chain goes on from where it was: the next event takes the rolled-back seq.
+    const next = await store.activity.append(orgId, draft(orgId));
+    expect(next.seq).toBe((before[0]?.seq ?? 0) + 1);
+  });
+
+  it('transaction: reads inside see its own writes, and the result of fn is returned', async () => {
+    const { store, orgId, id } = fixture();
+    const result = await store.transaction(async (tx) => {
+      await tx.projects.create({
+        id: id('prj'),
+        organization_id: orgId,
+        slug: 'seen',
+        name: 's',
+        created_at: at,
+      });
+      return (await tx.projects.get(orgId, 'seen'))?.slug;
+    });
+    expect(result).toBe('seen');
+    expect(await store.projects.get(orgId, 'seen')).not.toBeNull();
+  });
+
+  it('transaction: concurrent transactions serialise; each sees the whole effect of the other or none', async () => {
+    const { store, orgId, envId, draft } = fixture();
+    const seed = await store.secrets.applyPush({
+      organizationId: orgId,
+      environmentId: envId,
+      changes: [{ key: 'TX_COUNTER', value: '0' }],
+      force: false,
+      now: at,
+      event: () => draft(orgId),
+    });
+    expect(seed.ok).toBe(true);
+    // Each transaction reads the counter, yields, then writes it + 1 with if_version: a lost update
+    // or an interleaving would show as a conflict or a wrong final value.
+    const increment = () =>
+      store.transaction(async (tx) => {
+        const current = (await tx.secrets.listLive(envId)).find((s) => s.key === 'TX_COUNTER')!;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        const result = await tx.secrets.applyPush({
+          organizationId: orgId,
+          environmentId: envId,
+          changes: [
+            { key: 'TX_COUNTER', value: String(Number(current.value) + 1), if_version: current.version },
+          ],
+          force: false,
+          now: at,
+          event: () => draft(orgId),
+        });
+        if (!result.ok) throw new Error('interleaved');
+      });
+    await Promise.all(Array.from({ length: 10 }, increment));
+    const counter = (await store.secrets.listLive(envId)).find((s) => s.key === 'TX_COUNTER')!;
+    expect(counter.value).toBe('10');
+  });
+}
