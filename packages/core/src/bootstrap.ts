@@ -18,26 +18,29 @@ export async function bootstrapOrganization(
     name: input.name ?? input.organization,
     created_at: at,
   };
-  await store.organizations.create(candidate);
-  const org = (await store.organizations.getBySlug(input.organization))!;
-  await store.members.create({
-    organization_id: org.id,
-    user: input.user,
-    role: 'owner',
-    grants: [],
-    created_at: at,
-  });
-  const tokenHash = hashToken(input.token);
-  if (!(await store.tokens.findByHash(tokenHash))) {
-    await store.tokens.create({
-      id: services.ids('tok'),
+  // One unit of work: a crash half-way never leaves an organization without its owner.
+  return store.transaction(async (tx) => {
+    await tx.organizations.create(candidate);
+    const org = (await tx.organizations.getBySlug(input.organization))!;
+    await tx.members.create({
       organization_id: org.id,
       user: input.user,
-      name: 'bootstrap',
-      token_hash: tokenHash,
+      role: 'owner',
+      grants: [],
       created_at: at,
-      revoked_at: null,
     });
-  }
-  return org;
+    const tokenHash = hashToken(input.token);
+    if (!(await tx.tokens.findByHash(tokenHash))) {
+      await tx.tokens.create({
+        id: services.ids('tok'),
+        organization_id: org.id,
+        user: input.user,
+        name: 'bootstrap',
+        token_hash: tokenHash,
+        created_at: at,
+        revoked_at: null,
+      });
+    }
+    return org;
+  });
 }

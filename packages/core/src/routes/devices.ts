@@ -35,11 +35,13 @@ export const deviceRoutes = [
         created_at: ctx.at,
         revoked_at: null,
       };
-      await ctx.services.store.devices.create(device);
-      await ctx.services.store.activity.append(
-        ctx.organization.id,
-        ctx.draft('device_enrolled', { name: device.name }, { device_id: device.id }),
-      );
+      await ctx.services.store.transaction(async (tx) => {
+        await tx.devices.create(device);
+        await tx.activity.append(
+          ctx.organization.id,
+          ctx.draft('device_enrolled', { name: device.name }, { device_id: device.id }),
+        );
+      });
       return { status: 201, body: toDeviceView(device) };
     },
   }),
@@ -86,11 +88,14 @@ export const deviceRoutes = [
         const owner = await store.members.get(ctx.organization.id, existing.user);
         if (owner) refuseAbove(ctx, owner.role, 'revoke the device of a member whose role is above yours');
       }
-      const device = (await store.devices.revoke(ctx.organization.id, existing.id, ctx.at))!;
-      await store.activity.append(
-        ctx.organization.id,
-        ctx.draft('device_revoked', {}, { device_id: device.id }),
-      );
+      const device = await store.transaction(async (tx) => {
+        const revoked = (await tx.devices.revoke(ctx.organization.id, existing.id, ctx.at))!;
+        await tx.activity.append(
+          ctx.organization.id,
+          ctx.draft('device_revoked', {}, { device_id: revoked.id }),
+        );
+        return revoked;
+      });
       return { status: 200, body: toDeviceView(device) };
     },
   }),

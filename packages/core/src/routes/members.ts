@@ -39,13 +39,15 @@ export const memberRoutes = [
         grants,
         created_at: ctx.at,
       };
-      if ((await store.members.create(member)) === 'exists') {
-        throw new LatchkeyError('already_exists', 'That user is already a member.');
-      }
-      await store.activity.append(
-        ctx.organization.id,
-        ctx.draft('member_added', { user: member.user, role: member.role, grants }),
-      );
+      await store.transaction(async (tx) => {
+        if ((await tx.members.create(member)) === 'exists') {
+          throw new LatchkeyError('already_exists', 'That user is already a member.');
+        }
+        await tx.activity.append(
+          ctx.organization.id,
+          ctx.draft('member_added', { user: member.user, role: member.role, grants }),
+        );
+      });
       return { status: 201, body: toMemberView(member) };
     },
   }),

@@ -54,13 +54,15 @@ export const organizationRoutes = [
         name: ctx.body.name ?? ctx.body.slug,
         created_at: ctx.at,
       };
-      if ((await store.projects.create(project)) === 'exists') {
-        throw new LatchkeyError('already_exists', `A project ${ctx.body.slug} already exists.`);
-      }
-      await store.activity.append(
-        ctx.organization.id,
-        ctx.draft('project_created', { project: project.slug }, { project: project.slug }),
-      );
+      await store.transaction(async (tx) => {
+        if ((await tx.projects.create(project)) === 'exists') {
+          throw new LatchkeyError('already_exists', `A project ${ctx.body.slug} already exists.`);
+        }
+        await tx.activity.append(
+          ctx.organization.id,
+          ctx.draft('project_created', { project: project.slug }, { project: project.slug }),
+        );
+      });
       return { status: 201, body: toProjectView(project) };
     },
   }),
@@ -108,20 +110,22 @@ export const organizationRoutes = [
         require_strict_conflict_mode: ctx.body.require_strict_conflict_mode ?? false,
         created_at: ctx.at,
       };
-      if ((await ctx.services.store.environments.create(environment)) === 'exists') {
-        throw new LatchkeyError(
-          'already_exists',
-          `An environment ${ctx.body.slug} already exists in ${project.slug}.`,
+      await ctx.services.store.transaction(async (tx) => {
+        if ((await tx.environments.create(environment)) === 'exists') {
+          throw new LatchkeyError(
+            'already_exists',
+            `An environment ${ctx.body.slug} already exists in ${project.slug}.`,
+          );
+        }
+        await tx.activity.append(
+          ctx.organization.id,
+          ctx.draft(
+            'environment_created',
+            { require_strict_conflict_mode: environment.require_strict_conflict_mode },
+            { environment: environment.slug },
+          ),
         );
-      }
-      await ctx.services.store.activity.append(
-        ctx.organization.id,
-        ctx.draft(
-          'environment_created',
-          { require_strict_conflict_mode: environment.require_strict_conflict_mode },
-          { environment: environment.slug },
-        ),
-      );
+      });
       return { status: 201, body: toEnvironmentView(environment, project.slug) };
     },
   }),
@@ -157,14 +161,17 @@ export const organizationRoutes = [
     body: UpdateEnvironmentBody,
     responses: { 200: { description: 'Updated', schema: EnvironmentResponse }, ...commonErrors },
     async handler(ctx) {
-      const updated = await ctx.services.store.environments.update(ctx.environment!.id, ctx.body);
-      if (!updated) throw new LatchkeyError('not_found', 'The environment was not found.');
-      await ctx.services.store.activity.append(
-        ctx.organization.id,
-        ctx.draft('environment_updated', {
-          require_strict_conflict_mode: updated.require_strict_conflict_mode,
-        }),
-      );
+      const updated = await ctx.services.store.transaction(async (tx) => {
+        const changed = await tx.environments.update(ctx.environment!.id, ctx.body);
+        if (!changed) throw new LatchkeyError('not_found', 'The environment was not found.');
+        await tx.activity.append(
+          ctx.organization.id,
+          ctx.draft('environment_updated', {
+            require_strict_conflict_mode: changed.require_strict_conflict_mode,
+          }),
+        );
+        return changed;
+      });
       return { status: 200, body: toEnvironmentView(updated, ctx.project!.slug) };
     },
   }),

@@ -43,11 +43,13 @@ export const tokenRoutes = [
         created_at: ctx.at,
         revoked_at: null,
       };
-      await store.tokens.create(record);
-      await store.activity.append(
-        ctx.organization.id,
-        ctx.draft('token_created', { token_id: record.id, user: record.user, name: record.name }),
-      );
+      await store.transaction(async (tx) => {
+        await tx.tokens.create(record);
+        await tx.activity.append(
+          ctx.organization.id,
+          ctx.draft('token_created', { token_id: record.id, user: record.user, name: record.name }),
+        );
+      });
       return { status: 201, body: { ...toTokenView(record), token } };
     },
   }),
@@ -82,9 +84,12 @@ export const tokenRoutes = [
       // A removed member's token is already dead; anyone with tokens:manage may mark it revoked.
       const owner = await store.members.get(ctx.organization.id, existing.user);
       if (owner) refuseAbove(ctx, owner.role, 'revoke the token of a member whose role is above yours');
-      const token = await store.tokens.revoke(ctx.organization.id, id, ctx.at);
-      if (!token) throw new LatchkeyError('not_found', 'The token was not found.');
-      await store.activity.append(ctx.organization.id, ctx.draft('token_revoked', { token_id: token.id }));
+      const token = await store.transaction(async (tx) => {
+        const revoked = await tx.tokens.revoke(ctx.organization.id, id, ctx.at);
+        if (!revoked) throw new LatchkeyError('not_found', 'The token was not found.');
+        await tx.activity.append(ctx.organization.id, ctx.draft('token_revoked', { token_id: revoked.id }));
+        return revoked;
+      });
       return { status: 200, body: toTokenView(token) };
     },
   }),
