@@ -27,45 +27,36 @@ function storeFailingOn(type: string): LatchkeyStore {
   };
 }
 
+/** A core on that store, bootstrapped, and a POST whose event fails: answers 500 and changes nothing. */
+async function expectNothingWritten(type: string, path: string, body: string, list: string) {
+  const core = createCore({ store: storeFailingOn(type), logger: { error: () => {} } });
+  await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
+  const url = `/api/v2/organizations/acme/${list}`;
+  const before = await core.handle({ method: 'GET', url, headers: auth });
+  const created = await core.handle({
+    method: 'POST',
+    url: `/api/v2/organizations/acme/${path}`,
+    headers: auth,
+    body,
+  });
+  expect(created.status).toBe(500);
+  const after = await core.handle({ method: 'GET', url, headers: auth });
+  expect(after.body).toEqual(before.body);
+  return JSON.parse(after.body as string);
+}
+
 describe('every state change and its activity event are one unit of work', () => {
   it('writes no project when its project_created event cannot be written', async () => {
-    const core = createCore({ store: storeFailingOn('project_created'), logger: { error: () => {} } });
-    await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
-    const created = await core.handle({
-      method: 'POST',
-      url: '/api/v2/organizations/acme/projects',
-      headers: auth,
-      body: '{"slug":"web"}',
+    expect(await expectNothingWritten('project_created', 'projects', '{"slug":"web"}', 'projects')).toEqual({
+      projects: [],
     });
-    expect(created.status).toBe(500);
-    const listed = await core.handle({
-      method: 'GET',
-      url: '/api/v2/organizations/acme/projects',
-      headers: auth,
-    });
-    expect(JSON.parse(listed.body as string)).toEqual({ projects: [] });
   });
 
   it('writes no token when its token_created event cannot be written', async () => {
-    const core = createCore({ store: storeFailingOn('token_created'), logger: { error: () => {} } });
-    await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
-    const before = await core.handle({
-      method: 'GET',
-      url: '/api/v2/organizations/acme/tokens',
-      headers: auth,
-    });
-    const created = await core.handle({
-      method: 'POST',
-      url: '/api/v2/organizations/acme/tokens',
-      headers: auth,
-      body: '{"user":"admin","name":"ci"}',
-    });
-    expect(created.status).toBe(500);
-    const after = await core.handle({
-      method: 'GET',
-      url: '/api/v2/organizations/acme/tokens',
-      headers: auth,
-    });
-    expect(after.body).toEqual(before.body);
+    await expectNothingWritten('token_created', 'tokens', '{"user":"admin","name":"ci"}', 'tokens');
+  });
+
+  it('adds no member when its member_added event cannot be written', async () => {
+    await expectNothingWritten('member_added', 'members', '{"user":"dev","role":"developer"}', 'members');
   });
 });

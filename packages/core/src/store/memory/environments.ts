@@ -1,25 +1,24 @@
 import type { EnvironmentRepository } from '../ports/environments.js';
-import { copy, type Journal, type MemoryState } from './state.js';
+import { copy, insertUnique, type Journal, listSorted, type MemoryState } from './state.js';
 
 /** Environments in memory. */
 export function memoryEnvironments(state: MemoryState, journal: Journal): EnvironmentRepository {
   return {
     async create(environment) {
       const key = `${environment.project_id}/${environment.slug}`;
-      if (state.environments.has(key)) return 'exists';
-      state.environments.set(key, copy(environment));
-      journal?.push(() => state.environments.delete(key));
-      return 'created';
+      return insertUnique(state.environments, key, copy(environment), journal);
     },
     async get(projectId, slug) {
       const environment = state.environments.get(`${projectId}/${slug}`);
       return environment ? copy(environment) : null;
     },
     async list(projectId) {
-      return [...state.environments.values()]
-        .filter((e) => e.project_id === projectId)
-        .sort((a, b) => a.slug.localeCompare(b.slug))
-        .map(copy);
+      return listSorted(
+        state.environments,
+        (e) => e.project_id === projectId,
+        (e) => e.slug,
+        copy,
+      );
     },
     async update(id, patch) {
       for (const environment of state.environments.values()) {

@@ -1,6 +1,6 @@
 import type { Member } from '../../model.js';
 import type { MemberRepository } from '../ports/members.js';
-import { clone, type Journal, type MemoryState } from './state.js';
+import { clone, insertUnique, type Journal, listSorted, type MemoryState } from './state.js';
 
 const copyMember = (m: Member): Member => ({
   ...m,
@@ -11,21 +11,19 @@ const copyMember = (m: Member): Member => ({
 export function memoryMembers(state: MemoryState, journal: Journal): MemberRepository {
   return {
     async create(member) {
-      const key = `${member.organization_id}/${member.user}`;
-      if (state.members.has(key)) return 'exists';
-      state.members.set(key, clone(member));
-      journal?.push(() => state.members.delete(key));
-      return 'created';
+      return insertUnique(state.members, `${member.organization_id}/${member.user}`, clone(member), journal);
     },
     async get(organizationId, user) {
       const member = state.members.get(`${organizationId}/${user}`);
       return member ? copyMember(member) : null;
     },
     async list(organizationId) {
-      return [...state.members.values()]
-        .filter((m) => m.organization_id === organizationId)
-        .sort((a, b) => a.user.localeCompare(b.user))
-        .map(clone);
+      return listSorted(
+        state.members,
+        (m) => m.organization_id === organizationId,
+        (m) => m.user,
+        clone,
+      );
     },
   };
 }

@@ -94,3 +94,29 @@ export function appendEvent(
   }
   return event;
 }
+
+/** Inserts `record` under `key` unless the key is taken (then nothing is written): one atomic step. */
+export function insertUnique<T>(
+  map: Map<string, T>,
+  key: string,
+  record: T,
+  journal: Journal,
+): 'created' | 'exists' {
+  if (map.has(key)) return 'exists';
+  map.set(key, record);
+  journal?.push(() => map.delete(key));
+  return 'created';
+}
+
+/** The records of `map` that match, sorted by `sortKey`, each handed out as a copy. */
+export function listSorted<T>(
+  map: Map<string, T>,
+  matches: (record: T) => boolean,
+  sortKey: (record: T) => string,
+  out: (record: T) => T,
+): T[] {
+  return [...map.values()]
+    .filter(matches)
+    .sort((a, b) => sortKey(a).localeCompare(sortKey(b)))
+    .map(out);
+}
