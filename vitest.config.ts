@@ -1,25 +1,13 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+// Tests run against the sources, never against a build: every workspace package exports its source
+// files under the "@latchkey/source" condition, which only the workspace's own tooling turns on.
+// The rest is Vite's default list for server code.
+const conditions = ['@latchkey/source', 'module', 'node', 'development|production'];
 
-// Tests run against the sources, never against a build: each workspace package resolves to its src.
 export default defineConfig({
-  resolve: {
-    alias: [
-      { find: /^@latchkey\/core\/node$/, replacement: src('./packages/core/src/node/index.ts') },
-      { find: /^@latchkey\/core$/, replacement: src('./packages/core/src/index.ts') },
-      {
-        find: /^@latchkey\/adapter-(express|fastify|hono)$/,
-        replacement: src('./packages/adapter-$1/src/index.ts'),
-      },
-      {
-        find: /^@latchkey\/webhook-verifier\/(redis|web)$/,
-        replacement: src('./packages/webhook-verifier/src/$1.ts'),
-      },
-      { find: /^@latchkey\/webhook-verifier$/, replacement: src('./packages/webhook-verifier/src/index.ts') },
-    ],
-  },
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: ['packages/*/{src,test}/**/*.test.ts', 'examples/*/{src,test}/**/*.test.ts'],
     testTimeout: 30_000,

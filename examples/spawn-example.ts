@@ -39,7 +39,9 @@ export function startExample(
   const dir = fileURLToPath(new URL(`./${name}`, import.meta.url));
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const [command, args] =
-    via === 'pnpm' ? pnpm(['--dir', dir, 'start']) : [process.execPath, ['--import', tsx, 'src/server.ts']];
+    via === 'pnpm'
+      ? pnpm(['--dir', dir, 'start'])
+      : [process.execPath, ['--conditions=@latchkey/source', '--import', tsx, 'src/server.ts']];
   const child = spawn(command, args, {
     cwd: dir,
     env: { ...process.env, NODE_ENV: 'production', ...env },

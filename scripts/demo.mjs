@@ -9,7 +9,7 @@ const token = process.env.LATCHKEY_BOOTSTRAP_ADMIN_TOKEN || `lk_${randomBytes(32
 const cwd = fileURLToPath(new URL('../examples/express/', import.meta.url));
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
-const child = spawn(process.execPath, ['--import', tsx, 'src/server.ts'], {
+const child = spawn(process.execPath, ['--conditions=@latchkey/source', '--import', tsx, 'src/server.ts'], {
   cwd,
   env: { ...process.env, LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: token },
   stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,11 +1,14 @@
 import { type Core, createCore } from '@latchkey/core';
 import { latchkeyClientError } from '@latchkey/core/node';
+import {
+  describeHttpConformance,
+  describeTransportConformance,
+  fetchTarget,
+  postChunked,
+  running,
+} from '@latchkey/test-utils';
 import express, { type Express } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeHttpConformance } from '../../core/test/http-conformance.js';
-import { postChunked, running } from '../../core/test/http-helpers.js';
-import { fetchTarget } from '../../core/test/http-target.js';
-import { describeTransportConformance } from '../../core/test/transport-conformance.js';
 import { latchkeyExpress } from './index.js';
 
 const handleName = (app: Express) => (app as unknown as { handle: () => void }).handle.name;
@@ -14,19 +17,25 @@ const TOKEN = 'lk_express_adapter_test_token_00000000000000';
 
 const serve = (app: Express) => running(app.listen(0, '127.0.0.1'));
 
-describeHttpConformance('express', async (core) => {
-  const app = express();
-  app.use(latchkeyExpress(core));
-  const { base, close } = await serve(app);
-  return fetchTarget(base, close);
+describeHttpConformance({
+  name: 'express',
+  start: async (core) => {
+    const app = express();
+    app.use(latchkeyExpress(core));
+    const { base, close } = await serve(app);
+    return fetchTarget(base, close);
+  },
 });
 
-describeTransportConformance('express', async (core) => {
-  const app = express();
-  app.use(latchkeyExpress(core));
-  const server = app.listen(0, '127.0.0.1');
-  server.on('clientError', latchkeyClientError);
-  return running(server);
+describeTransportConformance({
+  name: 'express',
+  start: async (core) => {
+    const app = express();
+    app.use(latchkeyExpress(core));
+    const server = app.listen(0, '127.0.0.1');
+    server.on('clientError', latchkeyClientError);
+    return running(server);
+  },
 });
 
 describe('latchkeyExpress', () => {

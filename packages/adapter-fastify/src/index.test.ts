@@ -1,11 +1,9 @@
 import http from 'node:http';
 import { type Core, createCore } from '@latchkey/core';
 import { latchkeyClientError } from '@latchkey/core/node';
+import { describeHttpConformance, describeTransportConformance, fetchTarget } from '@latchkey/test-utils';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeHttpConformance } from '../../core/test/http-conformance.js';
-import { fetchTarget } from '../../core/test/http-target.js';
-import { describeTransportConformance } from '../../core/test/transport-conformance.js';
 import { latchkeyFastify, latchkeyFrameworkErrors } from './index.js';
 
 const TOKEN = 'lk_fastify_adapter_test_token_00000000000000';
@@ -14,20 +12,26 @@ async function serve(app: FastifyInstance): Promise<string> {
   return app.listen({ port: 0, host: '127.0.0.1' });
 }
 
-describeHttpConformance('fastify', async (core) => {
-  const app = Fastify({ frameworkErrors: latchkeyFrameworkErrors(core) });
-  await app.register(latchkeyFastify, { core });
-  return fetchTarget(await serve(app), () => app.close());
+describeHttpConformance({
+  name: 'fastify',
+  start: async (core) => {
+    const app = Fastify({ frameworkErrors: latchkeyFrameworkErrors(core) });
+    await app.register(latchkeyFastify, { core });
+    return fetchTarget(await serve(app), () => app.close());
+  },
 });
 
-describeTransportConformance('fastify', async (core) => {
-  const app = Fastify({
-    frameworkErrors: latchkeyFrameworkErrors(core),
-    clientErrorHandler: latchkeyClientError,
-    forceCloseConnections: true,
-  });
-  await app.register(latchkeyFastify, { core });
-  return { base: await serve(app), close: () => app.close() };
+describeTransportConformance({
+  name: 'fastify',
+  start: async (core) => {
+    const app = Fastify({
+      frameworkErrors: latchkeyFrameworkErrors(core),
+      clientErrorHandler: latchkeyClientError,
+      forceCloseConnections: true,
+    });
+    await app.register(latchkeyFastify, { core });
+    return { base: await serve(app), close: () => app.close() };
+  },
 });
 
 describe('latchkeyFastify', () => {

@@ -2,12 +2,15 @@ import http from 'node:http';
 import { getRequestListener, serve } from '@hono/node-server';
 import { type Core, createCore, toWebResponse } from '@latchkey/core';
 import { latchkeyClientError } from '@latchkey/core/node';
+import {
+  describeHttpConformance,
+  describeTransportConformance,
+  fetchTarget,
+  postChunked,
+  running,
+} from '@latchkey/test-utils';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeHttpConformance } from '../../core/test/http-conformance.js';
-import { postChunked, running } from '../../core/test/http-helpers.js';
-import { fetchTarget } from '../../core/test/http-target.js';
-import { describeTransportConformance } from '../../core/test/transport-conformance.js';
 import { latchkeyHono, latchkeyRequestErrors } from './index.js';
 
 const TOKEN = 'lk_hono_adapter_test_token_000000000000000000';
@@ -15,20 +18,26 @@ const TOKEN = 'lk_hono_adapter_test_token_000000000000000000';
 const listen = (app: Hono) =>
   running(serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as http.Server);
 
-describeHttpConformance('hono', async (core) => {
-  const app = new Hono();
-  app.route('/', latchkeyHono(core));
-  const { base, close } = await listen(app);
-  return fetchTarget(base, close);
+describeHttpConformance({
+  name: 'hono',
+  start: async (core) => {
+    const app = new Hono();
+    app.route('/', latchkeyHono(core));
+    const { base, close } = await listen(app);
+    return fetchTarget(base, close);
+  },
 });
 
-describeTransportConformance('hono', async (core) => {
-  const app = new Hono();
-  app.route('/', latchkeyHono(core));
-  const server = http.createServer(getRequestListener(app.fetch, { errorHandler: latchkeyRequestErrors }));
-  server.on('clientError', latchkeyClientError);
-  server.listen(0, '127.0.0.1');
-  return running(server);
+describeTransportConformance({
+  name: 'hono',
+  start: async (core) => {
+    const app = new Hono();
+    app.route('/', latchkeyHono(core));
+    const server = http.createServer(getRequestListener(app.fetch, { errorHandler: latchkeyRequestErrors }));
+    server.on('clientError', latchkeyClientError);
+    server.listen(0, '127.0.0.1');
+    return running(server);
+  },
 });
 
 describe('latchkeyHono', () => {

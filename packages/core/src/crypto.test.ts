@@ -1,6 +1,4 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { ed25519 } from '@noble/curves/ed25519';
-import { describe, expect, it } from 'vitest';
 import {
   MIXED_ORDER,
   SMALL_ORDER_CANONICAL,
@@ -8,7 +6,9 @@ import {
   SOUND_KEYS,
   SPECCHECK_CASES,
   toBase64Url,
-} from '../test/fixtures/ed25519-weak-keys.js';
+} from '@latchkey/test-vectors/ed25519-weak-keys';
+import { ed25519 } from '@noble/curves/ed25519';
+import { describe, expect, it } from 'vitest';
 import { generateDeviceKeyPair, signPush } from './client.js';
 import {
   generateApiToken,

@@ -108,7 +108,10 @@ export function insertUnique<T>(
   return 'created';
 }
 
-/** The records of `map` that match, sorted by `sortKey`, each handed out as a copy. */
+/**
+ * The records of `map` that match, sorted by `sortKey` in code-unit order (as SQL's `COLLATE "C"`,
+ * so every store lists in the same order), each handed out as a copy.
+ */
 export function listSorted<T>(
   map: Map<string, T>,
   matches: (record: T) => boolean,
@@ -117,6 +120,6 @@ export function listSorted<T>(
 ): T[] {
   return [...map.values()]
     .filter(matches)
-    .sort((a, b) => sortKey(a).localeCompare(sortKey(b)))
+    .sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0))
     .map(out);
 }

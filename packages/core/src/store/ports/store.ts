@@ -28,11 +28,18 @@ export interface LatchkeyStore extends StoreTransaction {
    * The unit of work: runs `fn` with a transactional view of every repository and returns what it
    * returns. When `fn` throws (or rejects), nothing it wrote through `tx` remains (records,
    * activity events and their chain position, consumed nonces, applied pushes) and the error is
-   * rethrown. Reads through `tx` see the transaction's own writes. Transactions are serialisable:
-   * two concurrent ones each see the other's whole effect or none of it. A state change and the
-   * activity event that records it belong in one transaction. Do not use the store's own
-   * repositories inside `fn`: outside calls wait for the transaction (memory) or take another
-   * connection (SQL), so they may deadlock or escape the rollback.
+   * rethrown. Reads through `tx` see the transaction's own writes, and never part of another
+   * transaction: its whole effect or none of it.
+   *
+   * Isolation is PostgreSQL's READ COMMITTED, not SERIALIZABLE: each repository call is race-safe by
+   * itself (its own row locks, or one atomic step in memory), but a value read earlier in the
+   * transaction may have changed by the time it writes. A decision built on an earlier read must be
+   * re-checked by the write itself, as pushes do with `if_version` (compare-and-set): throw on a
+   * mismatch to undo the unit, and try again if that is what the caller wants.
+   *
+   * A state change and the activity event that records it belong in one transaction. Do not use
+   * the store's own repositories inside `fn`: outside calls wait for the transaction (memory) or
+   * take another connection (SQL), so they may deadlock or escape the rollback.
    */
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /** Releases connections; a no-op for the memory store. */

@@ -3,7 +3,8 @@
  * sees its own writes, and serialises with other transactions.
  */
 import type { ActivityDraft, LatchkeyStore } from '@latchkey/core';
-import { expect, it } from 'vitest';
+import { expect } from 'vitest';
+import { it } from './keyed.js';
 
 /** What the transaction tests need from the suite: a store with one organization and environment. */
 export interface TransactionFixture {
@@ -81,7 +82,7 @@ export function describeTransactionTests(fixture: () => TransactionFixture): voi
     expect(await store.projects.get(orgId, 'seen')).not.toBeNull();
   });
 
-  it('transaction: concurrent transactions serialise; each sees the whole effect of the other or none', async () => {
+  it('transaction: concurrent transactions never see or leave half of another', async () => {
     const { store, orgId, envId, draft } = fixture();
     const seed = await store.secrets.applyPush({
       organizationId: orgId,
@@ -92,26 +93,55 @@ export function describeTransactionTests(fixture: () => TransactionFixture): voi
       event: () => draft(orgId),
     });
     expect(seed.ok).toBe(true);
-    // Each transaction reads the counter, yields, then writes it + 1 with if_version: a lost update
-    // or an interleaving would show as a conflict or a wrong final value.
-    const increment = () =>
-      store.transaction(async (tx) => {
-        const current = (await tx.secrets.listLive(envId)).find((s) => s.key === 'TX_COUNTER')!;
-        await new Promise((resolve) => setTimeout(resolve, 1));
-        const result = await tx.secrets.applyPush({
-          organizationId: orgId,
-          environmentId: envId,
-          changes: [
-            { key: 'TX_COUNTER', value: String(Number(current.value) + 1), if_version: current.version },
-          ],
-          force: false,
-          now: at,
-          event: () => draft(orgId),
-        });
-        if (!result.ok) throw new Error('interleaved');
-      });
-    await Promise.all(Array.from({ length: 10 }, increment));
-    const counter = (await store.secrets.listLive(envId)).find((s) => s.key === 'TX_COUNTER')!;
-    expect(counter.value).toBe('10');
+    // Each unit of work reads the counter, yields, then writes it + 1 (compare-and-set on the version
+    // it read) together with a marker of its own; on a conflict it throws, which must undo both
+    // writes, and tries again. A lost update, a half-applied unit or a leftover marker shows at the end.
+    let conflicts = 0;
+    const increment = async (i: number) => {
+      for (;;) {
+        try {
+          await store.transaction(async (tx) => {
+            const current = (await tx.secrets.listLive(envId)).find((s) => s.key === 'TX_COUNTER')!;
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            const marked = await tx.secrets.applyPush({
+              organizationId: orgId,
+              environmentId: envId,
+              changes: [{ key: `TX_MARK_${i}`, value: current.value }],
+              force: false,
+              now: at,
+              event: () => draft(orgId),
+            });
+            expect(marked.ok).toBe(true);
+            const next = String(Number(current.value) + 1);
+            const result = await tx.secrets.applyPush({
+              organizationId: orgId,
+              environmentId: envId,
+              changes: [{ key: 'TX_COUNTER', value: next, if_version: current.version }],
+              force: false,
+              now: at,
+              event: () => draft(orgId),
+            });
+            if (!result.ok) throw new Boom('someone else incremented first');
+          });
+          return;
+        } catch (error) {
+          if (!(error instanceof Boom)) throw error;
+          conflicts++;
+        }
+      }
+    };
+    const before = (await store.activity.list({ organizationId: orgId, limit: 1 }))[0]!.seq;
+    await Promise.all(Array.from({ length: 10 }, (_, i) => increment(i)));
+    const live = await store.secrets.listLive(envId);
+    expect(live.find((s) => s.key === 'TX_COUNTER')!.value).toBe('10');
+    const marks = live.filter((s) => s.key.startsWith('TX_MARK_'));
+    // Every marker was written once, by the attempt that also incremented (version 1 each), and
+    // the values it recorded are the ten distinct counter values 0..9.
+    expect(marks.map((m) => m.version)).toEqual(Array(10).fill(1));
+    expect(marks.map((m) => Number(m.value)).sort((a, b) => a - b)).toEqual([...Array(10).keys()]);
+    // Two events per committed unit, none for the undone attempts.
+    const after = (await store.activity.list({ organizationId: orgId, limit: 1 }))[0]!.seq;
+    expect(after - before).toBe(20);
+    expect(conflicts).toBeLessThan(1000);
   });
 }

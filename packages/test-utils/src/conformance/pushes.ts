@@ -1,6 +1,7 @@
 /** Signed pushes, optimistic concurrency, replay and device checks. */
 import { signPush } from '@latchkey/core';
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
+import { describe, it } from '../keyed.js';
 import { ADDRESS, ADMIN, type ConformanceContext, ENV_PATH } from './context.js';
 import { expectError } from './expect-error.js';
 

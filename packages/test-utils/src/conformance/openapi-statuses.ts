@@ -1,6 +1,7 @@
 /** Item: every status the server answers for an operation is listed in that operation's responses. */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
+import { describe, it } from '../keyed.js';
 import type { ConformanceContext } from './context.js';
 import { BODY_FIELDS } from './fuzz-fields.js';
 

@@ -1,5 +1,6 @@
 /** Item: the signed_at window is +-300 whole seconds, inclusive, whatever the sub-second clock reads. */
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
+import { describe, it } from '../keyed.js';
 import type { ConformanceContext } from './context.js';
 import { expectError } from './expect-error.js';
 

@@ -1,5 +1,6 @@
 /** Item: nobody acts on (tokens, devices, membership of) a member whose role ranks above their own. */
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
+import { describe, it } from '../keyed.js';
 import { ADMIN, type ConformanceContext } from './context.js';
 import { expectError } from './expect-error.js';
 

@@ -1,13 +1,14 @@
 /** Items: weak Ed25519 device keys and private keys are refused at enrolment, weak stored keys at push. */
 import { generateKeyPairSync } from 'node:crypto';
 import { signPush } from '@latchkey/core';
-import { describe, expect, it } from 'vitest';
 import {
   MIXED_ORDER,
   SMALL_ORDER_CANONICAL,
   SMALL_ORDER_NON_CANONICAL,
   toBase64Url,
-} from '../fixtures/ed25519-weak-keys.js';
+} from '@latchkey/test-vectors/ed25519-weak-keys';
+import { expect } from 'vitest';
+import { describe, it } from '../keyed.js';
 import { ADDRESS, ADMIN, type ConformanceContext, ENV_PATH } from './context.js';
 import { expectError } from './expect-error.js';
 

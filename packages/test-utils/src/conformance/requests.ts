@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
+import { describe, it } from '../keyed.js';
 import { ADMIN, type ConformanceContext, ENV_PATH, OTHER_ORG_ADMIN } from './context.js';
 import { expectError } from './expect-error.js';
 import { BODY_FIELDS } from './fuzz-fields.js';

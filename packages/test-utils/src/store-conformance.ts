@@ -3,7 +3,8 @@
  * (memory here; PGlite and PostgreSQL in their own packages).
  */
 import { type ActivityDraft, type LatchkeyStore, verifyChain } from '@latchkey/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { describeKeyed, it, type SkipList } from './keyed.js';
 import { describeTransactionTests } from './store-transactions.js';
 
 let counter = 0;
@@ -23,9 +24,19 @@ const draft = (
   data,
 });
 
-/** Registers the suite for one store. `create` returns an empty (or isolated) store. */
-export function describeStoreConformance(name: string, create: () => Promise<LatchkeyStore>): void {
-  describe(`store conformance: ${name}`, () => {
+/** Options of {@link describeStoreConformance}. */
+export interface StoreConformanceOptions {
+  /** Names the backend in the report. */
+  name: string;
+  /** Returns an empty (or isolated) store; the suite closes it at the end. */
+  create: () => Promise<LatchkeyStore>;
+  /** Tests this backend skips, by name, each with the reason. */
+  skip?: SkipList;
+}
+
+/** Registers the suite for one store. */
+export function describeStoreConformance({ name, create, skip = {} }: StoreConformanceOptions): void {
+  describeKeyed(`store conformance: ${name}`, skip, () => {
     let store: LatchkeyStore;
     let orgId: string;
     let envId: string;

@@ -3,8 +3,14 @@
  * in-process through `core.handle` and over a real loopback server for each adapter. Parts of it live
  * in `conformance/`; they share the state of {@link ConformanceContext}.
  */
-import { type ActivityEvent, createCore, generateDeviceKeyPair, signPush } from '@latchkey/core';
-import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
+import {
+  type ActivityEvent,
+  createCore,
+  generateDeviceKeyPair,
+  type LatchkeyStore,
+  signPush,
+} from '@latchkey/core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { describeClockTests } from './conformance/clock.js';
 import {
   ADDRESS,
@@ -23,12 +29,25 @@ import { describeRequestTests } from './conformance/requests.js';
 import { describeRoleTests } from './conformance/roles.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
 import type { StartTarget } from './http-target.js';
+import { describeKeyed, type SkipList } from './keyed.js';
 
 export { expectError };
 
-/** Registers the suite for one way of serving the core. */
-export function describeHttpConformance(name: string, start: StartTarget): void {
-  describe(`HTTP conformance: ${name}`, () => {
+/** Options of {@link describeHttpConformance}. */
+export interface HttpConformanceOptions {
+  /** Names the way of serving (and the store, when not memory) in the report. */
+  name: string;
+  /** Serves the core the suite built and bootstrapped. */
+  start: StartTarget;
+  /** An empty store for the core; the memory store when absent. The suite closes it at the end. */
+  store?: () => Promise<LatchkeyStore>;
+  /** Tests this target skips, by name, each with the reason. */
+  skip?: SkipList;
+}
+
+/** Registers the suite for one way of serving the core (on one store). */
+export function describeHttpConformance({ name, start, store, skip = {} }: HttpConformanceOptions): void {
+  describeKeyed(`HTTP conformance: ${name}`, skip, () => {
     let unexpected: unknown[] = [];
     const ctx = { clock: { pinnedMs: null } } as ConformanceContext;
 
@@ -100,6 +119,7 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
     beforeAll(async () => {
       const failures: unknown[] = [];
       ctx.core = createCore({
+        ...(store ? { store: await store() } : {}),
         validateResponses: true,
         // The tests pin this clock to check the signed_at window at exact sub-second instants.
         now: () => ctx.clock.pinnedMs ?? Date.now(),
@@ -130,6 +150,7 @@ export function describeHttpConformance(name: string, start: StartTarget): void 
 
     afterAll(async () => {
       await ctx.target?.close();
+      await ctx.core?.store.close?.();
     });
 
     afterEach(() => {

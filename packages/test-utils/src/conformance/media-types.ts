@@ -1,5 +1,6 @@
 /** Item: a JSON body in any charset but UTF-8 is 415, however the Content-Type parameters are written. */
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
+import { describe, it } from '../keyed.js';
 import type { ConformanceContext } from './context.js';
 import { expectError } from './expect-error.js';
 

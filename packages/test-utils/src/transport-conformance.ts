@@ -8,8 +8,9 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type Core, createCore } from '@latchkey/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { RunningServer } from './http-helpers.js';
+import { describeKeyed, it, type SkipList } from './keyed.js';
 import { type RawResponse, rawExchange } from './raw-http.js';
 
 const run = promisify(execFile);
@@ -30,9 +31,18 @@ function expectRawError(response: RawResponse, status: number, code: string): vo
 
 const request = (head: string, body = '') => `${head.split('\n').join('\r\n')}\r\n\r\n${body}`;
 
+/** Options of {@link describeTransportConformance}. */
+export interface TransportConformanceOptions {
+  /** Names the adapter in the report. */
+  name: string;
+  start: StartServer;
+  /** Tests this adapter skips, by name, each with the reason. */
+  skip?: SkipList;
+}
+
 /** Registers the suite for one adapter. */
-export function describeTransportConformance(name: string, start: StartServer): void {
-  describe(`transport conformance: ${name}`, () => {
+export function describeTransportConformance({ name, start, skip = {} }: TransportConformanceOptions): void {
+  describeKeyed(`transport conformance: ${name}`, skip, () => {
     let server: RunningServer;
     const send = (raw: string | Buffer) => rawExchange(server.base, raw);
 

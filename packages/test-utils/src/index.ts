@@ -1,0 +1,21 @@
+/**
+ * The shared conformance suites of Latchkey (private, never published): every store runs the store
+ * suite, every way of serving the core runs the HTTP suite, every adapter the transport suite.
+ */
+export { describeHttpConformance, expectError, type HttpConformanceOptions } from './http-conformance.js';
+export { postChunked, type RunningServer, running } from './http-helpers.js';
+export {
+  fetchTarget,
+  type HttpTarget,
+  inProcessTarget,
+  type StartTarget,
+  type TargetRequest,
+  type TargetResponse,
+} from './http-target.js';
+export type { SkipList } from './keyed.js';
+export { describeStoreConformance, type StoreConformanceOptions } from './store-conformance.js';
+export {
+  describeTransportConformance,
+  type StartServer,
+  type TransportConformanceOptions,
+} from './transport-conformance.js';
