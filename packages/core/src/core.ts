@@ -175,19 +175,25 @@ export function createCore(options: CoreOptions = {}): Core {
       return toResponse(result);
     } catch (error) {
       if (isLatchkeyError(error)) {
-        if (scoped && route?.rejectedEvent && !(error as { recorded?: boolean }).recorded) {
+        if (error.code === 'service_unavailable') {
+          // The store is down or overloaded: nothing can be recorded; tell the operator why.
+          logger.error('the store is unavailable', {
+            route: route?.operationId,
+            cause: describe(error.cause),
+          });
+        } else if (scoped && route?.rejectedEvent && !(error as { recorded?: boolean }).recorded) {
           await recordRejection(scoped, route.rejectedEvent, error);
         }
         const body = error.toBody();
         const drift = options.validateResponses && route ? undocumented(route, error.status, body) : null;
-        if (!drift) return jsonResponse(error.status, body);
+        if (!drift) return jsonResponse(error.status, body, error.headers());
         logger.error('an error answer is not documented', { route: route!.operationId, drift });
         return jsonResponse(500, internalErrorBody());
       }
       logger.error('unexpected error while handling a request', {
         method: request.method,
         route: route?.operationId,
-        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        error: describe(error),
       });
       return jsonResponse(500, internalErrorBody());
     }
@@ -293,6 +299,13 @@ function undocumented(route: AnyRoute, status: number, body: unknown): string | 
 
 function toResponse(result: RouteResult): CoreResponse {
   return 'response' in result ? result.response : jsonResponse(result.status, result.body, result.headers);
+}
+
+/** Name, code and message of an error, for the logs: never its other fields (a driver may attach query parameters). */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return `${error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${error.message}`;
 }
 
 function withHeaders(body: unknown, status: number, headers: Record<string, string>): CoreResponse {

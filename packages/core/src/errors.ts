@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   if_version_required: 428,
   request_header_fields_too_large: 431,
   internal_error: 500,
+  service_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 /** A stable, documented error code. */
@@ -49,6 +50,8 @@ export interface LatchkeyErrorOptions {
   /** Top-level fields added beside `error` in the body, e.g. `conflicts` for `version_conflict`. */
   extra?: Record<string, unknown>;
   cause?: unknown;
+  /** Sent as `Retry-After` (seconds), e.g. with `service_unavailable`. */
+  retryAfterSeconds?: number;
 }
 
 /** The error class of Latchkey. Its message is always safe to return to the caller. */
@@ -58,6 +61,7 @@ export class LatchkeyError extends Error {
   readonly status: number;
   readonly details: ErrorDetail[] | undefined;
   readonly extra: Record<string, unknown> | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: LatchkeyErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -66,6 +70,14 @@ export class LatchkeyError extends Error {
     this.status = ERROR_STATUS[code];
     this.details = options.details;
     this.extra = options.extra;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  /** The headers this error adds to its answer (`Retry-After`). */
+  headers(): Record<string, string> | undefined {
+    return this.retryAfterSeconds === undefined
+      ? undefined
+      : { 'retry-after': String(Math.max(1, Math.ceil(this.retryAfterSeconds))) };
   }
 
   /** The documented response body for this error. */
@@ -79,6 +91,22 @@ export class LatchkeyError extends Error {
 /** True when `value` is a {@link LatchkeyError} from any copy of this package. */
 export function isLatchkeyError(value: unknown): value is LatchkeyError {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/**
+ * The error a store throws when the database cannot serve right now (unreachable, out of
+ * connections, over its statement timeout): 503 `service_unavailable` with `Retry-After`. `cause` is
+ * kept for the logs; the message says nothing about it.
+ */
+export function serviceUnavailable(cause: unknown, retryAfterSeconds = 1): LatchkeyError {
+  return new LatchkeyError(
+    'service_unavailable',
+    'The service is unavailable right now; try again shortly.',
+    {
+      cause,
+      retryAfterSeconds,
+    },
+  );
 }
 
 /** The body of an unexpected failure: it says nothing about the cause. */

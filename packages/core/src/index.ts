@@ -39,6 +39,7 @@ export {
   internalErrorBody,
   isLatchkeyError,
   LatchkeyError,
+  serviceUnavailable,
 } from './errors.js';
 export {
   type CoreHeaders,

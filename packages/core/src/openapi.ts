@@ -13,6 +13,15 @@ const ALLOW_HEADER = {
   Allow: { description: 'The methods this path accepts', schema: { type: 'string' } },
 };
 
+// A 503 comes with Retry-After: the seconds after which the store is worth trying again.
+const RETRY_AFTER_HEADER = {
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'string' } },
+};
+const STATUS_HEADERS: Record<string, Record<string, unknown>> = {
+  '405': ALLOW_HEADER,
+  '503': RETRY_AFTER_HEADER,
+};
+
 /** Builds the document for a route table mounted at `basePath`. */
 export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -33,7 +42,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: stri
           status,
           {
             description: doc.description,
-            ...(status === '405' ? { headers: ALLOW_HEADER } : {}),
+            ...(STATUS_HEADERS[status] ? { headers: STATUS_HEADERS[status] } : {}),
             ...(doc.schema
               ? { content: { 'application/json': { schema: strip(toSchema(doc.schema, 'output')) } } }
               : {}),

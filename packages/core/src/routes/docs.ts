@@ -18,6 +18,9 @@ export const commonErrors: Record<number, RouteResponseDoc> = {
     'request_header_fields_too_large: the request line and headers are over the server limit (answered by the server helper, before routing)',
   ),
   500: error('internal_error: something unexpected failed; the body says nothing more'),
+  503: error(
+    'service_unavailable: the store is unreachable, overloaded or too slow right now; Retry-After says when to try again',
+  ),
 };
 
 /** The error responses a public route (no credential, no input) may give. */
