@@ -1,0 +1,105 @@
+/** The node-postgres driver: a `pg.Pool`, given or built from a connection string. */
+import type { Pool, PoolClient, PoolConfig } from 'pg';
+import type { SqlDriver, SqlQueryable, SqlResult } from '../driver.js';
+import { isUnavailable, translate } from '../failures.js';
+import { withRetries } from './retry.js';
+
+/** Options of {@link pgDriver} when it builds the pool. */
+export interface PgDriverOptions {
+  /** `postgres://user@host:5432/db` (any form node-postgres accepts). */
+  connectionString: string;
+  /** Connections in the pool. Default 10. */
+  max?: number;
+  /** A statement running longer is cancelled and answered with 503. Default 5000 ms; 0 turns it off. */
+  statementTimeoutMs?: number;
+  /** Waiting longer than this for a free connection answers 503. Default 5000 ms. */
+  connectionTimeoutMs?: number;
+  /** More `pg.PoolConfig` fields (ssl, …), applied last. */
+  pool?: Omit<PoolConfig, 'connectionString'>;
+}
+
+const isPool = (value: unknown): value is Pool =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Pool).connect === 'function' &&
+  typeof (value as Pool).query === 'function';
+
+function wrap(client: Pool | PoolClient): SqlQueryable {
+  return {
+    async query<Row>(text: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
+      try {
+        const result = await client.query(text, params as unknown[] | undefined);
+        return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+      } catch (error) {
+        throw translate(error);
+      }
+    },
+  };
+}
+
+/**
+ * A driver over node-postgres. Given a `Pool`, it uses it as is and `close()` leaves it open (the
+ * application owns it); given a connection string or {@link PgDriverOptions}, it builds a pool with
+ * a statement timeout and a connection wait limit, and `close()` drains it.
+ */
+export async function pgDriver(source: string | Pool | PgDriverOptions): Promise<SqlDriver> {
+  let pool: Pool;
+  let owned = false;
+  if (isPool(source)) {
+    pool = source;
+  } else {
+    const options: PgDriverOptions = typeof source === 'string' ? { connectionString: source } : source;
+    const { default: pg } = await import('pg');
+    const statementTimeout = options.statementTimeoutMs ?? 5_000;
+    pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.max ?? 10,
+      connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+      application_name: 'latchkey',
+      ...(statementTimeout > 0
+        ? { statement_timeout: statementTimeout, idle_in_transaction_session_timeout: statementTimeout * 2 }
+        : {}),
+      ...options.pool,
+    });
+    // An idle connection that breaks (database restart) is reported here; the pool replaces it.
+    pool.on('error', () => {});
+    owned = true;
+  }
+  const direct = wrap(pool);
+
+  async function once<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T> {
+    let client: PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw translate(error);
+    }
+    let broken: unknown;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(wrap(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackError) {
+        broken = rollbackError;
+      }
+      if (isUnavailable(error)) broken ??= error;
+      throw translate(error);
+    } finally {
+      // A connection that failed is destroyed rather than handed to the next caller.
+      client.release(broken === undefined ? undefined : (broken as Error));
+    }
+  }
+
+  return {
+    name: 'pg',
+    query: (text, params) => direct.query(text, params),
+    transaction: (fn) => withRetries(() => once(fn)),
+    async close() {
+      if (owned) await pool.end();
+    },
+  };
+}

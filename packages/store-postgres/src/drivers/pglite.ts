@@ -1,0 +1,68 @@
+/** The embedded driver: PGlite, PostgreSQL compiled to WebAssembly, in a data directory or in memory. */
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { SqlDriver, SqlQueryable, SqlResult } from '../driver.js';
+import { translate } from '../failures.js';
+import { withRetries } from './retry.js';
+
+/** Options of {@link pgliteDriver} when it opens the database. */
+export interface PgliteDriverOptions {
+  /** A directory for the data (created if missing), or `memory://` (the default) for none. */
+  dataDir?: string;
+  /** A statement running longer is cancelled and answered with 503. Default 5000 ms; 0 turns it off. */
+  statementTimeoutMs?: number;
+}
+
+const isPglite = (value: unknown): value is PGlite =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as PGlite).query === 'function' &&
+  typeof (value as PGlite).transaction === 'function';
+
+function wrap(db: PGlite | Transaction): SqlQueryable {
+  return {
+    async query<Row>(text: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
+      try {
+        const result = await db.query<Row>(text, params as unknown[] | undefined);
+        return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      } catch (error) {
+        throw translate(error);
+      }
+    },
+  };
+}
+
+/**
+ * A driver over PGlite. Given an instance, it uses it and `close()` leaves it open; given a data
+ * directory (or nothing, for memory), it opens the database and `close()` closes it. PGlite has one
+ * connection: transactions run one at a time, which is also what makes them safe here.
+ */
+export async function pgliteDriver(source: string | PGlite | PgliteDriverOptions = {}): Promise<SqlDriver> {
+  let db: PGlite;
+  let owned = false;
+  if (isPglite(source)) {
+    db = source;
+  } else {
+    const options: PgliteDriverOptions = typeof source === 'string' ? { dataDir: source } : source;
+    const { PGlite } = await import('@electric-sql/pglite');
+    db = await PGlite.create(options.dataDir ?? 'memory://');
+    const statementTimeout = options.statementTimeoutMs ?? 5_000;
+    await db.query(`SET statement_timeout = ${Math.max(0, Math.floor(statementTimeout))}`);
+    owned = true;
+  }
+  const direct = wrap(db);
+  return {
+    name: 'pglite',
+    query: (text, params) => direct.query(text, params),
+    transaction: (fn) =>
+      withRetries(async () => {
+        try {
+          return await db.transaction((tx) => fn(wrap(tx)));
+        } catch (error) {
+          throw translate(error);
+        }
+      }),
+    async close() {
+      if (owned && !db.closed) await db.close();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+/**
+ * `@latchkey/store-postgres`: Latchkey's store on PostgreSQL (node-postgres) or embedded PGlite.
+ *
+ * ```ts
+ * const store = await createPostgresStore({ driver: await pgDriver(process.env.DATABASE_URL!) });
+ * const core = createCore({ store });
+ * ```
+ */
+export type { SqlDriver, SqlQueryable, SqlResult } from './driver.js';
+export { type PgDriverOptions, pgDriver } from './drivers/pg.js';
+export { type PgliteDriverOptions, pgliteDriver } from './drivers/pglite.js';
+export { type MigrationReport, migrate } from './migrate.js';
+export { MIGRATIONS, type Migration } from './migrations/index.js';
+export { tablesOf } from './schema-name.js';
+export { createPostgresStore, type PostgresStore, type PostgresStoreOptions } from './store.js';

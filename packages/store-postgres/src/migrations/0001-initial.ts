@@ -1,0 +1,101 @@
+/** Migration 1: every table of the store, with the indexes of its hot queries. */
+import type { Migration } from './migration.js';
+
+export const initial: Migration = {
+  id: 1,
+  name: 'initial',
+  statements: (t) => [
+    `CREATE TABLE ${t.organizations} (
+      id text PRIMARY KEY,
+      slug text NOT NULL UNIQUE,
+      name text NOT NULL,
+      created_at timestamptz NOT NULL
+    )`,
+    `CREATE TABLE ${t.projects} (
+      id text PRIMARY KEY,
+      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+      slug text NOT NULL,
+      name text NOT NULL,
+      created_at timestamptz NOT NULL,
+      UNIQUE (organization_id, slug)
+    )`,
+    `CREATE TABLE ${t.environments} (
+      id text PRIMARY KEY,
+      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+      project_id text NOT NULL REFERENCES ${t.projects} (id),
+      slug text NOT NULL,
+      require_strict_conflict_mode boolean NOT NULL,
+      created_at timestamptz NOT NULL,
+      UNIQUE (project_id, slug)
+    )`,
+    `CREATE TABLE ${t.members} (
+      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+      user_id text NOT NULL,
+      role text NOT NULL,
+      grants jsonb NOT NULL,
+      created_at timestamptz NOT NULL,
+      PRIMARY KEY (organization_id, user_id)
+    )`,
+    // Only the SHA-256 of a token is stored; looked up by it on every request.
+    `CREATE TABLE ${t.tokens} (
+      id text PRIMARY KEY,
+      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+      user_id text NOT NULL,
+      name text NOT NULL,
+      token_hash text NOT NULL UNIQUE,
+      created_at timestamptz NOT NULL,
+      revoked_at timestamptz
+    )`,
+    `CREATE INDEX api_tokens_by_organization ON ${t.tokens} (organization_id, created_at, id)`,
+    `CREATE TABLE ${t.devices} (
+      id text PRIMARY KEY,
+      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+      user_id text NOT NULL,
+      name text NOT NULL,
+      public_key text NOT NULL,
+      status text NOT NULL,
+      created_at timestamptz NOT NULL,
+      revoked_at timestamptz
+    )`,
+    `CREATE INDEX devices_by_organization_user ON ${t.devices} (organization_id, user_id, created_at, id)`,
+    `CREATE TABLE ${t.nonces} (
+      scope text NOT NULL,
+      nonce text NOT NULL,
+      expires_at bigint NOT NULL,
+      PRIMARY KEY (scope, nonce)
+    )`,
+    `CREATE INDEX push_nonces_by_expiry ON ${t.nonces} (expires_at)`,
+    // One row per key of an environment: its head. Version 0 marks a row inserted only to be locked
+    // by a push of a new key; it reads as "no such key".
+    `CREATE TABLE ${t.secrets} (
+      environment_id text NOT NULL REFERENCES ${t.environments} (id),
+      key text NOT NULL,
+      version integer NOT NULL,
+      deleted boolean NOT NULL,
+      value text,
+      updated_at timestamptz NOT NULL,
+      PRIMARY KEY (environment_id, key)
+    )`,
+    // The head of each organization's hash chain, locked by every append.
+    `CREATE TABLE ${t.chains} (
+      organization_id text PRIMARY KEY,
+      seq bigint NOT NULL,
+      hash text NOT NULL
+    )`,
+    // The event is kept as the exact JSON that was hashed; the columns beside it are for queries.
+    `CREATE TABLE ${t.events} (
+      organization_id text NOT NULL,
+      seq bigint NOT NULL,
+      id text NOT NULL UNIQUE,
+      type text NOT NULL,
+      project text,
+      environment text,
+      occurred_at timestamptz NOT NULL,
+      body text NOT NULL,
+      PRIMARY KEY (organization_id, seq)
+    )`,
+    `CREATE INDEX activity_by_project ON ${t.events} (organization_id, project, seq)`,
+    `CREATE INDEX activity_by_environment ON ${t.events} (organization_id, environment, seq)`,
+    `CREATE INDEX activity_by_type ON ${t.events} (organization_id, type, seq)`,
+  ],
+};

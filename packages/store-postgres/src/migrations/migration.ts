@@ -1,0 +1,10 @@
+/** A numbered, forward-only schema change, bundled into the code as SQL strings. */
+import type { Tables } from '../schema-name.js';
+
+export interface Migration {
+  /** 1, 2, 3…: applied in order, each once. */
+  id: number;
+  name: string;
+  /** The statements, one per string, written against the store's tables. */
+  statements: (tables: Tables) => string[];
+}

@@ -1,0 +1,33 @@
+import type { ActivityEvent, ActivityQuery, ActivityRepository } from '@latchkey/core';
+import type { Runner } from '../runner.js';
+import type { Tables } from '../schema-name.js';
+import { appendToChain } from './chain.js';
+
+/** The activity log on SQL: appends lock the chain's head; queries walk an index newest first. */
+export function sqlActivity(db: Runner, t: Tables): ActivityRepository {
+  return {
+    append(organizationId, draft) {
+      return db.atomic((tx) => appendToChain(tx, t, organizationId, draft));
+    },
+    async list(query: ActivityQuery) {
+      const where = ['organization_id = $1'];
+      const params: unknown[] = [query.organizationId];
+      const add = (condition: string, value: unknown) => {
+        params.push(value);
+        where.push(condition.replace('?', `$${params.length}`));
+      };
+      if (query.project !== undefined) add('project = ?', query.project);
+      if (query.environment !== undefined) add('environment = ?', query.environment);
+      if (query.type !== undefined) add('type = ?', query.type);
+      if (query.beforeSeq !== undefined) add('seq < ?', query.beforeSeq);
+      if (query.since !== undefined) add('occurred_at >= ?', query.since);
+      if (query.until !== undefined) add('occurred_at < ?', query.until);
+      params.push(query.limit);
+      const { rows } = await db.query<{ body: string }>(
+        `SELECT body FROM ${t.events} WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
+        params,
+      );
+      return rows.map((r) => JSON.parse(r.body) as ActivityEvent);
+    },
+  };
+}

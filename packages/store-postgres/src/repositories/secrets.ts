@@ -1,0 +1,75 @@
+import {
+  type ApplyPushInput,
+  type ApplyPushResult,
+  type KeyHead,
+  planPush,
+  type SecretRepository,
+} from '@latchkey/core';
+import type { SqlQueryable } from '../driver.js';
+import { int, iso } from '../rows.js';
+import type { Runner } from '../runner.js';
+import type { Tables } from '../schema-name.js';
+import { appendToChain } from './chain.js';
+
+/** Applies one push inside a transaction: lock the heads, plan, write every version and the event, or nothing. */
+async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Promise<ApplyPushResult> {
+  // Sorted, so two pushes touching the same keys lock them in the same order and cannot deadlock.
+  const keys = [...new Set(input.changes.map((c) => c.key))].sort();
+  // A key pushed for the first time has no row to lock yet: insert a placeholder (version 0, read
+  // as "no such key") that concurrent pushes then queue on.
+  await tx.query(
+    `INSERT INTO ${t.secrets} (environment_id, key, version, deleted, value, updated_at)
+     SELECT $1, k, 0, true, NULL, $3 FROM unnest($2::text[]) AS k
+     ON CONFLICT (environment_id, key) DO NOTHING`,
+    [input.environmentId, keys, input.now],
+  );
+  const { rows } = await tx.query<{ key: string; version: unknown; deleted: boolean }>(
+    `SELECT key, version, deleted FROM ${t.secrets}
+     WHERE environment_id = $1 AND key = ANY($2::text[]) ORDER BY key FOR UPDATE`,
+    [input.environmentId, keys],
+  );
+  const heads = new Map<string, KeyHead>();
+  for (const row of rows) {
+    const version = int(row.version);
+    if (version > 0) heads.set(row.key, { version, deleted: row.deleted });
+  }
+  const plan = planPush(heads, input.changes, input.force);
+  if (!plan.ok) return { ok: false, conflicts: plan.conflicts };
+  const draft = input.event(plan);
+  await tx.query(
+    `UPDATE ${t.secrets} AS s SET version = w.version, deleted = w.value IS NULL, value = w.value, updated_at = $2
+     FROM unnest($3::text[], $4::int[], $5::text[]) AS w(key, version, value)
+     WHERE s.environment_id = $1 AND s.key = w.key`,
+    [
+      input.environmentId,
+      input.now,
+      plan.writes.map((w) => w.key),
+      plan.writes.map((w) => w.version),
+      plan.writes.map((w) => w.value),
+    ],
+  );
+  const event = await appendToChain(tx, t, input.organizationId, draft);
+  return { ok: true, versions: plan.writes.map((w) => ({ key: w.key, version: w.version })), event };
+}
+
+/** Secret heads on SQL. */
+export function sqlSecrets(db: Runner, t: Tables): SecretRepository {
+  return {
+    applyPush(input) {
+      return db.atomic((tx) => applyPush(tx, t, input));
+    },
+    async listLive(environmentId) {
+      const { rows } = await db.query<{ key: string; version: unknown; value: string; updated_at: unknown }>(
+        `SELECT key, version, value, updated_at FROM ${t.secrets}
+         WHERE environment_id = $1 AND version > 0 AND NOT deleted ORDER BY key COLLATE "C"`,
+        [environmentId],
+      );
+      return rows.map((r) => ({
+        key: r.key,
+        version: int(r.version),
+        value: r.value,
+        updated_at: iso(r.updated_at),
+      }));
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/** `createPostgresStore`: every repository port of `@latchkey/core` on PostgreSQL or PGlite. */
+import type { LatchkeyStore, StoreTransaction } from '@latchkey/core';
+import type { SqlDriver } from './driver.js';
+import { type MigrationReport, migrate } from './migrate.js';
+import { sqlActivity } from './repositories/activity.js';
+import { sqlDevices } from './repositories/devices.js';
+import { sqlEnvironments } from './repositories/environments.js';
+import { sqlMembers } from './repositories/members.js';
+import { sqlNonces } from './repositories/nonces.js';
+import { sqlOrganizations } from './repositories/organizations.js';
+import { sqlProjects } from './repositories/projects.js';
+import { sqlSecrets } from './repositories/secrets.js';
+import { sqlTokens } from './repositories/tokens.js';
+import { driverRunner, type Runner, transactionRunner } from './runner.js';
+import { type Tables, tablesOf } from './schema-name.js';
+
+/** Options of {@link createPostgresStore}. */
+export interface PostgresStoreOptions {
+  /** The engine: `await pgDriver(url or pool)` or `await pgliteDriver(dir)`. */
+  driver: SqlDriver;
+  /** The schema holding the tables (created if missing). Default `latchkey`. */
+  schema?: string;
+  /**
+   * Apply pending migrations before returning (default true). With false, the schema must already
+   * be current, e.g. migrated by a deploy step that calls {@link migrate}.
+   */
+  migrate?: boolean;
+}
+
+/** The store, with what its start-up migration did. */
+export interface PostgresStore extends LatchkeyStore {
+  readonly migrations: MigrationReport | null;
+  readonly schema: string;
+  /** Closes the driver: drains the pool it built, or closes the PGlite database it opened. */
+  close(): Promise<void>;
+}
+
+function repositories(db: Runner, t: Tables): StoreTransaction {
+  return {
+    organizations: sqlOrganizations(db, t),
+    projects: sqlProjects(db, t),
+    environments: sqlEnvironments(db, t),
+    members: sqlMembers(db, t),
+    tokens: sqlTokens(db, t),
+    devices: sqlDevices(db, t),
+    nonces: sqlNonces(db, t),
+    secrets: sqlSecrets(db, t),
+    activity: sqlActivity(db, t),
+  };
+}
+
+/**
+ * Opens the store on `driver`, migrating its schema first. Each repository call runs on its own
+ * (several statements in one transaction where the port asks for atomicity); `transaction(fn)`
+ * runs `fn` on one connection in one transaction.
+ */
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const { driver } = options;
+  const tables = tablesOf(options.schema ?? 'latchkey');
+  const report = options.migrate === false ? null : await migrate(driver, tables);
+  return {
+    ...repositories(driverRunner(driver), tables),
+    migrations: report,
+    schema: tables.schema,
+    transaction: (fn) => driver.transaction((tx) => fn(repositories(transactionRunner(tx), tables))),
+    close: () => driver.close(),
+  };
+}

@@ -1,0 +1,27 @@
+import { latchkeyExpress } from '@latchkey/adapter-express';
+import { describeHttpConformance, fetchTarget, running, type StartTarget } from '@latchkey/test-utils';
+import express from 'express';
+import { describe, it } from 'vitest';
+import { pgliteStore, postgresStore, postgresUnavailable } from './databases.js';
+
+// The whole HTTP suite through one adapter (Express, over loopback) on each SQL store.
+const overExpress: StartTarget = async (core) => {
+  const app = express();
+  app.use(latchkeyExpress(core));
+  const { base, close } = await running(app.listen(0, '127.0.0.1'));
+  return fetchTarget(base, close);
+};
+
+describeHttpConformance({ name: 'express on PGlite', start: overExpress, store: pgliteStore });
+
+if (postgresUnavailable === null) {
+  describeHttpConformance({
+    name: 'express on PostgreSQL',
+    start: overExpress,
+    store: () => postgresStore(),
+  });
+} else {
+  describe('HTTP conformance: express on PostgreSQL', () => {
+    it.skip(`needs PostgreSQL at DATABASE_URL: ${postgresUnavailable}`, () => {});
+  });
+}
