@@ -9,7 +9,11 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: ['packages/*/{src,test}/**/*.test.ts', 'examples/*/{src,test}/**/*.test.ts'],
+    include: [
+      'packages/*/{src,test}/**/*.test.ts',
+      'examples/*/{src,test}/**/*.test.ts',
+      'scripts/test/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // In CI the results are also written as JSON, so the run can end on one plain summary line.

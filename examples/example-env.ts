@@ -4,10 +4,11 @@
  *
  * Environment: `PORT` (default 3000, `0` picks a free port), `LATCHKEY_BOOTSTRAP_ADMIN_TOKEN` (when
  * set, organization `acme` exists with an owner `admin` whose API token is that value) and
- * `LATCHKEY_STORE` (only `memory` for now).
+ * `LATCHKEY_STORE` (`memory`, a `postgres://` URL or a PGlite data directory; see example-store.ts).
  */
 import type { Server } from 'node:http';
-import { type Core, createCore } from '@latchkey/core';
+import { type Core, createCore, type LatchkeyStore } from '@latchkey/core';
+import { openExampleStore } from './example-store.js';
 
 /** Prints `message` to stderr and exits 1. */
 export function fail(message: string): never {
@@ -21,17 +22,20 @@ export async function createExampleCore(): Promise<{ core: Core; port: number }>
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     fail(`PORT must be an integer from 0 to 65535, got "${process.env['PORT']}".`);
   }
-  const store = process.env['LATCHKEY_STORE'] || 'memory';
-  if (store !== 'memory') {
-    fail(`LATCHKEY_STORE="${store}" is not supported: the only store available is "memory".`);
-  }
   const token = process.env['LATCHKEY_BOOTSTRAP_ADMIN_TOKEN'];
   if (token !== undefined && !/^[A-Za-z0-9_-]{1,200}$/.test(token)) {
     fail(
       'LATCHKEY_BOOTSTRAP_ADMIN_TOKEN may only contain A-Z, a-z, 0-9, "_" and "-" (e.g. lk_ + base64url).',
     );
   }
-  const core = createCore();
+  const spec = process.env['LATCHKEY_STORE'] || 'memory';
+  const opened = await openExampleStore(spec).catch((error: Error) =>
+    fail(
+      error.message.startsWith('LATCHKEY_STORE') ? error.message : `Cannot open the store: ${error.message}`,
+    ),
+  );
+  console.log(`store: ${opened.label}`);
+  const core = createCore({ store: opened.store });
   if (token) await core.bootstrap({ organization: 'acme', user: 'admin', token });
   return { core, port };
 }
@@ -40,13 +44,15 @@ export async function createExampleCore(): Promise<{ core: Core; port: number }>
  * On SIGINT or SIGTERM: finish what is in flight, close keep-alive connections as soon as their last
  * response is out, and exit 0; a client that holds on is cut off after 5 s.
  */
-export function stopOnSignals(server: Server, close: () => Promise<unknown>): void {
+export function stopOnSignals(server: Server, close: () => Promise<unknown>, store?: LatchkeyStore): void {
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      void close().then(() => process.exit(0));
+      void close()
+        .then(() => store?.close?.())
+        .then(() => process.exit(0));
       setInterval(() => server.closeIdleConnections(), 50).unref();
       setTimeout(() => process.exit(0), 5_000).unref();
     });

@@ -4,7 +4,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateDeviceKeyPair, signPush } from '@latchkey/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,13 +187,42 @@ export function describeExample(name: string): void {
     });
 
     it('refuses a store it does not have, with a clear message', async () => {
-      const error = await startExample(name, { PORT: '0', LATCHKEY_STORE: 'postgres' }, 'node').then(
+      const error = await startExample(name, { PORT: '0', LATCHKEY_STORE: 'redis://127.0.0.1' }, 'node').then(
         () => undefined,
         (e: { code?: number; output?: string }) => e,
       );
       expect(error?.code).not.toBe(0);
       expect(error?.code).not.toBeUndefined();
-      expect(error?.output).toContain('LATCHKEY_STORE="postgres" is not supported');
+      expect(error?.output).toContain('LATCHKEY_STORE="redis://127.0.0.1" is not supported');
+    });
+
+    it('keeps its data in a PGlite directory across a restart', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'latchkey-example-'));
+      const env = { PORT: '0', LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN, LATCHKEY_STORE: join(dir, 'data') };
+      try {
+        const first = await startExample(name, env, 'node');
+        expect(first.output()).toContain(`store: PGlite in ${join(dir, 'data')}`);
+        const created = await fetch(`${first.url}/api/v2/organizations/acme/projects`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ slug: 'kept' }),
+        });
+        expect(created.status).toBe(201);
+        const exited = once(first.child, 'exit');
+        first.child.kill('SIGTERM');
+        expect((await exited)[0]).toBe(0);
+        const second = await startExample(name, env, 'node');
+        try {
+          const listed = await fetch(`${second.url}/api/v2/organizations/acme/projects`, {
+            headers: { authorization: `Bearer ${TOKEN}` },
+          });
+          expect(await listed.json()).toMatchObject({ projects: [{ slug: 'kept' }] });
+        } finally {
+          await stopExample(second.child, 'SIGKILL');
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 }

@@ -1,17 +1,39 @@
-// Starts the Express example from source with a bootstrap admin token, prints how to reach it, and
-// stays in the foreground until Ctrl-C. `npm start` runs this after installing dependencies.
+// Starts the Express example from source on embedded PGlite, prints how to reach it, and stays in the
+// foreground until Ctrl-C. `npm start` runs this after installing dependencies. The data lives in
+// `.data/demo/` (git-ignored), with the admin token beside it, so a restarted demo keeps both.
+// LATCHKEY_DEMO_DIR (instead of .data/demo/), LATCHKEY_STORE (a postgres:// URL, `memory` or
+// another directory) and LATCHKEY_BOOTSTRAP_ADMIN_TOKEN override the defaults.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const token = process.env.LATCHKEY_BOOTSTRAP_ADMIN_TOKEN || `lk_${randomBytes(32).toString('base64url')}`;
+const dataDir = process.env.LATCHKEY_DEMO_DIR
+  ? resolve(process.env.LATCHKEY_DEMO_DIR)
+  : fileURLToPath(new URL('../.data/demo', import.meta.url));
+const tokenFile = join(dataDir, 'admin-token');
+const pgliteDir = join(dataDir, 'pglite');
+mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+/** The token of the first start, kept (readable by this user only) so the demo always prints the same one. */
+function demoToken() {
+  if (process.env.LATCHKEY_BOOTSTRAP_ADMIN_TOKEN) return process.env.LATCHKEY_BOOTSTRAP_ADMIN_TOKEN;
+  if (existsSync(tokenFile)) return readFileSync(tokenFile, 'utf8').trim();
+  const token = `lk_${randomBytes(32).toString('base64url')}`;
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
+const token = demoToken();
+const store = process.env.LATCHKEY_STORE || pgliteDir;
 const cwd = fileURLToPath(new URL('../examples/express/', import.meta.url));
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 const child = spawn(process.execPath, ['--conditions=@latchkey/source', '--import', tsx, 'src/server.ts'], {
   cwd,
-  env: { ...process.env, LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: token },
+  env: { ...process.env, LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: token, LATCHKEY_STORE: store },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 
@@ -26,10 +48,11 @@ child.stdout.on('data', (chunk) => {
   if (!match) return;
   ready = true;
   const url = match[1];
+  const storeLine = /^store: (.+)$/m.exec(buffered)?.[1] ?? 'unknown store';
   console.log(
     [
       '',
-      'Latchkey is running (Express adapter, in-memory store).',
+      `Latchkey is running (Express adapter, ${storeLine}).`,
       `  URL:          ${url}/api/v2`,
       '  Organization: acme (owner: admin)',
       `  Admin token:  ${token}`,
@@ -38,6 +61,7 @@ child.stdout.on('data', (chunk) => {
       `  curl -s -H 'Authorization: Bearer ${token}' ${url}/api/v2/organizations/acme`,
       '',
       `OpenAPI document: ${url}/api/v2/openapi.json`,
+      store === pgliteDir ? `Data and token are kept in ${dataDir} (delete it to start afresh).` : '',
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

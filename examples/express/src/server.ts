@@ -17,4 +17,4 @@ const server = app.listen(port, '127.0.0.1', () => {
 // Requests Node's parser refuses (oversized headers, malformed framing) get our error body too.
 server.on('clientError', latchkeyClientError);
 server.on('error', (error) => fail(`Cannot listen on 127.0.0.1:${port}: ${error.message}`));
-stopOnSignals(server, () => new Promise((resolve) => server.close(resolve)));
+stopOnSignals(server, () => new Promise((resolve) => server.close(resolve)), core.store);

@@ -20,4 +20,4 @@ try {
 } catch (error) {
   fail(`Cannot listen on 127.0.0.1:${port}: ${(error as Error).message}`);
 }
-stopOnSignals(app.server, () => app.close());
+stopOnSignals(app.server, () => app.close(), core.store);

@@ -21,4 +21,4 @@ server.listen(port, '127.0.0.1', () => {
   console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 });
 server.on('error', (error) => fail(`Cannot listen on 127.0.0.1:${port}: ${error.message}`));
-stopOnSignals(server, () => new Promise((resolve) => server.close(resolve)));
+stopOnSignals(server, () => new Promise((resolve) => server.close(resolve)), core.store);

@@ -1,0 +1,67 @@
+/** The demo `npm start` runs: on PGlite, it keeps its data and prints the same admin token after a restart. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, expect, it } from 'vitest';
+
+const DEMO = fileURLToPath(new URL('../demo.mjs', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'latchkey-demo-'));
+const children: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts the demo and resolves with its URL and the token it printed, once it says it is running. */
+function startDemo(): Promise<{ child: ChildProcess; url: string; token: string; output: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LATCHKEY_DEMO_DIR: dir };
+  delete env['LATCHKEY_STORE'];
+  delete env['LATCHKEY_BOOTSTRAP_ADMIN_TOKEN'];
+  const child = spawn(process.execPath, [DEMO], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the demo did not start:\n${output}`)), 45_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const url = /URL: +(http:\/\/\S+)\/api\/v2/.exec(output)?.[1];
+      const token = /Admin token: +(\S+)/.exec(output)?.[1];
+      if (url && token && output.includes('Press Ctrl-C')) {
+        clearTimeout(timer);
+        resolve({ child, url, token, output });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`the demo exited with ${code}:\n${output}`)));
+  });
+}
+
+it('runs on PGlite, and a restart keeps the data and prints the same admin token', async () => {
+  const first = await startDemo();
+  expect(first.output).toContain(`Latchkey is running (Express adapter, PGlite in ${join(dir, 'pglite')})`);
+  expect(first.token).toMatch(/^lk_[A-Za-z0-9_-]{43}$/);
+  expect(statSync(join(dir, 'admin-token')).mode & 0o777).toBe(0o600);
+  const headers = { authorization: `Bearer ${first.token}`, 'content-type': 'application/json' };
+  const created = await fetch(`${first.url}/api/v2/organizations/acme/projects`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ slug: 'survives' }),
+  });
+  expect(created.status).toBe(201);
+  const exited = once(first.child, 'exit');
+  first.child.kill('SIGINT');
+  await exited;
+
+  const second = await startDemo();
+  expect(second.token).toBe(first.token);
+  const listed = await fetch(`${second.url}/api/v2/organizations/acme/projects`, { headers });
+  expect(await listed.json()).toMatchObject({ projects: [{ slug: 'survives' }] });
+  second.child.kill('SIGINT');
+  await once(second.child, 'exit');
+}, 120_000);
