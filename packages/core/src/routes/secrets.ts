@@ -130,13 +130,6 @@ async function push(ctx: RouteContext<PushBodyInput>) {
   }
   // Kept past the whole window in which signed_at is acceptable, so the nonce can never be used twice.
   const expiresAt = (body.signed_at + signatureToleranceSeconds) * 1000 + 60_000;
-  if (!(await store.nonces.consume(`${organization.id}/${device.id}`, body.nonce, expiresAt, nowMs))) {
-    throw new LatchkeyError(
-      'push_replayed',
-      'This nonce was already used; sign the push again with a new nonce.',
-    );
-  }
-
   const strict = body.conflict_mode === 'strict';
   if (environment.require_strict_conflict_mode && !strict) {
     throw new LatchkeyError('invalid_request', 'This environment requires conflict_mode "strict".', {
@@ -167,50 +160,66 @@ async function push(ctx: RouteContext<PushBodyInput>) {
     if_version: c.if_version,
   }));
   const mode = strict ? 'strict' : 'lenient';
-  const result = await store.secrets.applyPush({
-    organizationId: organization.id,
-    environmentId: environment.id,
-    changes,
-    force,
-    now: ctx.at,
-    event: (plan) =>
-      force
-        ? ctx.draft(
-            'push_force_overwrite',
-            {
-              conflict_mode: mode,
-              keys: plan.writes.map((w) => w.key),
-              overwritten: plan.overwritten,
-              versions: plan.writes.map((w) => ({
-                key: w.key,
-                version: w.version,
-                deleted: w.value === null,
-              })),
-            },
-            { device_id: device.id },
-          )
-        : ctx.draft(
-            'push_applied',
-            {
-              conflict_mode: mode,
-              versions: plan.writes.map((w) => ({
-                key: w.key,
-                version: w.version,
-                deleted: w.value === null,
-              })),
-            },
-            { device_id: device.id },
-          ),
+  // One unit of work: the nonce, every version and the event (or the conflict's event) together.
+  const outcome = await store.transaction(async (tx) => {
+    if (!(await tx.nonces.consume(`${organization.id}/${device.id}`, body.nonce, expiresAt, nowMs))) {
+      return null;
+    }
+    const result = await tx.secrets.applyPush({
+      organizationId: organization.id,
+      environmentId: environment.id,
+      changes,
+      force,
+      now: ctx.at,
+      event: (plan) =>
+        force
+          ? ctx.draft(
+              'push_force_overwrite',
+              {
+                conflict_mode: mode,
+                keys: plan.writes.map((w) => w.key),
+                overwritten: plan.overwritten,
+                versions: plan.writes.map((w) => ({
+                  key: w.key,
+                  version: w.version,
+                  deleted: w.value === null,
+                })),
+              },
+              { device_id: device.id },
+            )
+          : ctx.draft(
+              'push_applied',
+              {
+                conflict_mode: mode,
+                versions: plan.writes.map((w) => ({
+                  key: w.key,
+                  version: w.version,
+                  deleted: w.value === null,
+                })),
+              },
+              { device_id: device.id },
+            ),
+    });
+    if (!result.ok) {
+      await tx.activity.append(
+        organization.id,
+        ctx.draft(
+          'push_conflict',
+          { conflict_mode: mode, conflicts: result.conflicts },
+          { device_id: device.id },
+        ),
+      );
+    }
+    return result;
   });
-  if (!result.ok) {
-    await store.activity.append(
-      organization.id,
-      ctx.draft(
-        'push_conflict',
-        { conflict_mode: mode, conflicts: result.conflicts },
-        { device_id: device.id },
-      ),
+  if (outcome === null) {
+    throw new LatchkeyError(
+      'push_replayed',
+      'This nonce was already used; sign the push again with a new nonce.',
     );
+  }
+  const result = outcome;
+  if (!result.ok) {
     throw recorded(
       new LatchkeyError(
         'version_conflict',
