@@ -49,8 +49,8 @@ export async function dropSchema(schema: string): Promise<void> {
 }
 
 /** A store on the real PostgreSQL, in a schema of its own that `close()` drops. */
-export async function postgresStore(options: { max?: number } = {}): Promise<PostgresStore> {
-  const schema = freshSchema();
+export async function postgresStore(options: { max?: number; schema?: string } = {}): Promise<PostgresStore> {
+  const schema = options.schema ?? freshSchema();
   const driver = await pgDriver({ connectionString: DATABASE_URL, max: options.max ?? 10 });
   const store = await createPostgresStore({ driver, schema });
   return {

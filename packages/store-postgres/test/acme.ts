@@ -1,0 +1,42 @@
+/** Organization acme with project web, environment prod and one enrolled device of its owner, on a given store. */
+import { type Core, createCore, generateDeviceKeyPair, type LatchkeyStore } from '@latchkey/core';
+import { expect } from 'vitest';
+
+export const TOKEN = 'lk_store_postgres_process_test_token_0000000';
+
+export interface Acme {
+  core: Core;
+  /** Environment variables a pusher process needs for the device. */
+  deviceEnv: { TOKEN: string; DEVICE_ID: string; PRIVATE_KEY: string };
+  environmentId: string;
+  organizationId: string;
+}
+
+export async function setUpAcme(store: LatchkeyStore): Promise<Acme> {
+  const core = createCore({ store });
+  const org = await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
+  const send = async (url: string, body: unknown) => {
+    const response = await core.handle({
+      method: 'POST',
+      url,
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(201);
+    return JSON.parse(response.body as string) as { id: string };
+  };
+  await send('/api/v2/organizations/acme/projects', { slug: 'web' });
+  const environment = await send('/api/v2/organizations/acme/projects/web/environments', { slug: 'prod' });
+  const keys = generateDeviceKeyPair();
+  const device = await send('/api/v2/organizations/acme/devices', { name: 'ci', public_key: keys.publicKey });
+  return {
+    core,
+    organizationId: org.id,
+    environmentId: environment.id,
+    deviceEnv: {
+      TOKEN,
+      DEVICE_ID: device.id,
+      PRIVATE_KEY: keys.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    },
+  };
+}

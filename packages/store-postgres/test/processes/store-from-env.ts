@@ -1,0 +1,9 @@
+/** The store a helper process opens: PostgreSQL at DATABASE_URL in SCHEMA, or PGlite in PGLITE_DIR. */
+import { createPostgresStore, type PostgresStore, pgDriver, pgliteDriver } from '../../src/index.js';
+
+export async function storeFromEnv(): Promise<PostgresStore> {
+  const env = process.env;
+  if (env['PGLITE_DIR']) return createPostgresStore({ driver: await pgliteDriver(env['PGLITE_DIR']) });
+  const driver = await pgDriver({ connectionString: env['DATABASE_URL']!, max: 4 });
+  return createPostgresStore({ driver, schema: env['SCHEMA']! });
+}
