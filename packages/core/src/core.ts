@@ -137,9 +137,9 @@ export function createCore(options: CoreOptions = {}): Core {
       if (route.auth === false) {
         return toResponse(await route.handler({ services, request } as RouteContext<never, never>));
       }
-      const principal = await authenticate(request, store, options.authenticate);
+      const { principal, records } = await authenticate(request, store, options.authenticate, match.params);
       const params = validateParams(match.params);
-      const { organization, project, environment } = await resolveScope(store, principal, params);
+      const { organization, project, environment } = await resolveScope(store, principal, params, records);
       const at = new Date(services.now()).toISOString();
       const ctx: RouteContext = {
         request,

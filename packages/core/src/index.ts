@@ -69,6 +69,7 @@ export {
 export type { AnyRoute, RouteContext, RouteDefinition, RouteResult, Services } from './router.js';
 export * as schemas from './schemas.js';
 export { createMemoryStore, type MemoryStoreOptions } from './store/memory/index.js';
+export { composedRequests } from './store/memory/requests.js';
 export type * from './store/types.js';
 export { fromWebRequest, toWebResponse } from './web.js';
 export { newSigningSecret, type SignedDelivery, signDelivery } from './webhooks/signing.js';

@@ -8,21 +8,34 @@ import { LatchkeyError } from './errors.js';
 import { type CoreRequest, headerValue } from './http.js';
 import type { Environment, Organization, Project } from './model.js';
 import type { Principal } from './permissions.js';
-import type { LatchkeyStore } from './store/types.js';
+import type { LatchkeyStore, RequestRecords } from './store/types.js';
 
-/** The principal of a request, or a 401 `unauthenticated`. */
+/** Who is calling, and (for API tokens) the records the path names, fetched with the token. */
+export interface Authenticated {
+  principal: Principal;
+  /** Fetched in the same step as the token: what {@link resolveScope} needs, without asking again. */
+  records?: RequestRecords;
+}
+
+/**
+ * The principal of a request, or a 401 `unauthenticated`. With an API token, the token, its member
+ * and the records `params` name are read in one step (`store.requests.resolve`).
+ */
 export async function authenticate(
   request: CoreRequest,
   store: LatchkeyStore,
   hostAuthenticate: CoreOptions['authenticate'],
-): Promise<Principal> {
+  params: Record<string, string>,
+): Promise<Authenticated> {
   if (hostAuthenticate) {
     const identity = await hostAuthenticate(request);
     if (!identity) throw new LatchkeyError('unauthenticated', 'Authentication is required.');
     const org = await store.organizations.getBySlug(identity.organization);
     const member = org && (await store.members.get(org.id, identity.user));
     if (!org || !member) throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
-    return { organizationId: org.id, user: member.user, role: member.role, grants: member.grants };
+    return {
+      principal: { organizationId: org.id, user: member.user, role: member.role, grants: member.grants },
+    };
   }
   const header = headerValue(request.headers, 'authorization');
   if (!header)
@@ -30,42 +43,58 @@ export async function authenticate(
   const match = /^Bearer +([A-Za-z0-9_-]{1,200})\s*$/i.exec(header);
   if (!match)
     throw new LatchkeyError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
-  const token = await store.tokens.findByHash(hashToken(match[1]!));
+  const records = await store.requests.resolve({
+    tokenHash: hashToken(match[1]!),
+    organization: params['organization'],
+    project: params['project'],
+    environment: params['environment'],
+  });
+  const { token, member } = records;
   if (!token || token.revoked_at !== null)
     throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
-  const member = await store.members.get(token.organization_id, token.user);
   if (!member) throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
   return {
-    organizationId: token.organization_id,
-    user: member.user,
-    role: member.role,
-    grants: member.grants,
-    tokenId: token.id,
+    principal: {
+      organizationId: token.organization_id,
+      user: member.user,
+      role: member.role,
+      grants: member.grants,
+      tokenId: token.id,
+    },
+    records,
   };
 }
 
-/** The scope a path names; another organization's resources answer 404 exactly like missing ones. */
+/**
+ * The scope a path names; another organization's resources answer 404 exactly like missing ones.
+ * `records`, when given, were fetched for these `params` and are used instead of asking again.
+ */
 export async function resolveScope(
   store: LatchkeyStore,
   principal: Principal,
   params: Record<string, string>,
+  records?: RequestRecords,
 ): Promise<{
   organization: Organization;
   project: Project | undefined;
   environment: Environment | undefined;
 }> {
   const slug = params['organization'];
-  const organization = slug === undefined ? null : await store.organizations.getBySlug(slug);
+  const organization =
+    slug === undefined ? null : records ? records.organization : await store.organizations.getBySlug(slug);
   // Another organization's resources answer exactly like missing ones.
   if (!organization || organization.id !== principal.organizationId) throw notFound();
   let project: Project | undefined;
   let environment: Environment | undefined;
   if (params['project'] !== undefined) {
-    project = (await store.projects.get(organization.id, params['project'])) ?? undefined;
+    project =
+      (records ? records.project : await store.projects.get(organization.id, params['project'])) ?? undefined;
     if (!project) throw notFound('project');
   }
   if (params['environment'] !== undefined && project) {
-    environment = (await store.environments.get(project.id, params['environment'])) ?? undefined;
+    environment =
+      (records ? records.environment : await store.environments.get(project.id, params['environment'])) ??
+      undefined;
     if (!environment) throw notFound('environment');
   }
   return { organization, project, environment };

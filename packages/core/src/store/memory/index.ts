@@ -13,6 +13,7 @@ import { memoryMembers } from './members.js';
 import { memoryNonces } from './nonces.js';
 import { memoryOrganizations } from './organizations.js';
 import { memoryProjects } from './projects.js';
+import { composedRequests } from './requests.js';
 import { memorySecrets } from './secrets.js';
 import { createState, type Journal, type MemoryState } from './state.js';
 import { memoryTokens } from './tokens.js';
@@ -24,7 +25,7 @@ export interface MemoryStoreOptions {
 }
 
 function repositories(state: MemoryState, journal: Journal): StoreTransaction {
-  return {
+  const base = {
     organizations: memoryOrganizations(state, journal),
     projects: memoryProjects(state, journal),
     environments: memoryEnvironments(state, journal),
@@ -35,6 +36,7 @@ function repositories(state: MemoryState, journal: Journal): StoreTransaction {
     secrets: memorySecrets(state, journal),
     activity: memoryActivity(state, journal),
   };
+  return { ...base, requests: composedRequests(base) };
 }
 
 /** Wraps every method so that, while a transaction runs, it waits for the transaction to end. */
@@ -76,7 +78,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
     }
   }
 
-  const store: LatchkeyStore = {
+  const outsideGated = {
     organizations: gated(outside.organizations, gate),
     projects: gated(outside.projects, gate),
     environments: gated(outside.environments, gate),
@@ -86,6 +88,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
     nonces: gated(outside.nonces, gate),
     secrets: gated(outside.secrets, gate),
     activity: gated(outside.activity, gate),
+  };
+  const store: LatchkeyStore = {
+    ...outsideGated,
+    requests: composedRequests(outsideGated),
     transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
       const run = queue.then(() => runOne(fn));
       queue = run.catch(() => undefined);

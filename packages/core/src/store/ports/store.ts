@@ -6,6 +6,7 @@ import type { MemberRepository } from './members.js';
 import type { NonceRepository } from './nonces.js';
 import type { OrganizationRepository } from './organizations.js';
 import type { ProjectRepository } from './projects.js';
+import type { RequestRepository } from './requests.js';
 import type { SecretRepository } from './secrets.js';
 import type { TokenRepository } from './tokens.js';
 
@@ -20,6 +21,7 @@ export interface StoreTransaction {
   nonces: NonceRepository;
   secrets: SecretRepository;
   activity: ActivityRepository;
+  requests: RequestRepository;
 }
 
 /** A complete Latchkey store. */
