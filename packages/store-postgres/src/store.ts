@@ -9,6 +9,7 @@ import { sqlMembers } from './repositories/members.js';
 import { sqlNonces } from './repositories/nonces.js';
 import { sqlOrganizations } from './repositories/organizations.js';
 import { sqlProjects } from './repositories/projects.js';
+import { sqlRequests } from './repositories/requests.js';
 import { sqlSecrets } from './repositories/secrets.js';
 import { sqlTokens } from './repositories/tokens.js';
 import { driverRunner, type Runner, transactionRunner } from './runner.js';
@@ -46,6 +47,7 @@ function repositories(db: Runner, t: Tables): StoreTransaction {
     nonces: sqlNonces(db, t),
     secrets: sqlSecrets(db, t),
     activity: sqlActivity(db, t),
+    requests: sqlRequests(db, t),
   };
 }
 

@@ -1,4 +1,5 @@
 /** The node-postgres driver: a `pg.Pool`, given or built from a connection string. */
+import { createHash } from 'node:crypto';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import type { SqlDriver, SqlQueryable, SqlResult } from '../driver.js';
 import { isUnavailable, translate } from '../failures.js';
@@ -24,11 +25,26 @@ const isPool = (value: unknown): value is Pool =>
   typeof (value as Pool).connect === 'function' &&
   typeof (value as Pool).query === 'function';
 
+// Statements with parameters are prepared once per connection under a name derived from their text,
+// so PostgreSQL parses and plans each of them once rather than on every call.
+const names = new Map<string, string>();
+function nameOf(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `lk_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    if (names.size < 10_000) names.set(text, name);
+  }
+  return name;
+}
+
 function wrap(client: Pool | PoolClient): SqlQueryable {
   return {
     async query<Row>(text: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
       try {
-        const result = await client.query(text, params as unknown[] | undefined);
+        const result =
+          params && params.length > 0
+            ? await client.query({ name: nameOf(text), text, values: params as unknown[] })
+            : await client.query(text);
         return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
       } catch (error) {
         throw translate(error);

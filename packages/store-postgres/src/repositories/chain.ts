@@ -8,6 +8,54 @@ import type { SqlQueryable } from '../driver.js';
 import { int } from '../rows.js';
 import type { Tables } from '../schema-name.js';
 
+/** Locks the organization's chain head (creating it, race-safely, before the first event) and reads it. */
+export async function lockChainHead(
+  tx: SqlQueryable,
+  t: Tables,
+  organizationId: string,
+): Promise<ChainHead | null> {
+  const select = `SELECT seq, hash FROM ${t.chains} WHERE organization_id = $1 FOR UPDATE`;
+  let { rows } = await tx.query<{ seq: unknown; hash: string }>(select, [organizationId]);
+  if (rows.length === 0) {
+    await tx.query(
+      `INSERT INTO ${t.chains} (organization_id, seq, hash) VALUES ($1, 0, '') ON CONFLICT (organization_id) DO NOTHING`,
+      [organizationId],
+    );
+    ({ rows } = await tx.query<{ seq: unknown; hash: string }>(select, [organizationId]));
+  }
+  const seq = int(rows[0]!.seq);
+  return seq === 0 ? null : { seq, hash: rows[0]!.hash };
+}
+
+/**
+ * The statement that stores a sealed event and moves the chain head to it, as a data-modifying CTE
+ * that other writes of the same transaction can join (`before`), so it all costs one round trip.
+ * Parameters: $1 organization, $2 seq, $3 id, $4 type, $5 project, $6 environment, $7 occurred_at,
+ * $8 body, $9 hash; `before` may use $10 onwards.
+ */
+export function storeEventStatement(t: Tables, before = ''): string {
+  return `WITH ${before}stored_event AS (
+      INSERT INTO ${t.events} (organization_id, seq, id, type, project, environment, occurred_at, body)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    )
+    UPDATE ${t.chains} SET seq = $2, hash = $9 WHERE organization_id = $1`;
+}
+
+/** The parameters $1–$9 of {@link storeEventStatement}. */
+export function storeEventParams(organizationId: string, event: ActivityEvent): unknown[] {
+  return [
+    organizationId,
+    event.seq,
+    event.id,
+    event.type,
+    event.project ?? null,
+    event.environment ?? null,
+    event.occurred_at,
+    JSON.stringify(event),
+    event.hash,
+  ];
+}
+
 /** Seals `draft` after the organization's head, stores it and moves the head; returns the event. */
 export async function appendToChain(
   tx: SqlQueryable,
@@ -15,35 +63,7 @@ export async function appendToChain(
   organizationId: string,
   draft: ActivityDraft,
 ): Promise<ActivityEvent> {
-  await tx.query(
-    `INSERT INTO ${t.chains} (organization_id, seq, hash) VALUES ($1, 0, '') ON CONFLICT (organization_id) DO NOTHING`,
-    [organizationId],
-  );
-  const { rows } = await tx.query<{ seq: unknown; hash: string }>(
-    `SELECT seq, hash FROM ${t.chains} WHERE organization_id = $1 FOR UPDATE`,
-    [organizationId],
-  );
-  const seq = int(rows[0]!.seq);
-  const head: ChainHead | null = seq === 0 ? null : { seq, hash: rows[0]!.hash };
-  const event = sealEvent(draft, head);
-  await tx.query(
-    `INSERT INTO ${t.events} (organization_id, seq, id, type, project, environment, occurred_at, body)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      organizationId,
-      event.seq,
-      event.id,
-      event.type,
-      event.project ?? null,
-      event.environment ?? null,
-      event.occurred_at,
-      JSON.stringify(event),
-    ],
-  );
-  await tx.query(`UPDATE ${t.chains} SET seq = $2, hash = $3 WHERE organization_id = $1`, [
-    organizationId,
-    event.seq,
-    event.hash,
-  ]);
+  const event = sealEvent(draft, await lockChainHead(tx, t, organizationId));
+  await tx.query(storeEventStatement(t), storeEventParams(organizationId, event));
   return event;
 }

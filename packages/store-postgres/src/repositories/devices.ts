@@ -3,6 +3,9 @@ import { iso, isoOrNull } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 
+/** Named, never `*`: a column added by a later migration must not change the result of a prepared statement. */
+const COLUMNS = 'id, organization_id, user_id, name, public_key, status, created_at, revoked_at';
+
 const toDevice = (r: Record<string, unknown>): Device => ({
   id: r['id'] as string,
   organization_id: r['organization_id'] as string,
@@ -34,20 +37,21 @@ export function sqlDevices(db: Runner, t: Tables): DeviceRepository {
       );
     },
     async get(organizationId, id) {
-      const { rows } = await db.query(`SELECT * FROM ${t.devices} WHERE organization_id = $1 AND id = $2`, [
-        organizationId,
-        id,
-      ]);
+      const { rows } = await db.query(
+        `SELECT ${COLUMNS} FROM ${t.devices} WHERE organization_id = $1 AND id = $2`,
+        [organizationId, id],
+      );
       return rows[0] ? toDevice(rows[0]) : null;
     },
     async list(organizationId, user) {
       const { rows } =
         user === undefined
-          ? await db.query(`SELECT * FROM ${t.devices} WHERE organization_id = $1 ORDER BY created_at, id`, [
-              organizationId,
-            ])
+          ? await db.query(
+              `SELECT ${COLUMNS} FROM ${t.devices} WHERE organization_id = $1 ORDER BY created_at, id`,
+              [organizationId],
+            )
           : await db.query(
-              `SELECT * FROM ${t.devices} WHERE organization_id = $1 AND user_id = $2 ORDER BY created_at, id`,
+              `SELECT ${COLUMNS} FROM ${t.devices} WHERE organization_id = $1 AND user_id = $2 ORDER BY created_at, id`,
               [organizationId, user],
             );
       return rows.map(toDevice);
@@ -55,7 +59,7 @@ export function sqlDevices(db: Runner, t: Tables): DeviceRepository {
     async revoke(organizationId, id, at) {
       const { rows } = await db.query(
         `UPDATE ${t.devices} SET status = 'revoked', revoked_at = COALESCE(revoked_at, $3)
-         WHERE organization_id = $1 AND id = $2 RETURNING *`,
+         WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
         [organizationId, id, at],
       );
       return rows[0] ? toDevice(rows[0]) : null;

@@ -3,7 +3,10 @@ import { created, iso } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 
-const toEnvironment = (r: Record<string, unknown>): Environment => ({
+/** Named, never `*`: a column added by a later migration must not change the result of a prepared statement. */
+const COLUMNS = 'id, organization_id, project_id, slug, require_strict_conflict_mode, created_at';
+
+export const toEnvironment = (r: Record<string, unknown>): Environment => ({
   id: r['id'] as string,
   organization_id: r['organization_id'] as string,
   project_id: r['project_id'] as string,
@@ -32,22 +35,22 @@ export function sqlEnvironments(db: Runner, t: Tables): EnvironmentRepository {
       return created(rowCount);
     },
     async get(projectId, slug) {
-      const { rows } = await db.query(`SELECT * FROM ${t.environments} WHERE project_id = $1 AND slug = $2`, [
-        projectId,
-        slug,
-      ]);
+      const { rows } = await db.query(
+        `SELECT ${COLUMNS} FROM ${t.environments} WHERE project_id = $1 AND slug = $2`,
+        [projectId, slug],
+      );
       return rows[0] ? toEnvironment(rows[0]) : null;
     },
     async list(projectId) {
       const { rows } = await db.query(
-        `SELECT * FROM ${t.environments} WHERE project_id = $1 ORDER BY slug COLLATE "C"`,
+        `SELECT ${COLUMNS} FROM ${t.environments} WHERE project_id = $1 ORDER BY slug COLLATE "C"`,
         [projectId],
       );
       return rows.map(toEnvironment);
     },
     async update(id, patch) {
       const { rows } = await db.query(
-        `UPDATE ${t.environments} SET require_strict_conflict_mode = $2 WHERE id = $1 RETURNING *`,
+        `UPDATE ${t.environments} SET require_strict_conflict_mode = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
         [id, patch.require_strict_conflict_mode],
       );
       return rows[0] ? toEnvironment(rows[0]) : null;

@@ -3,7 +3,10 @@ import { created, iso } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 
-const toMember = (r: Record<string, unknown>): Member => ({
+/** Named, never `*`: a column added by a later migration must not change the result of a prepared statement. */
+const COLUMNS = 'organization_id, user_id, role, grants, created_at';
+
+export const toMember = (r: Record<string, unknown>): Member => ({
   organization_id: r['organization_id'] as string,
   user: r['user_id'] as string,
   role: r['role'] as Role,
@@ -24,14 +27,14 @@ export function sqlMembers(db: Runner, t: Tables): MemberRepository {
     },
     async get(organizationId, user) {
       const { rows } = await db.query(
-        `SELECT * FROM ${t.members} WHERE organization_id = $1 AND user_id = $2`,
+        `SELECT ${COLUMNS} FROM ${t.members} WHERE organization_id = $1 AND user_id = $2`,
         [organizationId, user],
       );
       return rows[0] ? toMember(rows[0]) : null;
     },
     async list(organizationId) {
       const { rows } = await db.query(
-        `SELECT * FROM ${t.members} WHERE organization_id = $1 ORDER BY user_id COLLATE "C"`,
+        `SELECT ${COLUMNS} FROM ${t.members} WHERE organization_id = $1 ORDER BY user_id COLLATE "C"`,
         [organizationId],
       );
       return rows.map(toMember);

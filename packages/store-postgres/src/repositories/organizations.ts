@@ -3,7 +3,10 @@ import { created, iso } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 
-const toOrganization = (r: Record<string, unknown>): Organization => ({
+/** Named, never `*`: a column added by a later migration must not change the result of a prepared statement. */
+const COLUMNS = 'id, slug, name, created_at';
+
+export const toOrganization = (r: Record<string, unknown>): Organization => ({
   id: r['id'] as string,
   slug: r['slug'] as string,
   name: r['name'] as string,
@@ -22,11 +25,11 @@ export function sqlOrganizations(db: Runner, t: Tables): OrganizationRepository 
       return created(rowCount);
     },
     async getBySlug(slug) {
-      const { rows } = await db.query(`SELECT * FROM ${t.organizations} WHERE slug = $1`, [slug]);
+      const { rows } = await db.query(`SELECT ${COLUMNS} FROM ${t.organizations} WHERE slug = $1`, [slug]);
       return rows[0] ? toOrganization(rows[0]) : null;
     },
     async getById(id) {
-      const { rows } = await db.query(`SELECT * FROM ${t.organizations} WHERE id = $1`, [id]);
+      const { rows } = await db.query(`SELECT ${COLUMNS} FROM ${t.organizations} WHERE id = $1`, [id]);
       return rows[0] ? toOrganization(rows[0]) : null;
     },
   };

@@ -3,7 +3,10 @@ import { created, iso } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 
-const toProject = (r: Record<string, unknown>): Project => ({
+/** Named, never `*`: a column added by a later migration must not change the result of a prepared statement. */
+const COLUMNS = 'id, organization_id, slug, name, created_at';
+
+export const toProject = (r: Record<string, unknown>): Project => ({
   id: r['id'] as string,
   organization_id: r['organization_id'] as string,
   slug: r['slug'] as string,
@@ -24,14 +27,14 @@ export function sqlProjects(db: Runner, t: Tables): ProjectRepository {
     },
     async get(organizationId, slug) {
       const { rows } = await db.query(
-        `SELECT * FROM ${t.projects} WHERE organization_id = $1 AND slug = $2`,
+        `SELECT ${COLUMNS} FROM ${t.projects} WHERE organization_id = $1 AND slug = $2`,
         [organizationId, slug],
       );
       return rows[0] ? toProject(rows[0]) : null;
     },
     async list(organizationId) {
       const { rows } = await db.query(
-        `SELECT * FROM ${t.projects} WHERE organization_id = $1 ORDER BY slug COLLATE "C"`,
+        `SELECT ${COLUMNS} FROM ${t.projects} WHERE organization_id = $1 ORDER BY slug COLLATE "C"`,
         [organizationId],
       );
       return rows.map(toProject);

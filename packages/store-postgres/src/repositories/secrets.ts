@@ -4,51 +4,72 @@ import {
   type KeyHead,
   planPush,
   type SecretRepository,
+  sealEvent,
 } from '@latchkey/core';
 import type { SqlQueryable } from '../driver.js';
 import { int, iso } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
-import { appendToChain } from './chain.js';
+import { lockChainHead, storeEventParams, storeEventStatement } from './chain.js';
+
+/** Locks the heads of `keys` (sorted), inserting a placeholder row first for a key never pushed. */
+async function lockHeads(tx: SqlQueryable, t: Tables, input: ApplyPushInput, keys: string[]) {
+  const select = `SELECT key, version, deleted FROM ${t.secrets}
+     WHERE environment_id = $1 AND key = ANY($2::text[]) ORDER BY key FOR UPDATE`;
+  const { rows } = await tx.query<{ key: string; version: unknown; deleted: boolean }>(select, [
+    input.environmentId,
+    keys,
+  ]);
+  if (rows.length === keys.length) return rows;
+  // A key pushed for the first time has no row to lock yet: insert a placeholder (version 0, read
+  // as "no such key") that concurrent pushes then queue on.
+  const found = new Set(rows.map((r) => r.key));
+  const missing = keys.filter((key) => !found.has(key));
+  await tx.query(
+    `INSERT INTO ${t.secrets} (environment_id, key, version, deleted, value, updated_at)
+     SELECT $1, k, 0, true, NULL, $3 FROM unnest($2::text[]) AS k
+     ON CONFLICT (environment_id, key) DO NOTHING`,
+    [input.environmentId, missing, input.now],
+  );
+  const added = await tx.query<{ key: string; version: unknown; deleted: boolean }>(select, [
+    input.environmentId,
+    missing,
+  ]);
+  return [...rows, ...added.rows];
+}
 
 /** Applies one push inside a transaction: lock the heads, plan, write every version and the event, or nothing. */
 async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Promise<ApplyPushResult> {
   // Sorted, so two pushes touching the same keys lock them in the same order and cannot deadlock.
   const keys = [...new Set(input.changes.map((c) => c.key))].sort();
-  // A key pushed for the first time has no row to lock yet: insert a placeholder (version 0, read
-  // as "no such key") that concurrent pushes then queue on.
-  await tx.query(
-    `INSERT INTO ${t.secrets} (environment_id, key, version, deleted, value, updated_at)
-     SELECT $1, k, 0, true, NULL, $3 FROM unnest($2::text[]) AS k
-     ON CONFLICT (environment_id, key) DO NOTHING`,
-    [input.environmentId, keys, input.now],
-  );
-  const { rows } = await tx.query<{ key: string; version: unknown; deleted: boolean }>(
-    `SELECT key, version, deleted FROM ${t.secrets}
-     WHERE environment_id = $1 AND key = ANY($2::text[]) ORDER BY key FOR UPDATE`,
-    [input.environmentId, keys],
-  );
   const heads = new Map<string, KeyHead>();
-  for (const row of rows) {
+  for (const row of await lockHeads(tx, t, input, keys)) {
     const version = int(row.version);
     if (version > 0) heads.set(row.key, { version, deleted: row.deleted });
   }
   const plan = planPush(heads, input.changes, input.force);
   if (!plan.ok) return { ok: false, conflicts: plan.conflicts };
-  const draft = input.event(plan);
+  // The chain head is locked after the keys, by every push in the same order.
+  const event = sealEvent(input.event(plan), await lockChainHead(tx, t, input.organizationId));
+  // The versions, the event and the chain head in one statement.
   await tx.query(
-    `UPDATE ${t.secrets} AS s SET version = w.version, deleted = w.value IS NULL, value = w.value, updated_at = $2
-     FROM unnest($3::text[], $4::int[], $5::text[]) AS w(key, version, value)
-     WHERE s.environment_id = $1 AND s.key = w.key`,
+    storeEventStatement(
+      t,
+      `written AS (
+        UPDATE ${t.secrets} AS s SET version = w.version, deleted = w.value IS NULL, value = w.value, updated_at = $10
+        FROM unnest($11::text[], $12::int[], $13::text[]) AS w(key, version, value)
+        WHERE s.environment_id = $14 AND s.key = w.key
+      ), `,
+    ),
     [
-      input.environmentId,
+      ...storeEventParams(input.organizationId, event),
       input.now,
       plan.writes.map((w) => w.key),
       plan.writes.map((w) => w.version),
       plan.writes.map((w) => w.value),
+      input.environmentId,
     ],
   );
-  const event = await appendToChain(tx, t, input.organizationId, draft);
   return { ok: true, versions: plan.writes.map((w) => ({ key: w.key, version: w.version })), event };
 }
 

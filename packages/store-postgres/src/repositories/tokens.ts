@@ -3,7 +3,10 @@ import { iso, isoOrNull } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 
-const toToken = (r: Record<string, unknown>): ApiToken => ({
+/** Named, never `*`: a column added by a later migration must not change the result of a prepared statement. */
+const COLUMNS = 'id, organization_id, user_id, name, token_hash, created_at, revoked_at';
+
+export const toToken = (r: Record<string, unknown>): ApiToken => ({
   id: r['id'] as string,
   organization_id: r['organization_id'] as string,
   user: r['user_id'] as string,
@@ -32,12 +35,14 @@ export function sqlTokens(db: Runner, t: Tables): TokenRepository {
       );
     },
     async findByHash(tokenHash) {
-      const { rows } = await db.query(`SELECT * FROM ${t.tokens} WHERE token_hash = $1`, [tokenHash]);
+      const { rows } = await db.query(`SELECT ${COLUMNS} FROM ${t.tokens} WHERE token_hash = $1`, [
+        tokenHash,
+      ]);
       return rows[0] ? toToken(rows[0]) : null;
     },
     async list(organizationId) {
       const { rows } = await db.query(
-        `SELECT * FROM ${t.tokens} WHERE organization_id = $1 ORDER BY created_at, id`,
+        `SELECT ${COLUMNS} FROM ${t.tokens} WHERE organization_id = $1 ORDER BY created_at, id`,
         [organizationId],
       );
       return rows.map(toToken);
@@ -45,7 +50,7 @@ export function sqlTokens(db: Runner, t: Tables): TokenRepository {
     async revoke(organizationId, id, at) {
       // The first revocation's time stays: revoking again changes nothing.
       const { rows } = await db.query(
-        `UPDATE ${t.tokens} SET revoked_at = COALESCE(revoked_at, $3) WHERE organization_id = $1 AND id = $2 RETURNING *`,
+        `UPDATE ${t.tokens} SET revoked_at = COALESCE(revoked_at, $3) WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
         [organizationId, id, at],
       );
       return rows[0] ? toToken(rows[0]) : null;
