@@ -113,14 +113,25 @@ export function codeVersion(): string {
   }
 }
 
-const START = '<!-- push:results:start -->';
-const END = '<!-- push:results:end -->';
+/** A section of RESULTS.md that a benchmark owns: its heading, and the markers around its table. */
+export interface ResultsSection {
+  /** Names the markers: `<!-- id:results:start -->`. */
+  id: string;
+  /** The `## heading` the block goes under when the markers are not there yet. */
+  heading: string;
+}
 
 /**
- * Writes `block` into the `## Push` section of RESULTS.md, between its markers, keeping every other
- * section and any notes written around the markers.
+ * Writes `block` into its section of RESULTS.md (by default `## Push`), between its markers, keeping
+ * every other section and any notes written around the markers.
  */
-export function writeResults(file: string, block: string): void {
+export function writeResults(
+  file: string,
+  block: string,
+  section: ResultsSection = { id: 'push', heading: 'Push' },
+): void {
+  const START = `<!-- ${section.id}:results:start -->`;
+  const END = `<!-- ${section.id}:results:end -->`;
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -133,12 +144,12 @@ export function writeResults(file: string, block: string): void {
   if (start !== -1 && end > start) {
     text = text.slice(0, start) + marked + text.slice(end + END.length);
   } else {
-    const heading = /^## Push\s*$/m.exec(text);
+    const heading = new RegExp(`^## ${section.heading}\\s*$`, 'm').exec(text);
     if (heading) {
       const at = heading.index + heading[0].length;
       text = `${text.slice(0, at)}\n\n${marked}\n${text.slice(at)}`;
     } else {
-      text = `${text.trimEnd()}\n\n## Push\n\n${marked}\n`;
+      text = `${text.trimEnd()}\n\n## ${section.heading}\n\n${marked}\n`;
     }
   }
   writeFileSync(file, text);
