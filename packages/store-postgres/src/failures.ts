@@ -53,19 +53,56 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /**
- * The error to throw for a failed query: `service_unavailable` for "not now", otherwise the error
- * itself, without the query parameters a driver may have attached (they can hold secret values).
+ * A query the database refused. PostgreSQL's own message may quote the input (a value that failed a
+ * cast, a key in a constraint's detail), and inputs can be secret values or token hashes, so the
+ * message names only the SQLSTATE and the table, column or constraint concerned.
+ */
+export class StoreQueryError extends Error {
+  readonly code: string;
+  readonly table: string | undefined;
+  readonly column: string | undefined;
+  readonly constraint: string | undefined;
+
+  constructor(source: { code: string; table?: unknown; column?: unknown; constraint?: unknown }) {
+    const name = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+    const table = name(source.table);
+    const column = name(source.column);
+    const constraint = name(source.constraint);
+    const where = [
+      table && `table ${table}`,
+      column && `column ${column}`,
+      constraint && `constraint ${constraint}`,
+    ].filter(Boolean);
+    super(
+      `The database refused a query (SQLSTATE ${source.code}${where.length ? `; ${where.join(', ')}` : ''}).`,
+    );
+    this.name = 'StoreQueryError';
+    this.code = source.code;
+    this.table = table;
+    this.column = column;
+    this.constraint = constraint;
+  }
+}
+
+/**
+ * The error to throw for a failed query: `service_unavailable` for "not now", a
+ * {@link StoreQueryError} for anything else the database reported, and other errors (the caller's
+ * own, thrown inside a transaction) as they are.
  */
 export function translate(error: unknown): unknown {
-  if (isLatchkeyError(error)) return error;
+  if (isLatchkeyError(error) || error instanceof StoreQueryError) return error;
   if (isUnavailable(error)) return serviceUnavailable(scrub(error), 1);
   return scrub(error);
 }
 
-/** Removes the fields of a driver error that can carry parameter values. */
+/** A database error stripped of everything that can quote input; any other error unchanged. */
 export function scrub(error: unknown): unknown {
+  const code = codeOf(error);
+  if (/^[0-9A-Z]{5}$/.test(code) && !isUnavailable(error)) {
+    return new StoreQueryError(error as { code: string });
+  }
   if (typeof error === 'object' && error !== null) {
-    for (const field of ['params', 'parameters', 'values']) {
+    for (const field of ['params', 'parameters', 'values', 'detail']) {
       if (field in error) delete (error as Record<string, unknown>)[field];
     }
   }

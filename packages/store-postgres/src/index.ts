@@ -9,6 +9,7 @@
 export type { SqlDriver, SqlQueryable, SqlResult } from './driver.js';
 export { type PgDriverOptions, pgDriver } from './drivers/pg.js';
 export { type PgliteDriverOptions, pgliteDriver } from './drivers/pglite.js';
+export { StoreQueryError } from './failures.js';
 export { type MigrationReport, migrate } from './migrate.js';
 export { MIGRATIONS, type Migration } from './migrations/index.js';
 export { tablesOf } from './schema-name.js';
