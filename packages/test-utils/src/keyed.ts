@@ -8,10 +8,24 @@ import { describe as vitestDescribe, it as vitestIt } from 'vitest';
 /** Test name → why this backend skips it (a sentence, shown in the report). */
 export type SkipList = Readonly<Record<string, string>>;
 
+/** How a keyed suite registers with the test runner: vitest's `describe`, `it` and `it.skip`. */
+export interface TestRunner {
+  describe(title: string, body: () => void): void;
+  it(name: string, fn: () => Promise<void> | void, timeout?: number): void;
+  skip(name: string, fn: () => Promise<void> | void): void;
+}
+
+const VITEST: TestRunner = {
+  describe: (title, body) => vitestDescribe(title, body),
+  it: (name, fn, timeout) => vitestIt(name, fn, timeout),
+  skip: (name, fn) => vitestIt.skip(name, fn),
+};
+
 interface Registry {
   suite: string;
   skip: SkipList;
   seen: Set<string>;
+  runner: TestRunner;
 }
 
 let current: Registry | null = null;
@@ -23,9 +37,9 @@ export function it(name: string, fn: () => Promise<void> | void, timeout?: numbe
   current.seen.add(name);
   const reason = current.skip[name];
   if (reason === undefined) {
-    vitestIt(name, fn, timeout);
+    current.runner.it(name, fn, timeout);
   } else {
-    vitestIt.skip(`${name} — skipped: ${reason}`, fn);
+    current.runner.skip(`${name} — skipped: ${reason}`, fn);
   }
 }
 
@@ -47,17 +61,17 @@ function within(registry: Registry | null, body: () => void): void {
 export function describe(title: string, body: () => void): void {
   const registry = current;
   if (!registry) throw new Error(`group "${title}" is declared outside a keyed suite`);
-  vitestDescribe(title, () => within(registry, body));
+  registry.runner.describe(title, () => within(registry, body));
 }
 
 /**
  * `describe(title, body)` whose tests are keyed by name: `body` registers them through {@link it}.
  * Every entry of `skip` must carry a reason and name a registered test.
  */
-export function describeKeyed(title: string, skip: SkipList, body: () => void): void {
+export function describeKeyed(title: string, skip: SkipList, body: () => void, runner = VITEST): void {
   checkSkipList(title, skip);
-  vitestDescribe(title, () => {
-    const registry: Registry = { suite: title, skip, seen: new Set() };
+  runner.describe(title, () => {
+    const registry: Registry = { suite: title, skip, seen: new Set(), runner };
     within(registry, body);
     checkSkipList(title, skip, registry.seen);
   });

@@ -1,5 +1,5 @@
 import { expect, it as vitestIt } from 'vitest';
-import { checkSkipList, describeKeyed, it } from '../src/keyed.js';
+import { checkSkipList, describe, describeKeyed, it } from '../src/keyed.js';
 
 vitestIt('refuses a skip without a written reason', () => {
   expect(() => checkSkipList('suite', { 'a test': '' })).toThrow(/needs a written reason/);
@@ -21,13 +21,45 @@ vitestIt('refuses a test registered outside a keyed suite', () => {
   expect(() => it('stray', () => {})).toThrow(/outside a keyed suite/);
 });
 
-let ran = 0;
-describeKeyed('a keyed suite', { 'is skipped by name': 'shows how a backend skips a test' }, () => {
-  it('runs when not named', () => {
-    ran++;
-    expect(ran).toBe(1);
-  });
-  it('is skipped by name', () => {
-    throw new Error('a skipped test must not run');
-  });
+vitestIt('registers unnamed tests and skips named ones with their reason, groups included', () => {
+  const log: string[] = [];
+  const runner = {
+    describe: (title: string, body: () => void) => {
+      log.push(`describe ${title}`);
+      body();
+    },
+    it: (name: string) => log.push(`it ${name}`),
+    skip: (name: string) => log.push(`skip ${name}`),
+  };
+  describeKeyed(
+    'suite',
+    { 'is skipped by name': 'the backend has no row locks' },
+    () => {
+      it('runs when not named', () => {});
+      describe('a group', () => {
+        it('is skipped by name', () => {});
+      });
+    },
+    runner,
+  );
+  expect(log).toEqual([
+    'describe suite',
+    'it runs when not named',
+    'describe a group',
+    'skip is skipped by name — skipped: the backend has no row locks',
+  ]);
+  expect(() =>
+    describeKeyed('suite', { 'no such test': 'renamed since then' }, () => it('another', () => {}), runner),
+  ).toThrow(/names no such test: no such test/);
+  expect(() =>
+    describeKeyed(
+      'suite',
+      {},
+      () => {
+        it('twice', () => {});
+        it('twice', () => {});
+      },
+      runner,
+    ),
+  ).toThrow(/two tests are named "twice"/);
 });
