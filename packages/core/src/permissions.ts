@@ -28,8 +28,11 @@ export const PERMISSIONS = {
   },
   'devices:manage': { scope: 'organization', description: 'Enroll, list and revoke your own devices.' },
   'devices:manage_all': { scope: 'organization', description: "List and revoke every member's devices." },
-  'members:read': { scope: 'organization', description: 'Read members and the permission matrix.' },
-  'members:manage': { scope: 'organization', description: 'Add members and change their roles and grants.' },
+  'members:read': { scope: 'organization', description: 'List the members and their roles and grants.' },
+  'members:manage': {
+    scope: 'organization',
+    description: 'Add, change and remove members; read the permission matrix.',
+  },
   'tokens:manage': { scope: 'organization', description: 'Create, list and revoke API tokens.' },
   'activity:read': { scope: 'project', description: 'Read the activity history.' },
   'activity:export': { scope: 'organization', description: 'Export the activity log.' },
@@ -42,19 +45,24 @@ export type Permission = keyof typeof PERMISSIONS;
 
 const ALL = Object.keys(PERMISSIONS) as Permission[];
 
-/** The default role table. Owners and admins hold every permission on every project and environment. */
+/**
+ * The default role table, as data. Owners and admins act on every project and environment; admins
+ * hold everything but `backup:restore`, and act on no owner (see {@link mayActOn}). Developers and
+ * viewers hold their permissions only on the projects and environments granted to them.
+ */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   owner: ALL,
-  admin: ALL,
+  admin: ALL.filter((permission) => permission !== 'backup:restore'),
   developer: [
     'organization:read',
     'projects:read',
+    'members:read',
     'secrets:read',
     'secrets:push',
     'devices:manage',
     'activity:read',
   ],
-  viewer: ['organization:read', 'projects:read', 'secrets:read', 'activity:read'],
+  viewer: ['organization:read', 'projects:read', 'members:read', 'secrets:read', 'activity:read'],
 };
 
 /** A grant of a developer or viewer on one project: `environments` lists slugs, or `["*"]` for all. */

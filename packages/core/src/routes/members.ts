@@ -75,7 +75,7 @@ export const memberRoutes = [
     operationId: 'getPermissionMatrix',
     summary: 'Roles x permissions with each permission scope, and every member’s effective grants.',
     tag: 'Members',
-    permission: 'members:read',
+    permission: 'members:manage',
     responses: { 200: { description: 'The matrix', schema: PermissionMatrixResponse }, ...commonErrors },
     async handler(ctx) {
       const names = Object.keys(PERMISSIONS) as Permission[];
