@@ -5,6 +5,7 @@
 import { type ActivityDraft, type LatchkeyStore, verifyChain } from '@latchkey/core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { describeKeyed, it, type SkipList } from './keyed.js';
+import { describeMemberTests } from './store-members.js';
 import { describeTransactionTests } from './store-transactions.js';
 
 let counter = 0;
@@ -285,5 +286,6 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     });
 
     describeTransactionTests(() => ({ store, orgId, envId, id, draft }));
+    describeMemberTests(() => ({ store, id }));
   });
 }

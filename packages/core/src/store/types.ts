@@ -7,7 +7,7 @@ export type { ActivityQuery, ActivityRepository } from './ports/activity.js';
 export type { CreateResult } from './ports/common.js';
 export type { DeviceRepository } from './ports/devices.js';
 export type { EnvironmentRepository } from './ports/environments.js';
-export type { MemberRepository } from './ports/members.js';
+export type { MemberChange, MemberPatch, MemberRepository } from './ports/members.js';
 export type { NonceRepository } from './ports/nonces.js';
 export type { OrganizationRepository } from './ports/organizations.js';
 export type { ProjectRepository } from './ports/projects.js';

@@ -56,6 +56,14 @@ export function sqlDevices(db: Runner, t: Tables): DeviceRepository {
             );
       return rows.map(toDevice);
     },
+    async revokeAllOf(organizationId, user, at) {
+      const { rowCount } = await db.query(
+        `UPDATE ${t.devices} SET status = 'revoked', revoked_at = $3
+         WHERE organization_id = $1 AND user_id = $2 AND status <> 'revoked'`,
+        [organizationId, user, at],
+      );
+      return rowCount;
+    },
     async revoke(organizationId, id, at) {
       const { rows } = await db.query(
         `UPDATE ${t.devices} SET status = 'revoked', revoked_at = COALESCE(revoked_at, $3)

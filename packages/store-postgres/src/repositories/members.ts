@@ -1,4 +1,5 @@
-import type { Grant, Member, MemberRepository, Role } from '@latchkey/core';
+import type { Grant, Member, MemberChange, MemberRepository, Role } from '@latchkey/core';
+import type { SqlQueryable } from '../driver.js';
 import { created, iso } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
@@ -13,6 +14,22 @@ export const toMember = (r: Record<string, unknown>): Member => ({
   grants: r['grants'] as Grant[],
   created_at: iso(r['created_at']),
 });
+
+/**
+ * Locks the organization's owners (in a fixed order, so concurrent owner changes queue instead of
+ * deadlocking), then the member; says whether the member exists and how many owners there are.
+ */
+async function lockForChange(q: SqlQueryable, t: Tables, organizationId: string, user: string) {
+  const owners = await q.query(
+    `SELECT user_id FROM ${t.members} WHERE organization_id = $1 AND role = 'owner' ORDER BY user_id FOR UPDATE`,
+    [organizationId],
+  );
+  const { rows } = await q.query(
+    `SELECT ${COLUMNS} FROM ${t.members} WHERE organization_id = $1 AND user_id = $2 FOR UPDATE`,
+    [organizationId, user],
+  );
+  return { before: rows[0] ? toMember(rows[0]) : null, owners: owners.rows.length };
+}
 
 /** Members on SQL, unique by (organization, user); grants kept as JSON. */
 export function sqlMembers(db: Runner, t: Tables): MemberRepository {
@@ -31,6 +48,33 @@ export function sqlMembers(db: Runner, t: Tables): MemberRepository {
         [organizationId, user],
       );
       return rows[0] ? toMember(rows[0]) : null;
+    },
+    update(organizationId, user, patch) {
+      return db.atomic(async (q): Promise<MemberChange> => {
+        const { before, owners } = await lockForChange(q, t, organizationId, user);
+        if (!before) return { ok: false, reason: 'not_found' };
+        const role = patch.role ?? before.role;
+        if (before.role === 'owner' && role !== 'owner' && owners <= 1)
+          return { ok: false, reason: 'last_owner' };
+        const { rows } = await q.query(
+          `UPDATE ${t.members} SET role = $3, grants = $4::jsonb WHERE organization_id = $1 AND user_id = $2
+           RETURNING ${COLUMNS}`,
+          [organizationId, user, role, JSON.stringify(patch.grants ?? before.grants)],
+        );
+        return { ok: true, before, member: toMember(rows[0]!) };
+      });
+    },
+    remove(organizationId, user) {
+      return db.atomic(async (q): Promise<MemberChange> => {
+        const { before, owners } = await lockForChange(q, t, organizationId, user);
+        if (!before) return { ok: false, reason: 'not_found' };
+        if (before.role === 'owner' && owners <= 1) return { ok: false, reason: 'last_owner' };
+        await q.query(`DELETE FROM ${t.members} WHERE organization_id = $1 AND user_id = $2`, [
+          organizationId,
+          user,
+        ]);
+        return { ok: true, before, member: before };
+      });
     },
     async list(organizationId) {
       const { rows } = await db.query(

@@ -47,6 +47,13 @@ export function sqlTokens(db: Runner, t: Tables): TokenRepository {
       );
       return rows.map(toToken);
     },
+    async revokeAllOf(organizationId, user, at) {
+      const { rowCount } = await db.query(
+        `UPDATE ${t.tokens} SET revoked_at = $3 WHERE organization_id = $1 AND user_id = $2 AND revoked_at IS NULL`,
+        [organizationId, user, at],
+      );
+      return rowCount;
+    },
     async revoke(organizationId, id, at) {
       // The first revocation's time stays: revoking again changes nothing.
       const { rows } = await db.query(

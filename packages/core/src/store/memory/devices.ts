@@ -17,6 +17,21 @@ export function memoryDevices(state: MemoryState, journal: Journal): DeviceRepos
         .filter((d) => d.organization_id === organizationId && (user === undefined || d.user === user))
         .map(copy);
     },
+    async revokeAllOf(organizationId, user, at) {
+      let revoked = 0;
+      for (const device of state.devices.values()) {
+        if (device.organization_id !== organizationId || device.user !== user || device.status === 'revoked')
+          continue;
+        device.status = 'revoked';
+        device.revoked_at = at;
+        journal?.push(() => {
+          device.status = 'active';
+          device.revoked_at = null;
+        });
+        revoked++;
+      }
+      return revoked;
+    },
     async revoke(organizationId, id, at) {
       const device = state.devices.get(id);
       if (!device || device.organization_id !== organizationId) return null;

@@ -20,6 +20,19 @@ export function memoryTokens(state: MemoryState, journal: Journal): TokenReposit
     async list(organizationId) {
       return [...state.tokens.values()].filter((t) => t.organization_id === organizationId).map(copy);
     },
+    async revokeAllOf(organizationId, user, at) {
+      let revoked = 0;
+      for (const token of state.tokens.values()) {
+        if (token.organization_id !== organizationId || token.user !== user || token.revoked_at !== null)
+          continue;
+        token.revoked_at = at;
+        journal?.push(() => {
+          token.revoked_at = null;
+        });
+        revoked++;
+      }
+      return revoked;
+    },
     async revoke(organizationId, id, at) {
       const token = state.tokens.get(id);
       if (!token || token.organization_id !== organizationId) return null;

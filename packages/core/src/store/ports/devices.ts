@@ -10,4 +10,6 @@ export interface DeviceRepository {
   list(organizationId: string, user?: string): Promise<Device[]>;
   /** Marks a device revoked; returns it, or null when absent in that organization. Idempotent. */
   revoke(organizationId: string, id: string, at: string): Promise<Device | null>;
+  /** Revokes every active device of `user` in the organization; returns how many. */
+  revokeAllOf(organizationId: string, user: string, at: string): Promise<number>;
 }

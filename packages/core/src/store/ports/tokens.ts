@@ -10,4 +10,6 @@ export interface TokenRepository {
   list(organizationId: string): Promise<ApiToken[]>;
   /** Marks a token revoked; returns it, or null when absent in that organization. Idempotent. */
   revoke(organizationId: string, id: string, at: string): Promise<ApiToken | null>;
+  /** Revokes every live token of `user` in the organization; returns how many. */
+  revokeAllOf(organizationId: string, user: string, at: string): Promise<number>;
 }
