@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   already_exists: 409,
   version_conflict: 409,
   push_replayed: 409,
+  last_owner: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   if_version_required: 428,

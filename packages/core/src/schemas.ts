@@ -65,6 +65,15 @@ export const AddMemberBody = z.strictObject({
   grants: z.array(GrantSchema).max(500).optional(),
 });
 
+export const UpdateMemberBody = z
+  .strictObject({
+    role: RoleSchema.optional(),
+    grants: z.array(GrantSchema).max(500).optional(),
+  })
+  .refine((body) => body.role !== undefined || body.grants !== undefined, {
+    message: 'give role, grants, or both',
+  });
+
 export const CreateTokenBody = z.strictObject({
   user: UserSchema,
   name: z.string().min(1).max(200),
@@ -176,6 +185,13 @@ export const MemberResponse = z.strictObject({
   role: RoleSchema,
   grants: z.array(GrantSchema),
   created_at: z.string(),
+});
+
+export const RemovedMemberResponse = z.strictObject({
+  user: z.string(),
+  role: RoleSchema,
+  tokens_revoked: z.number().int(),
+  devices_revoked: z.number().int(),
 });
 
 export const TokenResponse = z.strictObject({

@@ -1,12 +1,14 @@
 /** Turning zod failures into `error.details`, and the schema of each path parameter. */
 import type { z } from 'zod';
-import { idSchema, SlugSchema } from './schemas.js';
+import { idSchema, SlugSchema, UserSchema } from './schemas.js';
 
 /** The schema each named path parameter must satisfy; a failure is a 400, not a 404. */
 export const paramSchemas: Record<string, z.ZodType> = {
   organization: SlugSchema,
+  UserSchema,
   project: SlugSchema,
   environment: SlugSchema,
+  user: UserSchema,
   device: idSchema('dev'),
   token: idSchema('tok'),
   auditWebhook: idSchema('awh'),

@@ -23,6 +23,7 @@ import {
 import { describeDeviceKeyTests } from './conformance/device-keys.js';
 import { expectError } from './conformance/expect-error.js';
 import { describeMediaTypeTests } from './conformance/media-types.js';
+import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js';
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
 import { describePushTests } from './conformance/pushes.js';
 import { describeRequestTests } from './conformance/requests.js';
@@ -163,6 +164,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describePushTests(ctx);
     describeRoleTests(ctx);
     describeWhoActsOnWhomTests(ctx);
+    describeMemberLifecycleTests(ctx);
     describeDeviceKeyTests(ctx);
     describeClockTests(ctx);
     describeMediaTypeTests(ctx);

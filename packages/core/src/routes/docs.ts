@@ -3,7 +3,7 @@
 import type { RouteResponseDoc } from '../router.js';
 import { ErrorResponse } from '../schemas.js';
 
-const error = (description: string): RouteResponseDoc => ({ description, schema: ErrorResponse });
+export const error = (description: string): RouteResponseDoc => ({ description, schema: ErrorResponse });
 
 /** The error responses every authenticated route may give. */
 export const commonErrors: Record<number, RouteResponseDoc> = {

@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../router.js';
 import { deviceRoutes } from './devices.js';
+import { memberLifecycleRoutes } from './member-lifecycle.js';
 import { memberRoutes } from './members.js';
 import { metaRoutes } from './meta.js';
 import { organizationRoutes } from './organization.js';
@@ -11,6 +12,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...metaRoutes,
   ...organizationRoutes,
   ...memberRoutes,
+  ...memberLifecycleRoutes,
   ...tokenRoutes,
   ...deviceRoutes,
   ...secretRoutes,

@@ -121,7 +121,7 @@ function effectiveGrants(role: (typeof ROLES)[number], grants: Grant[]) {
 }
 
 /** Grants must name projects and environments that exist. */
-async function checkGrants(ctx: RouteContext, grants: Grant[]): Promise<Grant[]> {
+export async function checkGrants(ctx: RouteContext, grants: Grant[]): Promise<Grant[]> {
   const { store } = ctx.services;
   const details: { path: string; message: string }[] = [];
   for (const [i, grant] of grants.entries()) {
