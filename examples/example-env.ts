@@ -35,7 +35,8 @@ export async function createExampleCore(): Promise<{ core: Core; port: number }>
     ),
   );
   console.log(`store: ${opened.label}`);
-  const core = createCore({ store: opened.store });
+  // The examples let any member create an organization of their own (POST /organizations).
+  const core = createCore({ store: opened.store, allowOrganizationCreation: true });
   if (token) await core.bootstrap({ organization: 'acme', user: 'admin', token });
   return { core, port };
 }

@@ -156,3 +156,20 @@ describe('createCore', () => {
     expect(await core.store.tokens.list(a.id)).toHaveLength(1);
   });
 });
+
+describe('POST /organizations', () => {
+  it('is refused with 403 unless the host enables allowOrganizationCreation', async () => {
+    const core = createCore();
+    const token = 'lk_create_organization_disabled_test_000000000';
+    await core.bootstrap({ organization: 'acme', user: 'admin', token });
+    const response = await core.handle({
+      method: 'POST',
+      url: '/api/v2/organizations',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{"slug":"initech"}',
+    });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body as string).error.code).toBe('forbidden');
+    expect(await core.store.organizations.getBySlug('initech')).toBeNull();
+  });
+});

@@ -64,6 +64,11 @@ export interface CoreOptions {
    * the OpenAPI document tells the truth. Default false.
    */
   validateResponses?: boolean;
+  /**
+   * Lets any authenticated user create an organization with `POST /organizations`, becoming its
+   * owner (the answer carries an owner token, shown once). Default false: a 403 `forbidden`.
+   */
+  allowOrganizationCreation?: boolean;
 }
 
 /** The bootstrap of an organization with an owner and a known token (example servers, tests). */
@@ -105,6 +110,7 @@ export function createCore(options: CoreOptions = {}): Core {
     ids: options.ids ?? randomId,
     signatureToleranceSeconds: options.signatureToleranceSeconds ?? 300,
     openapi: () => openapi(),
+    allowOrganizationCreation: options.allowOrganizationCreation ?? false,
   };
   const router = new Router(allRoutes);
   let openapiCache: Record<string, unknown> | undefined;

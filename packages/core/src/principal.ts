@@ -80,8 +80,13 @@ export async function resolveScope(
   environment: Environment | undefined;
 }> {
   const slug = params['organization'];
+  // A path without an organization (POST /organizations) acts from the caller's own organization.
   const organization =
-    slug === undefined ? null : records ? records.organization : await store.organizations.getBySlug(slug);
+    slug === undefined
+      ? await store.organizations.getById(principal.organizationId)
+      : records
+        ? records.organization
+        : await store.organizations.getBySlug(slug);
   // Another organization's resources answer exactly like missing ones.
   if (!organization || organization.id !== principal.organizationId) throw notFound();
   let project: Project | undefined;

@@ -19,6 +19,8 @@ export interface Services {
   signatureToleranceSeconds: number;
   /** The OpenAPI document of this core. */
   openapi(): Record<string, unknown>;
+  /** Whether `POST /organizations` may create organizations (core option `allowOrganizationCreation`). */
+  allowOrganizationCreation: boolean;
 }
 
 /** The request context of an authenticated, scope-resolved route. */

@@ -45,6 +45,11 @@ export const SecretKeySchema = z
     'must start with a letter or _ and use A-Z, a-z, 0-9, _, . or -',
   );
 
+export const CreateOrganizationBody = z.strictObject({
+  slug: SlugSchema,
+  name: z.string().min(1).max(200).optional(),
+});
+
 export const CreateProjectBody = z.strictObject({
   slug: SlugSchema,
   name: z.string().min(1).max(200).optional(),
@@ -241,4 +246,9 @@ export const PermissionMatrixResponse = z.strictObject({
       ),
     }),
   ),
+});
+
+export const CreatedOrganizationResponse = z.strictObject({
+  organization: OrganizationResponse,
+  token: z.string().describe('An API token of the new owner (you), shown once'),
 });

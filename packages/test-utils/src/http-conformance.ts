@@ -20,6 +20,7 @@ import {
   type Member,
   OTHER_ORG_ADMIN,
 } from './conformance/context.js';
+import { describeCreateOrganizationTests } from './conformance/create-organization.js';
 import { describeDeviceKeyTests } from './conformance/device-keys.js';
 import { expectError } from './conformance/expect-error.js';
 import { describeMediaTypeTests } from './conformance/media-types.js';
@@ -122,6 +123,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
       ctx.core = createCore({
         ...(store ? { store: await store() } : {}),
         validateResponses: true,
+        allowOrganizationCreation: true,
         // The tests pin this clock to check the signed_at window at exact sub-second instants.
         now: () => ctx.clock.pinnedMs ?? Date.now(),
         logger: { error: (message, meta) => failures.push({ message, meta }) },
@@ -165,6 +167,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeRoleTests(ctx);
     describeWhoActsOnWhomTests(ctx);
     describeMemberLifecycleTests(ctx);
+    describeCreateOrganizationTests(ctx);
     describeDeviceKeyTests(ctx);
     describeClockTests(ctx);
     describeMediaTypeTests(ctx);

@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../router.js';
+import { createOrganizationRoutes } from './create-organization.js';
 import { deviceRoutes } from './devices.js';
 import { memberLifecycleRoutes } from './member-lifecycle.js';
 import { memberRoutes } from './members.js';
@@ -10,6 +11,7 @@ import { tokenRoutes } from './tokens.js';
 /** The whole route table of the core. */
 export const allRoutes: readonly AnyRoute[] = [
   ...metaRoutes,
+  ...createOrganizationRoutes,
   ...organizationRoutes,
   ...memberRoutes,
   ...memberLifecycleRoutes,

@@ -1,0 +1,73 @@
+/**
+ * `POST /organizations`: any authenticated user creates an organization and becomes its owner, when
+ * the host enables it (`allowOrganizationCreation`). The answer carries an owner token for the new
+ * organization, shown once: the caller's current token belongs to their current organization only.
+ */
+import { generateApiToken, hashToken } from '../crypto.js';
+import { LatchkeyError } from '../errors.js';
+import { defineRoute } from '../router.js';
+import { CreatedOrganizationResponse, CreateOrganizationBody } from '../schemas.js';
+import { commonErrors, conflictError } from './docs.js';
+import { toOrganizationView } from './views.js';
+
+export const createOrganizationRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/organizations',
+    operationId: 'createOrganization',
+    summary: 'Create an organization; you become its owner and get an owner token for it, once.',
+    tag: 'Organizations',
+    body: CreateOrganizationBody,
+    responses: {
+      201: { description: 'Created', schema: CreatedOrganizationResponse },
+      409: conflictError,
+      ...commonErrors,
+    },
+    async handler(ctx) {
+      const { store, ids, allowOrganizationCreation } = ctx.services;
+      if (!allowOrganizationCreation) {
+        throw new LatchkeyError('forbidden', 'Creating organizations is not enabled on this server.');
+      }
+      const user = ctx.principal.user;
+      const organization = {
+        id: ids('org'),
+        slug: ctx.body.slug,
+        name: ctx.body.name ?? ctx.body.slug,
+        created_at: ctx.at,
+      };
+      const token = generateApiToken();
+      const record = {
+        id: ids('tok'),
+        organization_id: organization.id,
+        user,
+        name: 'created with the organization',
+        token_hash: hashToken(token),
+        created_at: ctx.at,
+        revoked_at: null,
+      };
+      await store.transaction(async (tx) => {
+        if ((await tx.organizations.create(organization)) === 'exists') {
+          throw new LatchkeyError('already_exists', `An organization ${organization.slug} already exists.`);
+        }
+        await tx.members.create({
+          organization_id: organization.id,
+          user,
+          role: 'owner',
+          grants: [],
+          created_at: ctx.at,
+        });
+        await tx.tokens.create(record);
+        // The new organization's chain starts with its own creation.
+        const inNew = { organization: organization.slug };
+        for (const [type, data] of [
+          ['organization_created', { organization: organization.slug, name: organization.name }],
+          ['member_added', { user, role: 'owner', grants: [] }],
+          ['token_created', { token_id: record.id, user, name: record.name }],
+        ] as const) {
+          await tx.activity.append(organization.id, ctx.draft(type, data, inNew));
+        }
+      });
+      return { status: 201, body: { organization: toOrganizationView(organization), token } };
+    },
+  }),
+];
