@@ -10,16 +10,18 @@ describe('the OpenAPI document', () => {
     expect(result.valid).toBe(true);
   });
 
-  it('documents every route, its permission and every path parameter', () => {
+  it('documents every route, its permission, every path parameter and every query parameter', () => {
     const core = createCore();
     const doc = core.openapi() as {
-      paths: Record<string, Record<string, { parameters: { name: string }[] }>>;
+      paths: Record<string, Record<string, { parameters: { name: string; in: string }[] }>>;
     };
     for (const route of core.routes) {
       const operation = doc.paths[`/api/v2${route.path}`]?.[route.method.toLowerCase()];
       expect(operation, `${route.method} ${route.path}`).toBeDefined();
       const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      expect(operation!.parameters.map((p) => p.name)).toEqual(params);
+      expect(operation!.parameters.filter((p) => p.in === 'path').map((p) => p.name)).toEqual(params);
+      const query = route.query ? Object.keys((route.query as unknown as { shape: object }).shape) : [];
+      expect(operation!.parameters.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(query);
     }
   });
 

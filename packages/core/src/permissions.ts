@@ -34,7 +34,14 @@ export const PERMISSIONS = {
     description: 'Add, change and remove members; read the permission matrix.',
   },
   'tokens:manage': { scope: 'organization', description: 'Create, list and revoke API tokens.' },
-  'activity:read': { scope: 'project', description: 'Read the activity history.' },
+  'activity:read': {
+    scope: 'environment',
+    description: 'Read the history of the projects and environments you may read.',
+  },
+  'activity:read_organization': {
+    scope: 'organization',
+    description: 'Read the whole organization’s history, every project and environment included.',
+  },
   'activity:export': { scope: 'organization', description: 'Export the activity log.' },
   'audit_webhooks:manage': { scope: 'organization', description: 'Create and manage audit webhooks.' },
   'backup:create': { scope: 'organization', description: 'Create an encrypted backup.' },

@@ -98,14 +98,34 @@ describe.skipIf(postgresUnavailable !== null)('indexes for every hot query (real
     await store.activity.list({ organizationId: org, limit: 50 });
     await store.activity.list({ organizationId: org, project: 'web', limit: 50, beforeSeq: 100 });
     await store.activity.list({ organizationId: org, environment: 'prod', limit: 50 });
-    await store.activity.list({ organizationId: org, type: 'push_applied', limit: 50 });
+    await store.activity.list({ organizationId: org, types: ['push_applied'], limit: 50 });
     await store.activity.list({
       organizationId: org,
       limit: 50,
       since: '2026-01-01T00:00:00.000Z',
       until: '2099-01-01T00:00:00.000Z',
     });
+    await store.activity.list({
+      organizationId: org,
+      project: 'web',
+      projectEnvironments: ['prod'],
+      limit: 50,
+    });
+    await store.activity.list({
+      organizationId: org,
+      types: ['push_applied', 'push_conflict'],
+      beforeSeq: 5,
+      limit: 8,
+    });
     await store.devices.list(org, 'admin');
+    await send('PATCH', '/api/v2/organizations/acme/members/dev', { role: 'viewer' });
+    await send('DELETE', '/api/v2/organizations/acme/members/dev');
+    for (const path of ['/history', '/projects/web/history', '/projects/web/environments/prod/history']) {
+      expect(
+        (await send('GET', `/api/v2/organizations/acme${path}?limit=5&type=push_applied`)).status,
+        path,
+      ).toBe(200);
+    }
 
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();

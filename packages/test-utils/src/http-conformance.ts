@@ -23,6 +23,7 @@ import {
 import { describeCreateOrganizationTests } from './conformance/create-organization.js';
 import { describeDeviceKeyTests } from './conformance/device-keys.js';
 import { expectError } from './conformance/expect-error.js';
+import { describeHistoryTests } from './conformance/history.js';
 import { describeMediaTypeTests } from './conformance/media-types.js';
 import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js';
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
@@ -83,7 +84,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
       return ctx.core.store.activity.list({
         organizationId: org.id,
         limit: 100_000,
-        ...(type ? { type } : {}),
+        ...(type ? { types: [type] } : {}),
       });
     };
 
@@ -168,6 +169,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeWhoActsOnWhomTests(ctx);
     describeMemberLifecycleTests(ctx);
     describeCreateOrganizationTests(ctx);
+    describeHistoryTests(ctx);
     describeDeviceKeyTests(ctx);
     describeClockTests(ctx);
     describeMediaTypeTests(ctx);

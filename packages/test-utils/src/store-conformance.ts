@@ -185,11 +185,11 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
         Array.from({ length: events.length }, (_, i) => events.length - i),
       );
       expect(verifyChain([...events].reverse())).toBe(-1);
-      const filtered = await store.activity.list({ organizationId: orgId, type: 'test_event', limit: 5 });
+      const filtered = await store.activity.list({ organizationId: orgId, types: ['test_event'], limit: 5 });
       expect(filtered).toHaveLength(5);
       const older = await store.activity.list({
         organizationId: orgId,
-        type: 'test_event',
+        types: ['test_event'],
         limit: 100,
         beforeSeq: filtered[4]!.seq,
       });

@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../router.js';
 import { createOrganizationRoutes } from './create-organization.js';
 import { deviceRoutes } from './devices.js';
+import { historyRoutes } from './history.js';
 import { memberLifecycleRoutes } from './member-lifecycle.js';
 import { memberRoutes } from './members.js';
 import { metaRoutes } from './meta.js';
@@ -18,4 +19,5 @@ export const allRoutes: readonly AnyRoute[] = [
   ...tokenRoutes,
   ...deviceRoutes,
   ...secretRoutes,
+  ...historyRoutes,
 ];

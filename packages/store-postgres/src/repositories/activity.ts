@@ -18,7 +18,10 @@ export function sqlActivity(db: Runner, t: Tables): ActivityRepository {
       };
       if (query.project !== undefined) add('project = ?', query.project);
       if (query.environment !== undefined) add('environment = ?', query.environment);
-      if (query.type !== undefined) add('type = ?', query.type);
+      if (query.projectEnvironments !== undefined) {
+        add('(environment IS NULL OR environment = ANY(?::text[]))', query.projectEnvironments);
+      }
+      if (query.types !== undefined) add('type = ANY(?::text[])', query.types);
       if (query.beforeSeq !== undefined) add('seq < ?', query.beforeSeq);
       if (query.since !== undefined) add('occurred_at >= ?', query.since);
       if (query.until !== undefined) add('occurred_at < ?', query.until);

@@ -16,7 +16,13 @@ export function memoryActivity(state: MemoryState, journal: Journal): ActivityRe
         if (query.beforeSeq !== undefined && event.seq >= query.beforeSeq) continue;
         if (query.project !== undefined && event.project !== query.project) continue;
         if (query.environment !== undefined && event.environment !== query.environment) continue;
-        if (query.type !== undefined && event.type !== query.type) continue;
+        if (query.types !== undefined && !query.types.includes(event.type)) continue;
+        if (
+          query.projectEnvironments !== undefined &&
+          event.environment !== undefined &&
+          !query.projectEnvironments.includes(event.environment)
+        )
+          continue;
         if (query.since !== undefined && event.occurred_at < query.since) continue;
         if (query.until !== undefined && event.occurred_at >= query.until) continue;
         out.push(clone(event));

@@ -1,16 +1,26 @@
 /** Port: the per-organization, hash-chained activity log. */
 import type { ActivityDraft, ActivityEvent } from '../../model.js';
 
-/** Filters of {@link ActivityRepository.list}. */
+/** Filters of {@link ActivityRepository.list}; all given ones must hold. */
 export interface ActivityQuery {
   organizationId: string;
-  project?: string;
-  environment?: string;
-  type?: string;
-  /** Only events with `seq` below this (newest-first paging). */
-  beforeSeq?: number;
-  since?: string;
-  until?: string;
+  /** Only events of this project (slug). */
+  project?: string | undefined;
+  /** Only events of this environment (slug; give `project` too). */
+  environment?: string | undefined;
+  /**
+   * With `project`: only the project's own events (no environment) and those of these environments
+   * (slugs): the project history of a member granted some of its environments.
+   */
+  projectEnvironments?: readonly string[] | undefined;
+  /** Only events of these types. */
+  types?: readonly string[] | undefined;
+  /** Only events with `seq` below this (newest-first paging by keyset: stable while events are added). */
+  beforeSeq?: number | undefined;
+  /** Only events that occurred at or after this ISO-8601 UTC time. */
+  since?: string | undefined;
+  /** Only events that occurred before this ISO-8601 UTC time. */
+  until?: string | undefined;
   limit: number;
 }
 

@@ -1,0 +1,104 @@
+/**
+ * History: the organization's, a project's and an environment's activity, newest first, in pages
+ * walked with an opaque cursor. Pages are cut by `seq` (keyset), so a walk returns every event once
+ * even while new ones are written: those land above the first page, never between two pages.
+ */
+import { LatchkeyError } from '../errors.js';
+import type { ActivityEvent } from '../model.js';
+import { isOrganizationWide } from '../permissions.js';
+import { defineRoute, type RouteContext } from '../router.js';
+import { HistoryQuery, HistoryResponse } from '../schemas.js';
+import type { ActivityQuery } from '../store/types.js';
+import { commonErrors } from './docs.js';
+
+type Query = typeof HistoryQuery._zod.output;
+
+const ORG = '/organizations/{organization}';
+const responses = {
+  200: { description: 'A page of events, newest first', schema: HistoryResponse },
+  ...commonErrors,
+};
+
+/** The cursor of the page after the one ending at `seq`: opaque to clients, a version and the seq inside. */
+export function encodeCursor(seq: number): string {
+  return Buffer.from(`c1:${seq}`).toString('base64url');
+}
+
+/** The `seq` a cursor stands for, or a 400 for anything not made by {@link encodeCursor}. */
+export function decodeCursor(cursor: string): number {
+  const match = /^c1:([1-9][0-9]{0,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  const seq = match ? Number(match[1]) : Number.NaN;
+  if (!Number.isSafeInteger(seq)) {
+    throw new LatchkeyError('invalid_request', 'The cursor is not one this API gave out.', {
+      details: [{ path: 'query.cursor', message: 'not a next_cursor of an earlier page' }],
+    });
+  }
+  return seq;
+}
+
+/** One page of the events `filter` selects, with the query's own filters applied. */
+async function page(ctx: RouteContext<undefined, Query>, filter: Partial<ActivityQuery>) {
+  const query = ctx.query;
+  const limit = query.limit ?? 50;
+  const events: ActivityEvent[] = await ctx.services.store.activity.list({
+    organizationId: ctx.organization.id,
+    ...filter,
+    types: query.type?.split(','),
+    since: query.since === undefined ? undefined : new Date(query.since).toISOString(),
+    until: query.until === undefined ? undefined : new Date(query.until).toISOString(),
+    beforeSeq: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    limit: limit + 1,
+  });
+  const shown = events.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return {
+    status: 200,
+    body: { events: shown, next_cursor: events.length > limit && last ? encodeCursor(last.seq) : null },
+  };
+}
+
+export const historyRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: `${ORG}/history`,
+    operationId: 'getOrganizationHistory',
+    summary: 'The organization’s whole history, newest first (owners and admins).',
+    tag: 'Activity',
+    permission: 'activity:read_organization',
+    query: HistoryQuery,
+    responses,
+    handler: (ctx) => page(ctx, {}),
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: `${ORG}/projects/{project}/history`,
+    operationId: 'getProjectHistory',
+    summary: 'A project’s own events and those of the environments you may read, newest first.',
+    tag: 'Activity',
+    permission: 'activity:read',
+    query: HistoryQuery,
+    responses,
+    handler(ctx) {
+      const project = ctx.project!.slug;
+      const grant = ctx.principal.grants.find((g) => g.project === project);
+      const everything = isOrganizationWide(ctx.principal.role) || grant?.environments.includes('*');
+      return page(ctx, {
+        project,
+        projectEnvironments: everything ? undefined : (grant?.environments ?? []),
+      });
+    },
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: `${ORG}/projects/{project}/environments/{environment}/history`,
+    operationId: 'getEnvironmentHistory',
+    summary: 'An environment’s events, newest first.',
+    tag: 'Activity',
+    permission: 'activity:read',
+    query: HistoryQuery,
+    responses,
+    handler: (ctx) => page(ctx, { project: ctx.project!.slug, environment: ctx.environment!.slug }),
+  }),
+];
