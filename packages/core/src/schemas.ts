@@ -296,3 +296,11 @@ export const HistoryResponse = z.strictObject({
   events: z.array(ActivityEventSchema),
   next_cursor: z.string().nullable().describe('Pass as cursor for the next (older) page; null at the end'),
 });
+
+/** Query of the activity export. */
+export const ExportQuery = z.strictObject({
+  format: z.enum(['ndjson', 'csv']).optional().describe('default ndjson'),
+  type: HistoryQuery.shape.type,
+  since: HistoryQuery.shape.since,
+  until: HistoryQuery.shape.until,
+});

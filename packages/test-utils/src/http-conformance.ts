@@ -23,6 +23,7 @@ import {
 import { describeCreateOrganizationTests } from './conformance/create-organization.js';
 import { describeDeviceKeyTests } from './conformance/device-keys.js';
 import { expectError } from './conformance/expect-error.js';
+import { describeExportTests } from './conformance/export.js';
 import { describeHistoryTests } from './conformance/history.js';
 import { describeMediaTypeTests } from './conformance/media-types.js';
 import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js';
@@ -170,6 +171,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeMemberLifecycleTests(ctx);
     describeCreateOrganizationTests(ctx);
     describeHistoryTests(ctx);
+    describeExportTests(ctx);
     describeDeviceKeyTests(ctx);
     describeClockTests(ctx);
     describeMediaTypeTests(ctx);

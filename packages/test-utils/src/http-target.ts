@@ -2,7 +2,7 @@
  * How the HTTP conformance suite talks to a server: in-process through `core.handle`, or over a real
  * loopback port through any adapter. The suite is written once against this interface.
  */
-import type { Core } from '@latchkey/core';
+import type { Core, CoreResponse } from '@latchkey/core';
 
 /** A response as the suite sees it. */
 export interface TargetResponse {
@@ -40,6 +40,17 @@ function parse(text: string): unknown {
   }
 }
 
+/** The whole body of a core response as text, a streamed one included. */
+async function bodyText(body: CoreResponse['body']): Promise<string> {
+  if (body === null) return '';
+  if (typeof body === 'string') return body;
+  if (body instanceof Uint8Array) return Buffer.from(body).toString('utf8');
+  let text = '';
+  for await (const chunk of body)
+    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  return text;
+}
+
 /** A target that calls `core.handle` directly. */
 export const inProcessTarget: StartTarget = async (core) => ({
   async send(request) {
@@ -51,12 +62,7 @@ export const inProcessTarget: StartTarget = async (core) => ({
       ),
       body: request.body,
     });
-    const text =
-      typeof response.body === 'string'
-        ? response.body
-        : response.body instanceof Uint8Array
-          ? Buffer.from(response.body).toString('utf8')
-          : '';
+    const text = await bodyText(response.body);
     return { status: response.status, headers: response.headers, text, json: parse(text) };
   },
   async close() {},

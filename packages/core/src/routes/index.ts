@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../router.js';
 import { createOrganizationRoutes } from './create-organization.js';
 import { deviceRoutes } from './devices.js';
+import { exportRoutes } from './export.js';
 import { historyRoutes } from './history.js';
 import { memberLifecycleRoutes } from './member-lifecycle.js';
 import { memberRoutes } from './members.js';
@@ -20,4 +21,5 @@ export const allRoutes: readonly AnyRoute[] = [
   ...deviceRoutes,
   ...secretRoutes,
   ...historyRoutes,
+  ...exportRoutes,
 ];

@@ -23,11 +23,12 @@ export function sqlActivity(db: Runner, t: Tables): ActivityRepository {
       }
       if (query.types !== undefined) add('type = ANY(?::text[])', query.types);
       if (query.beforeSeq !== undefined) add('seq < ?', query.beforeSeq);
+      if (query.afterSeq !== undefined) add('seq > ?', query.afterSeq);
       if (query.since !== undefined) add('occurred_at >= ?', query.since);
       if (query.until !== undefined) add('occurred_at < ?', query.until);
       params.push(query.limit);
       const { rows } = await db.query<{ body: string }>(
-        `SELECT body FROM ${t.events} WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
+        `SELECT body FROM ${t.events} WHERE ${where.join(' AND ')} ORDER BY seq ${query.oldestFirst ? 'ASC' : 'DESC'} LIMIT $${params.length}`,
         params,
       );
       return rows.map((r) => JSON.parse(r.body) as ActivityEvent);

@@ -11,23 +11,33 @@ export function memoryActivity(state: MemoryState, journal: Journal): ActivityRe
     async list(query: ActivityQuery) {
       const chain = state.events.get(query.organizationId) ?? [];
       const out: ActivityEvent[] = [];
-      for (let i = chain.length - 1; i >= 0 && out.length < query.limit; i--) {
+      const step = query.oldestFirst ? 1 : -1;
+      for (
+        let i = query.oldestFirst ? 0 : chain.length - 1;
+        i >= 0 && i < chain.length && out.length < query.limit;
+        i += step
+      ) {
         const event = chain[i]!;
-        if (query.beforeSeq !== undefined && event.seq >= query.beforeSeq) continue;
-        if (query.project !== undefined && event.project !== query.project) continue;
-        if (query.environment !== undefined && event.environment !== query.environment) continue;
-        if (query.types !== undefined && !query.types.includes(event.type)) continue;
-        if (
-          query.projectEnvironments !== undefined &&
-          event.environment !== undefined &&
-          !query.projectEnvironments.includes(event.environment)
-        )
-          continue;
-        if (query.since !== undefined && event.occurred_at < query.since) continue;
-        if (query.until !== undefined && event.occurred_at >= query.until) continue;
-        out.push(clone(event));
+        if (matches(event, query)) out.push(clone(event));
       }
       return out;
     },
   };
+}
+
+function matches(event: ActivityEvent, query: ActivityQuery): boolean {
+  if (query.beforeSeq !== undefined && event.seq >= query.beforeSeq) return false;
+  if (query.afterSeq !== undefined && event.seq <= query.afterSeq) return false;
+  if (query.project !== undefined && event.project !== query.project) return false;
+  if (query.environment !== undefined && event.environment !== query.environment) return false;
+  if (query.types !== undefined && !query.types.includes(event.type)) return false;
+  if (
+    query.projectEnvironments !== undefined &&
+    event.environment !== undefined &&
+    !query.projectEnvironments.includes(event.environment)
+  )
+    return false;
+  if (query.since !== undefined && event.occurred_at < query.since) return false;
+  if (query.until !== undefined && event.occurred_at >= query.until) return false;
+  return true;
 }

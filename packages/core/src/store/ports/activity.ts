@@ -17,6 +17,10 @@ export interface ActivityQuery {
   types?: readonly string[] | undefined;
   /** Only events with `seq` below this (newest-first paging by keyset: stable while events are added). */
   beforeSeq?: number | undefined;
+  /** Only events with `seq` above this (oldest-first paging, with `oldestFirst`). */
+  afterSeq?: number | undefined;
+  /** Oldest first (ascending `seq`) instead of newest first. */
+  oldestFirst?: boolean | undefined;
   /** Only events that occurred at or after this ISO-8601 UTC time. */
   since?: string | undefined;
   /** Only events that occurred before this ISO-8601 UTC time. */
@@ -30,6 +34,6 @@ export interface ActivityRepository {
    * organization are serialised so the chain never forks.
    */
   append(organizationId: string, draft: ActivityDraft): Promise<ActivityEvent>;
-  /** Events matching the query, newest first. */
+  /** Events matching the query, newest first (or oldest first), at most `limit`. */
   list(query: ActivityQuery): Promise<ActivityEvent[]>;
 }

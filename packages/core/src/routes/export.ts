@@ -1,0 +1,84 @@
+/**
+ * `GET …/activity/export`: the organization's activity as NDJSON (default) or CSV, oldest first,
+ * streamed from the store, recorded as one `activity_exported` event once the stream has ended (so
+ * the export is not in its own output, and an export the client abandoned is not recorded).
+ */
+import { csvHeader, csvRows } from '../activity-export/csv.js';
+import { chainHeadSeq, type ExportFilter, exportPages } from '../activity-export/stream.js';
+import type { CoreResponse } from '../http.js';
+import { defineRoute, type RouteContext } from '../router.js';
+import { ExportQuery } from '../schemas.js';
+import { commonErrors } from './docs.js';
+
+type Query = typeof ExportQuery._zod.output;
+
+const FORMATS = {
+  ndjson: { contentType: 'application/x-ndjson; charset=utf-8', extension: 'ndjson' },
+  csv: { contentType: 'text/csv; charset=utf-8; header=present', extension: 'csv' },
+} as const;
+
+/** The export's lines, then its event. */
+async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter, format: 'ndjson' | 'csv') {
+  const store = ctx.services.store;
+  const lastSeq = await chainHeadSeq(store, ctx.organization.id);
+  if (format === 'csv') yield csvHeader();
+  let count = 0;
+  let first: number | undefined;
+  let last: number | undefined;
+  for await (const events of exportPages(store, filter, lastSeq)) {
+    count += events.length;
+    first ??= events[0]!.seq;
+    last = events[events.length - 1]!.seq;
+    yield format === 'csv' ? csvRows(events) : `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
+  }
+  await store.activity.append(
+    ctx.organization.id,
+    ctx.draft('activity_exported', {
+      format,
+      events: count,
+      first_seq: first ?? null,
+      last_seq: last ?? null,
+      chain_seq: lastSeq,
+      filter: { types: filter.types ?? null, since: filter.since ?? null, until: filter.until ?? null },
+    }),
+  );
+}
+
+export const exportRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/organizations/{organization}/activity/export',
+    operationId: 'exportActivity',
+    summary:
+      'The activity log, oldest first, streamed as NDJSON (one event per line, default) or CSV (RFC 4180, columns seq,id,type,occurred_at,organization,project,environment,actor_type,actor_id,device_id,data,prev_hash,hash).',
+    tag: 'Activity',
+    permission: 'activity:export',
+    query: ExportQuery,
+    responses: {
+      200: { description: 'The export, as a download (application/x-ndjson or text/csv)' },
+      ...commonErrors,
+    },
+    async handler(ctx) {
+      const format = ctx.query.format ?? 'ndjson';
+      const filter: ExportFilter = {
+        organizationId: ctx.organization.id,
+        types: ctx.query.type?.split(','),
+        since: ctx.query.since === undefined ? undefined : new Date(ctx.query.since).toISOString(),
+        until: ctx.query.until === undefined ? undefined : new Date(ctx.query.until).toISOString(),
+      };
+      const stamp = ctx.at.replace(/[:.]/g, '-');
+      const { contentType, extension } = FORMATS[format];
+      const response: CoreResponse = {
+        status: 200,
+        headers: {
+          'content-type': contentType,
+          'content-disposition': `attachment; filename="${ctx.organization.slug}-activity-${stamp}.${extension}"`,
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        },
+        body: lines(ctx as RouteContext<undefined, Query>, filter, format),
+      };
+      return { response };
+    },
+  }),
+];

@@ -1,0 +1,88 @@
+/** Item: the activity export, NDJSON and CSV, streamed oldest first and recorded once it has ended. */
+import { type ActivityEvent, verifyChain } from '@latchkey/core';
+import { expect } from 'vitest';
+import { describe, it } from '../keyed.js';
+import { type ConformanceContext, OTHER_ORG_ADMIN } from './context.js';
+import { expectError } from './expect-error.js';
+
+const EXPORT = '/api/v2/organizations/acme/activity/export';
+
+/** Registers the export tests. */
+export function describeExportTests(ctx: ConformanceContext): void {
+  describe('activity export', () => {
+    it('streams every event as NDJSON, oldest first, as a download, then records activity_exported', async () => {
+      const before = (await ctx.events()).reverse();
+      const response = await ctx.send('GET', EXPORT);
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^application\/x-ndjson/);
+      expect(response.headers['content-disposition']).toMatch(
+        /^attachment; filename="acme-activity-[0-9TZ-]+\.ndjson"$/,
+      );
+      const lines = response.text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as ActivityEvent);
+      expect(lines).toEqual(JSON.parse(JSON.stringify(before)));
+      expect(verifyChain(lines)).toBe(-1);
+      const [recorded] = await ctx.events('activity_exported');
+      expect(recorded!.seq).toBe(before.length + 1);
+      expect(recorded!.data).toMatchObject({
+        format: 'ndjson',
+        events: before.length,
+        last_seq: before.length,
+      });
+    });
+
+    it('filters by type, since and until', async () => {
+      const all = (await ctx.events()).reverse();
+      const types = ['project_created', 'member_added'];
+      const response = await ctx.send('GET', `${EXPORT}?type=${types.join(',')}`);
+      const lines = response.text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as ActivityEvent);
+      expect(lines.map((e) => e.id)).toEqual(all.filter((e) => types.includes(e.type)).map((e) => e.id));
+      // The export just made is in the log now too.
+      const now = (await ctx.events()).reverse();
+      const pivot = now[Math.floor(now.length / 2)]!.occurred_at;
+      const since = await ctx.send('GET', `${EXPORT}?since=${encodeURIComponent(pivot)}`);
+      const sinceIds = since.text
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as ActivityEvent).id);
+      expect(sinceIds).toEqual(now.filter((e) => e.occurred_at >= pivot).map((e) => e.id));
+    });
+
+    it('writes RFC 4180 CSV with the documented columns, and defuses formulas', async () => {
+      // A member whose name a spreadsheet would run, acting once (enrolling a device).
+      const hostile = '=HYPERLINK("http://evil.example","x")';
+      await ctx.enroll(await ctx.addMember(hostile, 'developer'));
+      const all = (await ctx.events()).reverse();
+      const response = await ctx.send('GET', `${EXPORT}?format=csv`);
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/csv/);
+      expect(response.headers['content-disposition']).toMatch(/\.csv"$/);
+      const rows = response.text.split('\r\n');
+      expect(rows[0]).toBe(
+        'seq,id,type,occurred_at,organization,project,environment,actor_type,actor_id,device_id,data,prev_hash,hash',
+      );
+      expect(rows.at(-1)).toBe('');
+      expect(rows).toHaveLength(all.length + 2);
+      const created = all.find((e) => e.type === 'project_created' && e.data['project'] === 'web')!;
+      const row = rows.find((r) => r.includes(created.id))!;
+      // JSON in a cell: quoted, inner quotes doubled.
+      expect(row).toContain('"{""project"":""web""}"');
+      expect(row.startsWith(`${created.seq},${created.id},project_created,`)).toBe(true);
+      const enrolled = rows.find((r) => r.includes(',device_enrolled,') && r.includes('HYPERLINK'))!;
+      expect(enrolled).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    });
+
+    it('is for owners and admins only, and refuses a bad format', async () => {
+      expectError(await ctx.send('GET', EXPORT, undefined, ctx.developer.token), 403, 'forbidden');
+      expectError(await ctx.send('GET', EXPORT, undefined, ctx.viewerToken), 403, 'forbidden');
+      expectError(await ctx.send('GET', EXPORT, undefined, OTHER_ORG_ADMIN), 404, 'not_found');
+      expectError(await ctx.send('GET', `${EXPORT}?format=xml`), 400, 'invalid_request');
+      expectError(await ctx.send('GET', `${EXPORT}?since=nope`), 400, 'invalid_request');
+    });
+  });
+}
