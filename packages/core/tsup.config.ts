@@ -1,3 +1,7 @@
 import { libraryConfig } from '../../tsup.base.js';
 
-export default libraryConfig({ index: 'src/index.ts', 'node/index': 'src/node/index.ts' });
+export default libraryConfig({
+  index: 'src/index.ts',
+  'node/index': 'src/node/index.ts',
+  'client/index': 'src/client/index.ts',
+});

@@ -173,3 +173,20 @@ describe('POST /organizations', () => {
     expect(await core.store.organizations.getBySlug('initech')).toBeNull();
   });
 });
+
+describe('GET …/activity/checkpoint', () => {
+  it('answers 404 when the host supplies no audit key, and the NDJSON export then has no checkpoint line', async () => {
+    const core = createCore();
+    const token = 'lk_checkpoint_without_key_test_0000000000000';
+    await core.bootstrap({ organization: 'acme', user: 'admin', token });
+    const get = (url: string) =>
+      core.handle({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+    const checkpoint = await get('/api/v2/organizations/acme/activity/checkpoint');
+    expect(checkpoint.status).toBe(404);
+    expect(JSON.parse(checkpoint.body as string).error.code).toBe('not_found');
+    const exported = await get('/api/v2/organizations/acme/activity/export');
+    let text = '';
+    for await (const chunk of exported.body as AsyncIterable<string>) text += chunk;
+    expect(text).not.toContain('checkpoint');
+  });
+});

@@ -3,7 +3,10 @@
  * Routing, authentication, scope resolution, RBAC, validation, error mapping and JSON live here,
  * once; framework adapters only translate requests and responses.
  */
+
+import type { KeyObject } from 'node:crypto';
 import { bootstrapOrganization } from './bootstrap.js';
+import { toAuditKey } from './checkpoint.js';
 import { internalErrorBody, isLatchkeyError, LatchkeyError } from './errors.js';
 import { type CoreRequest, type CoreResponse, jsonResponse } from './http.js';
 import { type IdGenerator, randomId } from './ids.js';
@@ -69,6 +72,13 @@ export interface CoreOptions {
    * owner (the answer carries an owner token, shown once). Default false: a 403 `forbidden`.
    */
   allowOrganizationCreation?: boolean;
+  /**
+   * The Ed25519 private key (a KeyObject or PKCS#8 PEM) that signs checkpoints of each
+   * organization's activity chain: `GET …/activity/checkpoint`, and the last line of every NDJSON
+   * export. Keep it out of the database: a checkpoint proves the log was not cut short or rewritten
+   * by someone who could change the database. Without it, checkpoints are not offered.
+   */
+  auditKey?: KeyObject | string;
 }
 
 /** The bootstrap of an organization with an owner and a known token (example servers, tests). */
@@ -111,6 +121,7 @@ export function createCore(options: CoreOptions = {}): Core {
     signatureToleranceSeconds: options.signatureToleranceSeconds ?? 300,
     openapi: () => openapi(),
     allowOrganizationCreation: options.allowOrganizationCreation ?? false,
+    auditKey: options.auditKey === undefined ? undefined : toAuditKey(options.auditKey),
   };
   const router = new Router(allRoutes);
   let openapiCache: Record<string, unknown> | undefined;

@@ -9,7 +9,7 @@ import {
 } from '@latchkey/test-vectors/ed25519-weak-keys';
 import { ed25519 } from '@noble/curves/ed25519';
 import { describe, expect, it } from 'vitest';
-import { generateDeviceKeyPair, signPush } from './client.js';
+import { generateDeviceKeyPair, signPush } from './client/push.js';
 import {
   generateApiToken,
   hashToken,

@@ -3,7 +3,16 @@
  * {@link createCore} and serve `core.handle` through an adapter.
  */
 export { type ChainHead, GENESIS_HASH, sealEvent, verifyChain } from './activity.js';
-export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './client.js';
+export {
+  type AuditKey,
+  type Checkpoint,
+  generateAuditKey,
+  signCheckpoint,
+  toAuditKey,
+  verifyCheckpoint,
+} from './checkpoint.js';
+export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './client/push.js';
+export { type ExportFault, type ExportVerdict, verifyActivityExport } from './client/verify-export.js';
 export {
   type ConflictRecord,
   type KeyHead,

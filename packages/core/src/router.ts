@@ -3,6 +3,7 @@
  * handler once. Matching, validation and the OpenAPI document all read the same table.
  */
 import type { z } from 'zod';
+import type { AuditKey } from './checkpoint.js';
 import type { CoreRequest, CoreResponse } from './http.js';
 import type { IdGenerator } from './ids.js';
 import type { ActivityDraft, Environment, Organization, Project } from './model.js';
@@ -21,6 +22,8 @@ export interface Services {
   openapi(): Record<string, unknown>;
   /** Whether `POST /organizations` may create organizations (core option `allowOrganizationCreation`). */
   allowOrganizationCreation: boolean;
+  /** The key that signs checkpoints of the activity chain, when the host supplies one. */
+  auditKey: AuditKey | undefined;
 }
 
 /** The request context of an authenticated, scope-resolved route. */

@@ -304,3 +304,13 @@ export const ExportQuery = z.strictObject({
   since: HistoryQuery.shape.since,
   until: HistoryQuery.shape.until,
 });
+
+export const CheckpointResponse = z.strictObject({
+  organization: z.string(),
+  seq: z.number().int(),
+  hash: z.string(),
+  signed_at: z.string(),
+  key_id: z.string(),
+  public_key: z.string().describe('Raw Ed25519 key, base64url; pin it out of band'),
+  signature: z.string(),
+});

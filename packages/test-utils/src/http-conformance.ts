@@ -6,6 +6,7 @@
 import {
   type ActivityEvent,
   createCore,
+  generateAuditKey,
   generateDeviceKeyPair,
   type LatchkeyStore,
   signPush,
@@ -120,12 +121,16 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
       return (response.json as { secrets: { key: string; value: string; version: number }[] }).secrets;
     };
 
+    const audit = generateAuditKey();
+    ctx.auditPublicKey = audit.publicKey;
+
     beforeAll(async () => {
       const failures: unknown[] = [];
       ctx.core = createCore({
         ...(store ? { store: await store() } : {}),
         validateResponses: true,
         allowOrganizationCreation: true,
+        auditKey: audit.privateKeyPem,
         // The tests pin this clock to check the signed_at window at exact sub-second instants.
         now: () => ctx.clock.pinnedMs ?? Date.now(),
         logger: { error: (message, meta) => failures.push({ message, meta }) },

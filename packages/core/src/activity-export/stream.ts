@@ -4,6 +4,7 @@
  * response body is pulled). The export covers the chain as it stood when it started, so events
  * written meanwhile neither stretch it nor slip into its middle.
  */
+import { type ChainHead, GENESIS_HASH } from '../activity.js';
 import type { ActivityEvent } from '../model.js';
 import type { ActivityQuery, LatchkeyStore } from '../store/types.js';
 
@@ -13,9 +14,10 @@ export const EXPORT_PAGE = 500;
 /** The filters of an export. */
 export type ExportFilter = Pick<ActivityQuery, 'organizationId' | 'types' | 'since' | 'until'>;
 
-/** The seq of the organization's newest event (0 when it has none): where an export starting now stops. */
-export async function chainHeadSeq(store: LatchkeyStore, organizationId: string): Promise<number> {
-  return (await store.activity.list({ organizationId, limit: 1 }))[0]?.seq ?? 0;
+/** The organization's newest event's seq and hash (0 and the genesis hash when it has none). */
+export async function chainHead(store: LatchkeyStore, organizationId: string): Promise<ChainHead> {
+  const newest = (await store.activity.list({ organizationId, limit: 1 }))[0];
+  return newest ? { seq: newest.seq, hash: newest.hash } : { seq: 0, hash: GENESIS_HASH };
 }
 
 /** Pages of the events `filter` selects with `seq` up to `lastSeq`, oldest first. */

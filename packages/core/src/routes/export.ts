@@ -4,7 +4,8 @@
  * the export is not in its own output, and an export the client abandoned is not recorded).
  */
 import { csvHeader, csvRows } from '../activity-export/csv.js';
-import { chainHeadSeq, type ExportFilter, exportPages } from '../activity-export/stream.js';
+import { chainHead, type ExportFilter, exportPages } from '../activity-export/stream.js';
+import { signCheckpoint } from '../checkpoint.js';
 import type { CoreResponse } from '../http.js';
 import { defineRoute, type RouteContext } from '../router.js';
 import { ExportQuery } from '../schemas.js';
@@ -20,7 +21,8 @@ const FORMATS = {
 /** The export's lines, then its event. */
 async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter, format: 'ndjson' | 'csv') {
   const store = ctx.services.store;
-  const lastSeq = await chainHeadSeq(store, ctx.organization.id);
+  const head = await chainHead(store, ctx.organization.id);
+  const lastSeq = head.seq;
   if (format === 'csv') yield csvHeader();
   let count = 0;
   let first: number | undefined;
@@ -30,6 +32,16 @@ async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter,
     first ??= events[0]!.seq;
     last = events[events.length - 1]!.seq;
     yield format === 'csv' ? csvRows(events) : `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
+  }
+  // The last line signs the chain head the export stopped at, so a cut or rewritten copy is caught.
+  const key = ctx.services.auditKey;
+  if (format === 'ndjson' && key) {
+    const checkpoint = signCheckpoint(
+      { organization: ctx.organization.slug, ...head },
+      key,
+      new Date(ctx.services.now()).toISOString(),
+    );
+    yield `${JSON.stringify({ checkpoint })}\n`;
   }
   await store.activity.append(
     ctx.organization.id,
@@ -55,7 +67,10 @@ export const exportRoutes = [
     permission: 'activity:export',
     query: ExportQuery,
     responses: {
-      200: { description: 'The export, as a download (application/x-ndjson or text/csv)' },
+      200: {
+        description:
+          'The export, as a download (application/x-ndjson or text/csv). With an audit key, the NDJSON ends with one line {"checkpoint": {...}} signing the chain head the export stopped at.',
+      },
       ...commonErrors,
     },
     async handler(ctx) {

@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../router.js';
+import { checkpointRoutes } from './checkpoint.js';
 import { createOrganizationRoutes } from './create-organization.js';
 import { deviceRoutes } from './devices.js';
 import { exportRoutes } from './export.js';
@@ -22,4 +23,5 @@ export const allRoutes: readonly AnyRoute[] = [
   ...secretRoutes,
   ...historyRoutes,
   ...exportRoutes,
+  ...checkpointRoutes,
 ];

@@ -34,6 +34,8 @@ export interface ConformanceContext {
   /** A developer granted web/prod, with a device. */
   developer: Member;
   viewerToken: string;
+  /** The raw public key of the core's audit key, as an auditor pins it. */
+  auditPublicKey: string;
   clock: TestClock;
   send(
     method: string,

@@ -1,5 +1,5 @@
 /** Item: the activity export, NDJSON and CSV, streamed oldest first and recorded once it has ended. */
-import { type ActivityEvent, verifyChain } from '@latchkey/core';
+import { type ActivityEvent, verifyActivityExport, verifyChain, verifyCheckpoint } from '@latchkey/core';
 import { expect } from 'vitest';
 import { describe, it } from '../keyed.js';
 import { type ConformanceContext, OTHER_ORG_ADMIN } from './context.js';
@@ -18,12 +18,24 @@ export function describeExportTests(ctx: ConformanceContext): void {
       expect(response.headers['content-disposition']).toMatch(
         /^attachment; filename="acme-activity-[0-9TZ-]+\.ndjson"$/,
       );
-      const lines = response.text
+      const all = response.text
         .trimEnd()
         .split('\n')
-        .map((line) => JSON.parse(line) as ActivityEvent);
+        .map((line) => JSON.parse(line));
+      // The last line signs the chain head the export stopped at.
+      const { checkpoint } = all.pop() as { checkpoint: { seq: number; hash: string; organization: string } };
+      const lines = all as ActivityEvent[];
       expect(lines).toEqual(JSON.parse(JSON.stringify(before)));
       expect(verifyChain(lines)).toBe(-1);
+      expect(checkpoint).toMatchObject({
+        organization: 'acme',
+        seq: before.at(-1)!.seq,
+        hash: before.at(-1)!.hash,
+      });
+      expect(await verifyActivityExport(response.text, { publicKey: ctx.auditPublicKey })).toMatchObject({
+        ok: true,
+        events: before.length,
+      });
       const [recorded] = await ctx.events('activity_exported');
       expect(recorded!.seq).toBe(before.length + 1);
       expect(recorded!.data).toMatchObject({
@@ -40,7 +52,8 @@ export function describeExportTests(ctx: ConformanceContext): void {
       const lines = response.text
         .trimEnd()
         .split('\n')
-        .map((line) => JSON.parse(line) as ActivityEvent);
+        .map((line) => JSON.parse(line) as ActivityEvent)
+        .filter((line) => !('checkpoint' in line));
       expect(lines.map((e) => e.id)).toEqual(all.filter((e) => types.includes(e.type)).map((e) => e.id));
       // The export just made is in the log now too.
       const now = (await ctx.events()).reverse();
@@ -49,7 +62,8 @@ export function describeExportTests(ctx: ConformanceContext): void {
       const sinceIds = since.text
         .trimEnd()
         .split('\n')
-        .map((line) => (JSON.parse(line) as ActivityEvent).id);
+        .map((line) => (JSON.parse(line) as ActivityEvent).id)
+        .filter((id) => id !== undefined);
       expect(sinceIds).toEqual(now.filter((e) => e.occurred_at >= pivot).map((e) => e.id));
     });
 
@@ -75,6 +89,31 @@ export function describeExportTests(ctx: ConformanceContext): void {
       expect(row.startsWith(`${created.seq},${created.id},project_created,`)).toBe(true);
       const enrolled = rows.find((r) => r.includes(',device_enrolled,') && r.includes('HYPERLINK'))!;
       expect(enrolled).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    });
+
+    it('answers the signed chain head at …/activity/checkpoint', async () => {
+      const head = (await ctx.events())[0]!;
+      const response = await ctx.send('GET', '/api/v2/organizations/acme/activity/checkpoint');
+      expect(response.status).toBe(200);
+      const checkpoint = response.json as Parameters<typeof verifyCheckpoint>[0];
+      expect(checkpoint).toMatchObject({
+        organization: 'acme',
+        seq: head.seq,
+        hash: head.hash,
+        public_key: ctx.auditPublicKey,
+      });
+      expect(verifyCheckpoint(checkpoint, ctx.auditPublicKey)).toBe(true);
+      expect(verifyCheckpoint({ ...checkpoint, seq: head.seq - 1 }, ctx.auditPublicKey)).toBe(false);
+      expectError(
+        await ctx.send(
+          'GET',
+          '/api/v2/organizations/acme/activity/checkpoint',
+          undefined,
+          ctx.developer.token,
+        ),
+        403,
+        'forbidden',
+      );
     });
 
     it('is for owners and admins only, and refuses a bad format', async () => {

@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Every module the file imports, transitively, by path (type-only imports included: they cost nothing, but keep the rule simple). */
+function graph(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  for (const [, specifier] of text.matchAll(/from '([^']+)'/g)) {
+    if (specifier!.startsWith('.')) graph(join(dirname(file), specifier!.replace(/\.js$/, '.ts')), seen);
+    else seen.add(specifier!);
+  }
+  return seen;
+}
+
+it('the client entry loads no server code', () => {
+  const modules = [...graph(join(src, 'client/index.ts'))].map((m) => m.replace(`${src}/`, ''));
+  expect(modules).toContain('client/verify-export.ts');
+  const server = modules.filter(
+    (m) => /^(core|router|principal|bootstrap|schemas|routes\/|store\/|web|http)/.test(m) || m === 'zod',
+  );
+  expect(server).toEqual([]);
+});
