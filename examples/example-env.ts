@@ -4,10 +4,12 @@
  *
  * Environment: `PORT` (default 3000, `0` picks a free port), `LATCHKEY_BOOTSTRAP_ADMIN_TOKEN` (when
  * set, organization `acme` exists with an owner `admin` whose API token is that value) and
- * `LATCHKEY_STORE` (`memory`, a `postgres://` URL or a PGlite data directory; see example-store.ts).
+ * `LATCHKEY_STORE` (`memory`, a `postgres://` URL or a PGlite data directory; see example-store.ts)
+ * and `LATCHKEY_AUDIT_KEY_FILE` (see example-audit-key.ts).
  */
 import type { Server } from 'node:http';
 import { type Core, createCore, type LatchkeyStore } from '@latchkey/core';
+import { loadExampleAuditKey } from './example-audit-key.js';
 import { openExampleStore } from './example-store.js';
 
 /** Prints `message` to stderr and exits 1. */
@@ -35,8 +37,14 @@ export async function createExampleCore(): Promise<{ core: Core; port: number }>
     ),
   );
   console.log(`store: ${opened.label}`);
-  // The examples let any member create an organization of their own (POST /organizations).
-  const core = createCore({ store: opened.store, allowOrganizationCreation: true });
+  const audit = loadExampleAuditKey(opened.directory);
+  console.log(`audit public key: ${audit.publicKey}${audit.file ? ` (private key in ${audit.file})` : ''}`);
+  const core = createCore({
+    store: opened.store,
+    // The examples let any member create an organization of their own (POST /organizations).
+    allowOrganizationCreation: true,
+    auditKey: audit.privateKeyPem,
+  });
   if (token) await core.bootstrap({ organization: 'acme', user: 'admin', token });
   return { core, port };
 }

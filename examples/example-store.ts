@@ -12,6 +12,8 @@ import { createPostgresStore, pgDriver, pgliteDriver } from '@latchkey/store-pos
 export interface ExampleStore {
   store: LatchkeyStore;
   label: string;
+  /** The PGlite data directory, or null for the other stores. */
+  directory: string | null;
 }
 
 /** Where a `postgres://` URL points, without its credentials. */
@@ -26,10 +28,10 @@ function describeUrl(url: string): string {
 
 /** Opens the store `spec` names, or throws an Error whose message says what is accepted. */
 export async function openExampleStore(spec: string): Promise<ExampleStore> {
-  if (spec === 'memory') return { store: createMemoryStore(), label: 'in-memory store' };
+  if (spec === 'memory') return { store: createMemoryStore(), label: 'in-memory store', directory: null };
   if (/^postgres(ql)?:\/\//i.test(spec)) {
     const store = await createPostgresStore({ driver: await pgDriver(spec) });
-    return { store, label: `PostgreSQL at ${describeUrl(spec)}` };
+    return { store, label: `PostgreSQL at ${describeUrl(spec)}`, directory: null };
   }
   if (/^[a-z][a-z0-9+.-]*:/i.test(spec) || spec.trim() === '') {
     throw new Error(
@@ -39,5 +41,5 @@ export async function openExampleStore(spec: string): Promise<ExampleStore> {
   const dir = resolve(spec);
   mkdirSync(dir, { recursive: true });
   const store = await createPostgresStore({ driver: await pgliteDriver(dir) });
-  return { store, label: `PGlite in ${dir}` };
+  return { store, label: `PGlite in ${dir}`, directory: dir };
 }

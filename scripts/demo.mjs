@@ -49,6 +49,7 @@ child.stdout.on('data', (chunk) => {
   ready = true;
   const url = match[1];
   const storeLine = /^store: (.+)$/m.exec(buffered)?.[1] ?? 'unknown store';
+  const auditKey = /^audit public key: (\S+)/m.exec(buffered)?.[1] ?? 'unknown';
   console.log(
     [
       '',
@@ -61,6 +62,7 @@ child.stdout.on('data', (chunk) => {
       `  curl -s -H 'Authorization: Bearer ${token}' ${url}/api/v2/organizations/acme`,
       '',
       `OpenAPI document: ${url}/api/v2/openapi.json`,
+      `Audit public key: ${auditKey} (pin it to verify exports: verifyActivityExport from @latchkey/core/client)`,
       store === pgliteDir ? `Data and token are kept in ${dataDir} (delete it to start afresh).` : '',
       'Press Ctrl-C to stop.',
       '',

@@ -60,6 +60,11 @@ it('runs on PGlite, and a restart keeps the data and prints the same admin token
 
   const second = await startDemo();
   expect(second.token).toBe(first.token);
+  // The audit key is kept beside the data too, so checkpoints stay verifiable across restarts.
+  const auditKey = (output: string) => /Audit public key: +([A-Za-z0-9_-]{43})/.exec(output)?.[1];
+  expect(auditKey(first.output)).toBeDefined();
+  expect(auditKey(second.output)).toBe(auditKey(first.output));
+  expect(statSync(join(dir, 'audit-key.pem')).mode & 0o777).toBe(0o600);
   const listed = await fetch(`${second.url}/api/v2/organizations/acme/projects`, { headers });
   expect(await listed.json()).toMatchObject({ projects: [{ slug: 'survives' }] });
   second.child.kill('SIGINT');
