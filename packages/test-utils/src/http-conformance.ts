@@ -31,6 +31,7 @@ import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js'
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
 import { describePushTests } from './conformance/pushes.js';
 import { describeRequestTests } from './conformance/requests.js';
+import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
 import type { StartTarget } from './http-target.js';
@@ -177,6 +178,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeCreateOrganizationTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
+    describeRoleTableTests(ctx);
     describeDeviceKeyTests(ctx);
     describeClockTests(ctx);
     describeMediaTypeTests(ctx);
