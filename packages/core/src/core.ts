@@ -7,6 +7,8 @@
 import type { KeyObject } from 'node:crypto';
 import { bootstrapOrganization } from './bootstrap.js';
 import { toAuditKey } from './checkpoint.js';
+import { describeError } from './describe-error.js';
+import { checkDocumented, undocumented } from './documented.js';
 import { internalErrorBody, isLatchkeyError, LatchkeyError } from './errors.js';
 import { type CoreRequest, type CoreResponse, jsonResponse } from './http.js';
 import { type IdGenerator, randomId } from './ids.js';
@@ -196,7 +198,7 @@ export function createCore(options: CoreOptions = {}): Core {
           // The store is down or overloaded: nothing can be recorded; tell the operator why.
           logger.error('the store is unavailable', {
             route: route?.operationId,
-            cause: describe(error.cause),
+            cause: describeError(error.cause),
           });
         } else if (scoped && route?.rejectedEvent && !(error as { recorded?: boolean }).recorded) {
           await recordRejection(scoped, route.rejectedEvent, error);
@@ -210,7 +212,7 @@ export function createCore(options: CoreOptions = {}): Core {
       logger.error('unexpected error while handling a request', {
         method: request.method,
         route: route?.operationId,
-        error: describe(error),
+        error: describeError(error),
       });
       return jsonResponse(500, internalErrorBody());
     }
@@ -293,36 +295,8 @@ function startsWith(segments: readonly string[], prefix: readonly string[]): boo
   return true;
 }
 
-/** Throws (an internal error) when a JSON answer does not match the schema its route documents. */
-function checkDocumented(route: AnyRoute, result: RouteResult): void {
-  if ('response' in result) return;
-  const drift = undocumented(route, result.status, result.body);
-  if (drift) throw new Error(drift);
-}
-
-/**
- * Why an answer (a success or an error) is not what its route documents, or null when it is: the
- * status must be listed in the route's responses and the body must match that status's schema.
- */
-function undocumented(route: AnyRoute, status: number, body: unknown): string | null {
-  const documented = route.responses[status];
-  if (!documented) return `${route.operationId} answered ${status}, which it does not document`;
-  const check = documented.schema?.safeParse(body);
-  if (check && !check.success) {
-    return `${route.operationId} answered ${status} off its schema: ${check.error.message}`;
-  }
-  return null;
-}
-
 function toResponse(result: RouteResult): CoreResponse {
   return 'response' in result ? result.response : jsonResponse(result.status, result.body, result.headers);
-}
-
-/** Name, code and message of an error, for the logs: never its other fields (a driver may attach query parameters). */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return `${error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${error.message}`;
 }
 
 function withHeaders(body: unknown, status: number, headers: Record<string, string>): CoreResponse {

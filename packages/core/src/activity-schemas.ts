@@ -1,0 +1,64 @@
+/** The schemas of the evidence trail: history, export and checkpoints. */
+import { z } from 'zod';
+
+/** An RFC 3339 time with an offset (`Z` or `±hh:mm`), as the history filters take it. */
+const Rfc3339 = z.iso.datetime({ offset: true });
+
+/** Query of the history endpoints. */
+export const HistoryQuery = z.strictObject({
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,3}$/, 'an integer from 1 to 500')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(500))
+    .optional(),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a next_cursor of an earlier page')
+    .optional(),
+  type: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,63}(,[a-z][a-z0-9_]{0,63}){0,49}$/, 'a comma-separated list of event types')
+    .optional(),
+  since: Rfc3339.optional().describe('inclusive'),
+  until: Rfc3339.optional().describe('exclusive'),
+});
+
+/** A stored activity event, as history and export show it. */
+export const ActivityEventSchema = z.strictObject({
+  id: z.string(),
+  type: z.string(),
+  occurred_at: z.string(),
+  organization: z.string(),
+  project: z.string().optional(),
+  environment: z.string().optional(),
+  actor: z.strictObject({ type: z.enum(['user', 'system']), id: z.string() }),
+  device_id: z.string().optional(),
+  data: z.record(z.string(), z.unknown()),
+  seq: z.number().int(),
+  prev_hash: z.string(),
+  hash: z.string(),
+});
+
+export const HistoryResponse = z.strictObject({
+  events: z.array(ActivityEventSchema),
+  next_cursor: z.string().nullable().describe('Pass as cursor for the next (older) page; null at the end'),
+});
+
+/** Query of the activity export. */
+export const ExportQuery = z.strictObject({
+  format: z.enum(['ndjson', 'csv']).optional().describe('default ndjson'),
+  type: HistoryQuery.shape.type,
+  since: HistoryQuery.shape.since,
+  until: HistoryQuery.shape.until,
+});
+
+export const CheckpointResponse = z.strictObject({
+  organization: z.string(),
+  seq: z.number().int(),
+  hash: z.string(),
+  signed_at: z.string(),
+  key_id: z.string(),
+  public_key: z.string().describe('Raw Ed25519 key, base64url; pin it out of band'),
+  signature: z.string(),
+});
