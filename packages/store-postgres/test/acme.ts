@@ -1,5 +1,11 @@
 /** Organization acme with project web, environment prod and one enrolled device of its owner, on a given store. */
-import { type Core, createCore, generateDeviceKeyPair, type LatchkeyStore } from '@latchkey/core';
+import {
+  type Core,
+  createCore,
+  generateAuditKey,
+  generateDeviceKeyPair,
+  type LatchkeyStore,
+} from '@latchkey/core';
 import { expect } from 'vitest';
 
 export const TOKEN = 'lk_store_postgres_process_test_token_0000000';
@@ -10,10 +16,13 @@ export interface Acme {
   deviceEnv: { TOKEN: string; DEVICE_ID: string; PRIVATE_KEY: string };
   environmentId: string;
   organizationId: string;
+  /** The raw public key of the core's audit key, to verify exports with. */
+  auditPublicKey: string;
 }
 
 export async function setUpAcme(store: LatchkeyStore): Promise<Acme> {
-  const core = createCore({ store });
+  const audit = generateAuditKey();
+  const core = createCore({ store, auditKey: audit.privateKeyPem });
   const org = await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
   const send = async (url: string, body: unknown) => {
     const response = await core.handle({
@@ -32,6 +41,7 @@ export async function setUpAcme(store: LatchkeyStore): Promise<Acme> {
   return {
     core,
     organizationId: org.id,
+    auditPublicKey: audit.publicKey,
     environmentId: environment.id,
     deviceEnv: {
       TOKEN,

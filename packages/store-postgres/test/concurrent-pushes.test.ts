@@ -4,6 +4,7 @@
  * once, and the organization's chain verifies.
  */
 import { type ActivityEvent, verifyChain } from '@latchkey/core';
+import { verifyActivityExport } from '@latchkey/core/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { setUpAcme } from './acme.js';
 import { DATABASE_URL, freshSchema, postgresStore, postgresUnavailable } from './databases.js';
@@ -84,10 +85,20 @@ describe.skipIf(postgresUnavailable !== null)(
       expect(events.filter((e) => e.type === 'push_conflict')).toHaveLength(conflicts);
       expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
       expect(verifyChain(events)).toBe(-1);
+      // The export an auditor would take verifies too, against the signed checkpoint.
+      const exported = await acme.core.handle({
+        method: 'GET',
+        url: '/api/v2/organizations/acme/activity/export',
+        headers: { authorization: `Bearer ${acme.deviceEnv.TOKEN}` },
+      });
+      const verdict = await verifyActivityExport(exported.body as AsyncIterable<string>, {
+        publicKey: acme.auditPublicKey,
+      });
+      expect(verdict).toMatchObject({ ok: true, events: events.length });
 
       console.log(
         `${PROCESSES} processes x ${PUSHES} pushes: ${n} applied (versions 1..${n}, one winner each), ` +
-          `${conflicts} conflicts (409), ${pushEvents.length} push_applied events, ${events.length} events in the chain, chain verifies`,
+          `${conflicts} conflicts (409), ${pushEvents.length} push_applied events, ${events.length} events in the chain, chain and its signed export verify`,
       );
     }, 180_000);
   },
