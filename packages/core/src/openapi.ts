@@ -45,7 +45,19 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: stri
             ...(STATUS_HEADERS[status] ? { headers: STATUS_HEADERS[status] } : {}),
             ...(doc.schema
               ? { content: { 'application/json': { schema: strip(toSchema(doc.schema, 'output')) } } }
-              : {}),
+              : doc.mediaTypes
+                ? {
+                    content: Object.fromEntries(
+                      doc.mediaTypes.map((type) => [type, { schema: { type: 'string' } }]),
+                    ),
+                    headers: {
+                      'Content-Disposition': {
+                        description: 'attachment; filename="<organization>-activity-<time>.<format>"',
+                        schema: { type: 'string' },
+                      },
+                    },
+                  }
+                : {}),
           },
         ]),
       ),

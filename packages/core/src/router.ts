@@ -53,7 +53,10 @@ export type RouteResult =
 /** A documented response of a route. */
 export interface RouteResponseDoc {
   description: string;
+  /** The JSON body's schema. */
   schema?: z.ZodType;
+  /** For a body that is not JSON (a download): its media types, each a stream of text. */
+  mediaTypes?: readonly string[];
 }
 
 /** One entry of the route table. */

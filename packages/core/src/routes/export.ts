@@ -68,6 +68,7 @@ export const exportRoutes = [
     query: ExportQuery,
     responses: {
       200: {
+        mediaTypes: ['application/x-ndjson', 'text/csv'],
         description:
           'The export, as a download (application/x-ndjson or text/csv). With an audit key, the NDJSON ends with one line {"checkpoint": {...}} signing the chain head the export stopped at.',
       },
