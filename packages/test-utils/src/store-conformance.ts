@@ -185,6 +185,19 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
         Array.from({ length: events.length }, (_, i) => events.length - i),
       );
       expect(verifyChain([...events].reverse())).toBe(-1);
+      // The same events as stored JSON text, oldest first, paged by seq.
+      const asJson = await store.activity.listJson({
+        organizationId: orgId,
+        oldestFirst: true,
+        afterSeq: 3,
+        limit: 10,
+      });
+      const ascending = [...events]
+        .reverse()
+        .filter((e) => e.seq > 3)
+        .slice(0, 10);
+      expect(asJson.map((r) => r.seq)).toEqual(ascending.map((e) => e.seq));
+      expect(asJson.map((r) => JSON.parse(r.json))).toEqual(ascending);
       const filtered = await store.activity.list({ organizationId: orgId, types: ['test_event'], limit: 5 });
       expect(filtered).toHaveLength(5);
       const older = await store.activity.list({

@@ -27,6 +27,11 @@ describe('the activity export stream', () => {
       queries.push({ limit: query.limit, oldestFirst: query.oldestFirst });
       return list(query);
     };
+    const listJson = store.activity.listJson.bind(store.activity);
+    store.activity.listJson = (query) => {
+      queries.push({ limit: query.limit, oldestFirst: query.oldestFirst });
+      return listJson(query);
+    };
     const response = await core.handle({
       method: 'GET',
       url: '/api/v2/organizations/acme/activity/export',

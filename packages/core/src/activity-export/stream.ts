@@ -9,7 +9,7 @@ import type { ActivityEvent } from '../model.js';
 import type { ActivityQuery, LatchkeyStore } from '../store/types.js';
 
 /** Events per store query. */
-export const EXPORT_PAGE = 500;
+export const EXPORT_PAGE = 1_000;
 
 /** The filters of an export. */
 export type ExportFilter = Pick<ActivityQuery, 'organizationId' | 'types' | 'since' | 'until'>;
@@ -20,24 +20,43 @@ export async function chainHead(store: LatchkeyStore, organizationId: string): P
   return newest ? { seq: newest.seq, hash: newest.hash } : { seq: 0, hash: GENESIS_HASH };
 }
 
+/** Pages of `read(afterSeq)` (oldest first, `seq` up to `lastSeq`), until there are no more. */
+async function* pages<T extends { seq: number }>(
+  read: (afterSeq: number) => Promise<T[]>,
+  lastSeq: number,
+): AsyncGenerator<T[]> {
+  let after = 0;
+  while (after < lastSeq) {
+    const page = await read(after);
+    if (page.length === 0) return;
+    yield page;
+    after = page[page.length - 1]!.seq;
+    if (page.length < EXPORT_PAGE) return;
+  }
+}
+
+const pageQuery = (filter: ExportFilter, afterSeq: number, lastSeq: number): ActivityQuery => ({
+  ...filter,
+  afterSeq,
+  beforeSeq: lastSeq + 1,
+  oldestFirst: true,
+  limit: EXPORT_PAGE,
+});
+
 /** Pages of the events `filter` selects with `seq` up to `lastSeq`, oldest first. */
-export async function* exportPages(
+export function exportPages(
   store: LatchkeyStore,
   filter: ExportFilter,
   lastSeq: number,
 ): AsyncGenerator<ActivityEvent[]> {
-  let after = 0;
-  while (after < lastSeq) {
-    const events = await store.activity.list({
-      ...filter,
-      afterSeq: after,
-      beforeSeq: lastSeq + 1,
-      oldestFirst: true,
-      limit: EXPORT_PAGE,
-    });
-    if (events.length === 0) return;
-    yield events;
-    after = events[events.length - 1]!.seq;
-    if (events.length < EXPORT_PAGE) return;
-  }
+  return pages((after) => store.activity.list(pageQuery(filter, after, lastSeq)), lastSeq);
+}
+
+/** The same pages, each event as its stored JSON text (for NDJSON: nothing parsed or re-serialised). */
+export function exportJsonPages(
+  store: LatchkeyStore,
+  filter: ExportFilter,
+  lastSeq: number,
+): AsyncGenerator<{ seq: number; json: string }[]> {
+  return pages((after) => store.activity.listJson(pageQuery(filter, after, lastSeq)), lastSeq);
 }

@@ -4,9 +4,10 @@
  * the export is not in its own output, and an export the client abandoned is not recorded).
  */
 import { csvHeader, csvRows } from '../activity-export/csv.js';
-import { chainHead, type ExportFilter, exportPages } from '../activity-export/stream.js';
+import { chainHead, type ExportFilter, exportJsonPages, exportPages } from '../activity-export/stream.js';
 import { signCheckpoint } from '../checkpoint.js';
 import type { CoreResponse } from '../http.js';
+import type { ActivityEvent } from '../model.js';
 import { defineRoute, type RouteContext } from '../router.js';
 import { ExportQuery } from '../schemas.js';
 import { commonErrors } from './docs.js';
@@ -27,11 +28,15 @@ async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter,
   let count = 0;
   let first: number | undefined;
   let last: number | undefined;
-  for await (const events of exportPages(store, filter, lastSeq)) {
-    count += events.length;
-    first ??= events[0]!.seq;
-    last = events[events.length - 1]!.seq;
-    yield format === 'csv' ? csvRows(events) : `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
+  const pages =
+    format === 'csv' ? exportPages(store, filter, lastSeq) : exportJsonPages(store, filter, lastSeq);
+  for await (const page of pages) {
+    count += page.length;
+    first ??= page[0]!.seq;
+    last = page[page.length - 1]!.seq;
+    yield format === 'csv'
+      ? csvRows(page as ActivityEvent[])
+      : `${(page as { json: string }[]).map((e) => e.json).join('\n')}\n`;
   }
   // The last line signs the chain head the export stopped at, so a cut or rewritten copy is caught.
   const key = ctx.services.auditKey;

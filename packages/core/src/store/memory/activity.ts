@@ -9,20 +9,28 @@ export function memoryActivity(state: MemoryState, journal: Journal): ActivityRe
       return clone(appendEvent(state, journal, organizationId, draft));
     },
     async list(query: ActivityQuery) {
+      return select(state.events.get(query.organizationId) ?? [], query).map(clone);
+    },
+    async listJson(query: ActivityQuery) {
       const chain = state.events.get(query.organizationId) ?? [];
-      const out: ActivityEvent[] = [];
-      const step = query.oldestFirst ? 1 : -1;
-      for (
-        let i = query.oldestFirst ? 0 : chain.length - 1;
-        i >= 0 && i < chain.length && out.length < query.limit;
-        i += step
-      ) {
-        const event = chain[i]!;
-        if (matches(event, query)) out.push(clone(event));
-      }
-      return out;
+      return select(chain, query).map((event) => ({ seq: event.seq, json: JSON.stringify(event) }));
     },
   };
+}
+
+/** The events of `chain` the query selects, in its order, at most `limit` (not copied). */
+function select(chain: readonly ActivityEvent[], query: ActivityQuery): ActivityEvent[] {
+  const out: ActivityEvent[] = [];
+  const step = query.oldestFirst ? 1 : -1;
+  for (
+    let i = query.oldestFirst ? 0 : chain.length - 1;
+    i >= 0 && i < chain.length && out.length < query.limit;
+    i += step
+  ) {
+    const event = chain[i]!;
+    if (matches(event, query)) out.push(event);
+  }
+  return out;
 }
 
 function matches(event: ActivityEvent, query: ActivityQuery): boolean {

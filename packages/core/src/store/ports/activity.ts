@@ -36,4 +36,9 @@ export interface ActivityRepository {
   append(organizationId: string, draft: ActivityDraft): Promise<ActivityEvent>;
   /** Events matching the query, newest first (or oldest first), at most `limit`. */
   list(query: ActivityQuery): Promise<ActivityEvent[]>;
+  /**
+   * What {@link ActivityRepository.list} returns, each event as its JSON text exactly as stored
+   * (`JSON.stringify` of the event): the NDJSON export writes it without parsing and re-serialising.
+   */
+  listJson(query: ActivityQuery): Promise<{ seq: number; json: string }[]>;
 }
