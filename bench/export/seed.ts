@@ -66,6 +66,8 @@ export async function seedEvents(
        ON CONFLICT (organization_id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash`,
       [organizationId, head?.seq ?? 0, head?.hash ?? ''],
     );
+    // Statistics as a live table would have them (PostgreSQL's autovacuum would gather them too).
+    await db.query(`ANALYZE ${tablesOf(schema).events}`);
   }
   return head!;
 }

@@ -6,7 +6,7 @@ import { EXPORT_PAGE } from './stream.js';
 const TOKEN = 'lk_export_stream_test_token_0000000000000000';
 
 describe('the activity export stream', () => {
-  it('reads the store a page at a time, only as the client takes the lines', async () => {
+  it('reads the store a page at a time, at most one page ahead of the client', async () => {
     const store = createMemoryStore();
     const core = createCore({ store });
     const org = await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
@@ -41,8 +41,12 @@ describe('the activity export stream', () => {
     const body = (response.body as AsyncIterable<string>)[Symbol.asyncIterator]();
     const first = await body.next();
     expect(first.value.split('\n').filter(Boolean)).toHaveLength(EXPORT_PAGE);
-    // The chain head, then one page: no more than the client took.
-    expect(queries).toEqual([{ limit: 1 }, { limit: EXPORT_PAGE, oldestFirst: true }]);
+    // The chain head, the page the client took and the next one, asked for ahead: never more.
+    expect(queries).toEqual([
+      { limit: 1 },
+      { limit: EXPORT_PAGE, oldestFirst: true },
+      { limit: EXPORT_PAGE, oldestFirst: true },
+    ]);
     let lines = EXPORT_PAGE;
     for (let chunk = await body.next(); !chunk.done; chunk = await body.next()) {
       lines += (chunk.value as string).split('\n').filter(Boolean).length;

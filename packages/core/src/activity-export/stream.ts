@@ -9,7 +9,7 @@ import type { ActivityEvent } from '../model.js';
 import type { ActivityQuery, LatchkeyStore } from '../store/types.js';
 
 /** Events per store query. */
-export const EXPORT_PAGE = 1_000;
+export const EXPORT_PAGE = 5_000;
 
 /** The filters of an export. */
 export type ExportFilter = Pick<ActivityQuery, 'organizationId' | 'types' | 'since' | 'until'>;
@@ -20,25 +20,33 @@ export async function chainHead(store: LatchkeyStore, organizationId: string): P
   return newest ? { seq: newest.seq, hash: newest.hash } : { seq: 0, hash: GENESIS_HASH };
 }
 
-/** Pages of `read(afterSeq)` (oldest first, `seq` up to `lastSeq`), until there are no more. */
+/**
+ * Pages of `read(afterSeq)` (oldest first) up to `lastSeq`, until there are no more. The query
+ * itself has no upper bound: "after this seq, in seq order, the first N" is an ordered index scan
+ * that stops early whatever the table's statistics say, where an added upper bound can tempt the
+ * planner to fetch and sort the whole remaining range for every page.
+ */
 async function* pages<T extends { seq: number }>(
   read: (afterSeq: number) => Promise<T[]>,
   lastSeq: number,
 ): AsyncGenerator<T[]> {
-  let after = 0;
-  while (after < lastSeq) {
-    const page = await read(after);
-    if (page.length === 0) return;
-    yield page;
-    after = page[page.length - 1]!.seq;
-    if (page.length < EXPORT_PAGE) return;
+  if (lastSeq <= 0) return;
+  let next: Promise<T[]> | null = read(0);
+  while (next) {
+    const page: T[] = await next;
+    const within =
+      page.length > 0 && page[page.length - 1]!.seq > lastSeq ? page.filter((e) => e.seq <= lastSeq) : page;
+    const last = within[within.length - 1];
+    // Ask for the next page before handing this one over, so reading and writing overlap: at most
+    // two pages are held at once.
+    next = within.length === EXPORT_PAGE && last && last.seq < lastSeq ? read(last.seq) : null;
+    if (within.length > 0) yield within;
   }
 }
 
-const pageQuery = (filter: ExportFilter, afterSeq: number, lastSeq: number): ActivityQuery => ({
+const pageQuery = (filter: ExportFilter, afterSeq: number): ActivityQuery => ({
   ...filter,
   afterSeq,
-  beforeSeq: lastSeq + 1,
   oldestFirst: true,
   limit: EXPORT_PAGE,
 });
@@ -49,7 +57,7 @@ export function exportPages(
   filter: ExportFilter,
   lastSeq: number,
 ): AsyncGenerator<ActivityEvent[]> {
-  return pages((after) => store.activity.list(pageQuery(filter, after, lastSeq)), lastSeq);
+  return pages((after) => store.activity.list(pageQuery(filter, after)), lastSeq);
 }
 
 /** The same pages, each event as its stored JSON text (for NDJSON: nothing parsed or re-serialised). */
@@ -58,5 +66,5 @@ export function exportJsonPages(
   filter: ExportFilter,
   lastSeq: number,
 ): AsyncGenerator<{ seq: number; json: string }[]> {
-  return pages((after) => store.activity.listJson(pageQuery(filter, after, lastSeq)), lastSeq);
+  return pages((after) => store.activity.listJson(pageQuery(filter, after)), lastSeq);
 }
