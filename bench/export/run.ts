@@ -108,7 +108,7 @@ const notes = ['postgres', 'pglite'].map((name) => {
 const block = [
   `Date: ${at.slice(0, 10)}. Machine: ${machine()}. Code: ${codeVersion()}. PostgreSQL on the same machine.`,
   '',
-  `\`pnpm bench:export\`: ${count.toLocaleString('en-US')} events of one organization (${(raw.lines / 1e6).toFixed(2)}M lines, as the store seals them) exported as NDJSON through \`core.handle\` (\`GET …/activity/export\`: keyset pages of 1,000 stored JSON lines, backpressure honoured) into a file, each contender in a process of its own that reports its peak RSS. "raw" copies the same lines from a file into a file: the I/O floor.`,
+  `\`pnpm bench:export\`: ${count.toLocaleString('en-US')} events of one organization (${(raw.lines / 1e6).toFixed(2)}M lines, as the store seals them) exported as NDJSON through \`core.handle\` (\`GET …/activity/export\`: keyset pages of 5,000 stored JSON lines, the next asked for while one is written, backpressure honoured) into a file, each contender in a process of its own that reports its peak RSS. "raw" copies the same lines from a file into a file: the I/O floor.`,
   '',
   '| contender | lines/s | seconds | of raw | RSS MB at start → peak |',
   '| --- | ---: | ---: | ---: | ---: |',
