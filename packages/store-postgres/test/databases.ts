@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { describe, it } from 'vitest';
 import { createPostgresStore, type PostgresStore, pgDriver, pgliteDriver } from '../src/index.js';
 
 export const DATABASE_URL = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
@@ -36,6 +37,21 @@ if (problem) {
 
 /** Why the real-PostgreSQL tests cannot run here, or null when they can. */
 export const postgresUnavailable: string | null = problem;
+
+/**
+ * Registers a suite that needs the real PostgreSQL. Off CI, when none answers, one skipped test
+ * stands in for it, named with the reason (in CI this module has already failed the run).
+ */
+export function onPostgres(title: string, register: () => void): void {
+  if (postgresUnavailable === null) {
+    register();
+    return;
+  }
+  describe(title, () => {
+    // Skipped only off CI when no PostgreSQL answers; the title says why.
+    it.skip(`needs PostgreSQL at DATABASE_URL: ${postgresUnavailable}`, () => {});
+  });
+}
 
 /** Drops a schema and everything in it. */
 export async function dropSchema(schema: string): Promise<void> {

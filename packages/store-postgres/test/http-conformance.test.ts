@@ -1,8 +1,7 @@
 import { latchkeyExpress } from '@latchkey/adapter-express';
 import { describeHttpConformance, fetchTarget, running, type StartTarget } from '@latchkey/test-utils';
 import express from 'express';
-import { describe, it } from 'vitest';
-import { pgliteStore, postgresStore, postgresUnavailable } from './databases.js';
+import { onPostgres, pgliteStore, postgresStore } from './databases.js';
 
 // The whole HTTP suite through one adapter (Express, over loopback) on each SQL store.
 const overExpress: StartTarget = async (core) => {
@@ -14,14 +13,10 @@ const overExpress: StartTarget = async (core) => {
 
 describeHttpConformance({ name: 'express on PGlite', start: overExpress, store: pgliteStore });
 
-if (postgresUnavailable === null) {
+onPostgres('HTTP conformance: express on PostgreSQL', () =>
   describeHttpConformance({
     name: 'express on PostgreSQL',
     start: overExpress,
     store: () => postgresStore(),
-  });
-} else {
-  describe('HTTP conformance: express on PostgreSQL', () => {
-    it.skip(`needs PostgreSQL at DATABASE_URL: ${postgresUnavailable}`, () => {});
-  });
-}
+  }),
+);
