@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { createPostgresStore, pgDriver, pgliteDriver } from '@latchkey/store-postgres';
-import { codeVersion, machine, writeResults } from '../push/report.js';
+import { codeVersion, machine, publishResults } from '../push/report.js';
 import { seedEvents } from './seed.js';
 
 const { values: args } = parseArgs({
@@ -118,9 +118,4 @@ const block = [
   '',
   ...notes,
 ].join('\n');
-console.log(`\n${block}\n`);
-if (args.write)
-  writeResults(join(import.meta.dirname, '..', 'RESULTS.md'), block, {
-    id: 'export',
-    heading: 'Activity export',
-  });
+publishResults(block, { id: 'export', heading: 'Activity export' }, args.write);

@@ -10,12 +10,11 @@
  * DATABASE_URL (default: the local server) names the database; the run uses schemas of its own and
  * drops them at the end. `--write` records the table in bench/RESULTS.md.
  */
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createMemoryStore } from '@latchkey/core';
 import { createPostgresStore, pgDriver, pgliteDriver } from '@latchkey/store-postgres';
 import pg from 'pg';
-import { codeVersion, machine, writeResults } from '../push/report.js';
+import { codeVersion, machine, publishResults } from '../push/report.js';
 import { closedLoop, type LoopResult } from './closed-loop.js';
 import { type Contender, corePushes, KEYS, rawPushes } from './contenders.js';
 
@@ -136,9 +135,4 @@ const block = [
   '',
   ...notes,
 ].join('\n');
-console.log(`\n${block}\n`);
-if (args.write)
-  writeResults(join(import.meta.dirname, '..', 'RESULTS.md'), block, {
-    id: 'postgres',
-    heading: 'PostgreSQL store',
-  });
+publishResults(block, { id: 'postgres', heading: 'PostgreSQL store' }, args.write);

@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import type { Framework, Variant } from './protocol.js';
 
 /** One measured slice of one server. */
@@ -155,6 +156,12 @@ export function writeResults(
   writeFileSync(file, text);
   // Lay the table out the way the project's formatter does, so `pnpm lint` stays green.
   execFileSync('pnpm', ['exec', 'biome', 'format', '--write', file], { stdio: 'ignore' });
+}
+
+/** Prints a benchmark's block and, with `write`, records it in its section of bench/RESULTS.md. */
+export function publishResults(block: string, section: ResultsSection, write: boolean): void {
+  console.log(`\n${block}\n`);
+  if (write) writeResults(join(import.meta.dirname, '..', 'RESULTS.md'), block, section);
 }
 
 function median(values: readonly number[]): number {
