@@ -25,6 +25,19 @@ export interface SqlDriver extends SqlQueryable {
    * by the database rolls back and runs `fn` again, a few times, before giving up.
    */
   transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  /**
+   * Streams a long result without holding it: the first column (text, never NULL nor containing a
+   * newline) of each row of the `SELECT` `text`, as UTF-8 lines each ending in `\n`, in chunks of
+   * whole lines read only as the consumer pulls them. The query runs in one snapshot on a connection
+   * of its own, held until the iteration ends; one abandoned part-way is closed and its connection
+   * discarded. Drivers that cannot stream leave it out (the store then reads in keyset pages).
+   */
+  streamLines?(text: string, params?: readonly unknown[]): AsyncIterable<Uint8Array>;
+  /**
+   * Calls `onNotify` for each notification on `channel` (`LISTEN`), from any session of the
+   * database, until the returned function is called. A lost connection is re-established.
+   */
+  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** Waits for running queries, then releases every connection (or closes the embedded database). */
   close(): Promise<void>;
 }

@@ -22,6 +22,14 @@ export function recording(inner: SqlDriver): Recorded {
       query: (text, params) => direct.query(text, params),
       transaction: (fn) => inner.transaction((tx) => fn(wrap(tx))),
       close: () => inner.close(),
+      ...(inner.streamLines
+        ? {
+            streamLines(text: string, params: readonly unknown[] = []) {
+              statements.set(text, params);
+              return inner.streamLines!(text, params);
+            },
+          }
+        : {}),
     },
   };
 }

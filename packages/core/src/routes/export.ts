@@ -5,11 +5,12 @@
  */
 import { csvHeader, csvRows } from '../activity-export/csv.js';
 import { chainHead, type ExportFilter, exportJsonPages, exportPages } from '../activity-export/stream.js';
+import { ExportTally } from '../activity-export/tally.js';
 import { signCheckpoint } from '../checkpoint.js';
 import type { CoreResponse } from '../http.js';
-import type { ActivityEvent } from '../model.js';
 import { defineRoute, type RouteContext } from '../router.js';
 import { ExportQuery } from '../schemas.js';
+import type { LatchkeyStore } from '../store/types.js';
 import { commonErrors } from './docs.js';
 
 type Query = typeof ExportQuery._zod.output;
@@ -19,24 +20,31 @@ const FORMATS = {
   csv: { contentType: 'text/csv; charset=utf-8; header=present', extension: 'csv' },
 } as const;
 
+/** NDJSON from keyset pages, for stores that cannot stream: a chunk of lines per page. */
+async function* jsonLines(store: LatchkeyStore, filter: ExportFilter, lastSeq: number) {
+  for await (const page of exportJsonPages(store, filter, lastSeq))
+    yield `${page.map((e) => e.json).join('\n')}\n`;
+}
+
 /** The export's lines, then its event. */
 async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter, format: 'ndjson' | 'csv') {
   const store = ctx.services.store;
   const head = await chainHead(store, ctx.organization.id);
   const lastSeq = head.seq;
-  if (format === 'csv') yield csvHeader();
-  let count = 0;
-  let first: number | undefined;
-  let last: number | undefined;
-  const pages =
-    format === 'csv' ? exportPages(store, filter, lastSeq) : exportJsonPages(store, filter, lastSeq);
-  for await (const page of pages) {
-    count += page.length;
-    first ??= page[0]!.seq;
-    last = page[page.length - 1]!.seq;
-    yield format === 'csv'
-      ? csvRows(page as ActivityEvent[])
-      : `${(page as { json: string }[]).map((e) => e.json).join('\n')}\n`;
+  const tally = new ExportTally();
+  if (format === 'csv') {
+    yield csvHeader();
+    for await (const page of exportPages(store, filter, lastSeq)) {
+      tally.addPage(page);
+      yield csvRows(page);
+    }
+  } else {
+    const chunks =
+      store.activity.streamJson?.({ ...filter, throughSeq: lastSeq }) ?? jsonLines(store, filter, lastSeq);
+    for await (const chunk of chunks) {
+      tally.addLines(chunk);
+      yield chunk;
+    }
   }
   // The last line signs the chain head the export stopped at, so a cut or rewritten copy is caught.
   const key = ctx.services.auditKey;
@@ -52,9 +60,9 @@ async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter,
     ctx.organization.id,
     ctx.draft('activity_exported', {
       format,
-      events: count,
-      first_seq: first ?? null,
-      last_seq: last ?? null,
+      events: tally.count,
+      first_seq: tally.firstSeq,
+      last_seq: tally.lastSeq,
       chain_seq: lastSeq,
       filter: { types: filter.types ?? null, since: filter.since ?? null, until: filter.until ?? null },
     }),

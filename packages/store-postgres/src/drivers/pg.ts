@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import type { SqlDriver, SqlQueryable, SqlResult } from '../driver.js';
 import { isUnavailable, translate } from '../failures.js';
+import { binaryCopyLines } from './copy-binary.js';
+import { inlineParameters } from './inline.js';
 import { withRetries } from './retry.js';
 
 /** Options of {@link pgDriver} when it builds the pool. */
@@ -110,10 +112,84 @@ export async function pgDriver(source: string | Pool | PgDriverOptions): Promise
     }
   }
 
+  // `COPY (SELECT …) TO STDOUT` in binary format: PostgreSQL streams the rows as the socket is read,
+  // and their bytes go out without being decoded. COPY takes no parameters, so they are inlined as
+  // literals quoted by node-postgres. The statement timeout is lifted for the copy (a slow reader
+  // must not cut a long export) and restored before the connection goes back to the pool.
+  async function* streamLines(text: string, params: readonly unknown[] = []): AsyncGenerator<Uint8Array> {
+    let client: PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw translate(error);
+    }
+    let finished = false;
+    try {
+      const { to } = await import('pg-copy-streams');
+      const sql = inlineParameters(text, params, (value) => client.escapeLiteral(value));
+      await client.query('SET statement_timeout = 0');
+      const copy = client.query(to(`COPY (${sql}) TO STDOUT (FORMAT binary)`));
+      try {
+        yield* binaryCopyLines(copy);
+      } finally {
+        copy.destroy();
+      }
+      await client.query('RESET statement_timeout');
+      finished = true;
+    } catch (error) {
+      throw translate(error);
+    } finally {
+      // Abandoned or failed part-way, the connection may still be mid-COPY: it is destroyed.
+      client.release(finished ? undefined : true);
+    }
+  }
+
+  // LISTEN holds one connection of the pool for as long as someone listens; when it breaks
+  // (database restart), another is taken and LISTEN issued again, after a short pause.
+  async function listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+    const quoted = `"${channel.replace(/"/g, '""')}"`;
+    let client: PoolClient | null = null;
+    let stopped = false;
+    const connect = async (): Promise<void> => {
+      const next = await pool.connect();
+      next.on('notification', (message) => {
+        if (message.channel === channel) onNotify();
+      });
+      next.on('error', () => {
+        next.release(true);
+        if (client === next) client = null;
+        if (!stopped) setTimeout(() => void connect().catch(() => {}), 500).unref();
+      });
+      await next.query(`LISTEN ${quoted}`);
+      client = next;
+      // Whatever was queued while no one listened is found by the next poll or this wake-up.
+      onNotify();
+    };
+    try {
+      await connect();
+    } catch (error) {
+      throw translate(error);
+    }
+    return async () => {
+      stopped = true;
+      const current = client;
+      client = null;
+      if (!current) return;
+      try {
+        await current.query(`UNLISTEN ${quoted}`);
+        current.release();
+      } catch {
+        current.release(true);
+      }
+    };
+  }
+
   return {
     name: 'pg',
+    listen,
     query: (text, params) => direct.query(text, params),
     transaction: (fn) => withRetries(() => once(fn)),
+    streamLines,
     async close() {
       if (owned) await pool.end();
     },

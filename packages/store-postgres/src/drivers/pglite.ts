@@ -1,5 +1,5 @@
 /** The embedded driver: PGlite, PostgreSQL compiled to WebAssembly, in a data directory or in memory. */
-import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { PGlite, PGliteOptions, Transaction } from '@electric-sql/pglite';
 import type { SqlDriver, SqlQueryable, SqlResult } from '../driver.js';
 import { translate } from '../failures.js';
 import { withRetries } from './retry.js';
@@ -10,6 +10,12 @@ export interface PgliteDriverOptions {
   dataDir?: string;
   /** A statement running longer is cancelled and answered with 503. Default 5000 ms; 0 turns it off. */
   statementTimeoutMs?: number;
+  /**
+   * More PGlite options, applied last. PGlite's PostgreSQL keeps its default 128 MB of shared buffers,
+   * which fill (and stay in the process's memory) as large tables are read; an application that
+   * wants a smaller footprint passes `{ postgresqlconf: ['shared_buffers = 16MB'] }`.
+   */
+  pglite?: Omit<PGliteOptions, 'dataDir'>;
 }
 
 const isPglite = (value: unknown): value is PGlite =>
@@ -44,7 +50,7 @@ export async function pgliteDriver(source: string | PGlite | PgliteDriverOptions
   } else {
     const options: PgliteDriverOptions = typeof source === 'string' ? { dataDir: source } : source;
     const { PGlite } = await import('@electric-sql/pglite');
-    db = await PGlite.create(options.dataDir ?? 'memory://');
+    db = await PGlite.create(options.dataDir ?? 'memory://', options.pglite);
     const statementTimeout = options.statementTimeoutMs ?? 5_000;
     await db.query(`SET statement_timeout = ${Math.max(0, Math.floor(statementTimeout))}`);
     owned = true;
@@ -61,6 +67,12 @@ export async function pgliteDriver(source: string | PGlite | PgliteDriverOptions
           throw translate(error);
         }
       }),
+    async listen(channel, onNotify) {
+      const stop = await db.listen(channel, () => onNotify());
+      return async () => {
+        if (!db.closed) await stop();
+      };
+    },
     async close() {
       if (owned && !db.closed) await db.close();
     },

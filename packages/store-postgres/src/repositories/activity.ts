@@ -1,12 +1,18 @@
-import type { ActivityEvent, ActivityQuery, ActivityRepository } from '@latchkey/core';
+import type { ActivityEvent, ActivityQuery, ActivityRepository, ActivityStreamQuery } from '@latchkey/core';
+import type { SqlDriver } from '../driver.js';
 import { int } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { appendToChain } from './chain.js';
+import { joinedPages } from './joined-pages.js';
 
-/** The activity log on SQL: appends lock the chain's head; queries walk an index newest first. */
-export function sqlActivity(db: Runner, t: Tables): ActivityRepository {
-  return {
+/**
+ * The activity log on SQL: appends lock the chain's head; queries walk an index newest first. With
+ * a driver that streams (`streamLines`, outside transactions), exports stream in one query; with
+ * one that does not, in keyset pages each read as one joined text.
+ */
+export function sqlActivity(db: Runner, t: Tables, stream?: SqlDriver['streamLines']): ActivityRepository {
+  const repository: ActivityRepository = {
     append(organizationId, draft) {
       return db.atomic((tx) => appendToChain(tx, t, organizationId, draft));
     },
@@ -17,9 +23,21 @@ export function sqlActivity(db: Runner, t: Tables): ActivityRepository {
       return (await select(query)).map((r) => ({ seq: int(r.seq), json: r.body }));
     },
   };
+  repository.streamJson = (query: ActivityStreamQuery) => {
+    const { where, params } = conditions({ ...query, limit: 0 });
+    if (stream) {
+      params.push(query.throughSeq);
+      return stream(
+        `SELECT body FROM ${t.events} WHERE ${where.join(' AND ')} AND seq <= $${params.length} ORDER BY seq`,
+        params,
+      );
+    }
+    return joinedPages(db, t, where, params, query.throughSeq);
+  };
+  return repository;
 
-  /** The rows `query` selects: the stored JSON and its seq. */
-  async function select(query: ActivityQuery) {
+  /** The WHERE conditions of `query`, and their parameters. */
+  function conditions(query: ActivityQuery) {
     const where = ['organization_id = $1'];
     const params: unknown[] = [query.organizationId];
     const add = (condition: string, value: unknown) => {
@@ -36,6 +54,12 @@ export function sqlActivity(db: Runner, t: Tables): ActivityRepository {
     if (query.afterSeq !== undefined) add('seq > ?', query.afterSeq);
     if (query.since !== undefined) add('occurred_at >= ?', query.since);
     if (query.until !== undefined) add('occurred_at < ?', query.until);
+    return { where, params };
+  }
+
+  /** The rows `query` selects: the stored JSON and its seq. */
+  async function select(query: ActivityQuery) {
+    const { where, params } = conditions(query);
     params.push(query.limit);
     const { rows } = await db.query<{ seq: unknown; body: string }>(
       `SELECT seq, body FROM ${t.events} WHERE ${where.join(' AND ')} ORDER BY seq ${query.oldestFirst ? 'ASC' : 'DESC'} LIMIT $${params.length}`,

@@ -28,6 +28,13 @@ export interface ActivityQuery {
   limit: number;
 }
 
+/** What {@link ActivityRepository.streamJson} streams: the export's filters, up to a chain position. */
+export interface ActivityStreamQuery
+  extends Pick<ActivityQuery, 'organizationId' | 'types' | 'since' | 'until'> {
+  /** Only events with `seq` at or below this (the chain head when the export began). */
+  throughSeq: number;
+}
+
 export interface ActivityRepository {
   /**
    * Seals `draft` after the organization's chain head (see `sealEvent`) and stores it. Appends to one
@@ -41,4 +48,10 @@ export interface ActivityRepository {
    * (`JSON.stringify` of the event): the NDJSON export writes it without parsing and re-serialising.
    */
   listJson(query: ActivityQuery): Promise<{ seq: number; json: string }[]>;
+  /**
+   * Optional, for stores that can stream a long result: the events `query` selects, oldest first, as
+   * their stored JSON lines (each ending in `\n`; text, or UTF-8 bytes), in chunks of whole lines read as the
+   * consumer pulls them, in one snapshot. Without it, the export reads {@link listJson} in keyset pages.
+   */
+  streamJson?(query: ActivityStreamQuery): AsyncIterable<string | Uint8Array>;
 }
