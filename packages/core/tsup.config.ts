@@ -4,4 +4,5 @@ export default libraryConfig({
   index: 'src/index.ts',
   'node/index': 'src/node/index.ts',
   'client/index': 'src/client/index.ts',
+  'webhooks/index': 'src/webhooks/index.ts',
 });

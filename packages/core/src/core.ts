@@ -31,6 +31,10 @@ import { createMemoryStore } from './store/memory/index.js';
 import type { LatchkeyStore } from './store/types.js';
 import { paramSchemas } from './validation.js';
 import { fromWebRequest, toWebResponse } from './web.js';
+import { type KeyringOption, toKeyring, type WebhookOptions, webhookSettings } from './webhooks/config.js';
+import { type MetricsReport, metricsReport } from './webhooks/metrics-report.js';
+import { renderPrometheus } from './webhooks/prometheus.js';
+import type { DeliveryEngine, DeliveryEngineOptions } from './webhooks/worker.js';
 
 /** What a host app's own authentication returns: the organization and user it vouches for. */
 export interface ExternalIdentity {
@@ -81,7 +85,22 @@ export interface CoreOptions {
    * by someone who could change the database. Without it, checkpoints are not offered.
    */
   auditKey?: KeyObject | string;
+  /**
+   * Keys for encryption at rest (AES-256-GCM): audit webhook signing secrets are stored sealed with
+   * it. A keyring, its text form (`id:base64key,...`, the first current, as in `LATCHKEY_KEYRING`) or
+   * `{ current, keys }`. Keep it out of the database. Without it, audit webhooks cannot be created
+   * (503 `service_unavailable`).
+   */
+  keyring?: KeyringOption;
+  /** Audit webhook settings: DNS resolver and allowlist of the SSRF guard, retry policy, timeout. */
+  webhooks?: WebhookOptions;
 }
+
+/** Options of {@link Core.startDeliveries}: the engine's tuning (the rest comes from the core). */
+export type StartDeliveriesOptions = Pick<
+  DeliveryEngineOptions,
+  'batchSize' | 'concurrency' | 'pollIntervalMs' | 'leaseMs' | 'transport' | 'random'
+>;
 
 /** The bootstrap of an organization with an owner and a known token (example servers, tests). */
 export interface BootstrapOptions {
@@ -101,6 +120,19 @@ export interface Core {
   bootstrap(options: BootstrapOptions): Promise<Organization>;
   /** The OpenAPI 3.1 document of this core. */
   openapi(): Record<string, unknown>;
+  /**
+   * Starts delivering audit webhook events from this process (the delivery engine of
+   * `@latchkey/core/webhooks`, loaded now, with this core's store, keyring and webhook settings).
+   * Several processes may run it on one SQL store; they share the work. Resolves with the engine.
+   */
+  startDeliveries(options?: StartDeliveriesOptions): Promise<DeliveryEngine>;
+  /** Stops the engine `startDeliveries` started, once the attempts in flight are recorded. */
+  stopDeliveries(): Promise<void>;
+  /**
+   * The audit webhook metrics of every organization, each window, as Prometheus text (serve it with
+   * `PROMETHEUS_CONTENT_TYPE` at `/metrics`, behind your own access control).
+   */
+  metricsText(): Promise<string>;
   readonly store: LatchkeyStore;
   readonly basePath: string;
   readonly bodyLimit: number;
@@ -124,6 +156,8 @@ export function createCore(options: CoreOptions = {}): Core {
     openapi: () => openapi(),
     allowOrganizationCreation: options.allowOrganizationCreation ?? false,
     auditKey: options.auditKey === undefined ? undefined : toAuditKey(options.auditKey),
+    keyring: toKeyring(options.keyring),
+    webhooks: webhookSettings(options.webhooks),
   };
   const router = new Router(allRoutes);
   let openapiCache: Record<string, unknown> | undefined;
@@ -253,10 +287,48 @@ export function createCore(options: CoreOptions = {}): Core {
     return toWebResponse(await handle(coreRequest));
   }
 
+  let engine: DeliveryEngine | undefined;
+  async function startDeliveries(engineOptions: StartDeliveriesOptions = {}): Promise<DeliveryEngine> {
+    if (engine) return engine;
+    if (!services.keyring) throw new TypeError('startDeliveries needs the core option keyring');
+    const { createDeliveryEngine } = await import('./webhooks/worker.js');
+    engine ??= createDeliveryEngine({
+      store,
+      keyring: services.keyring,
+      ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+      ...(options.webhooks?.transport ? { transport: options.webhooks.transport } : {}),
+      now: services.now,
+      ids: services.ids,
+      logger,
+      ...engineOptions,
+    });
+    engine.start();
+    return engine;
+  }
+
   return {
     handle,
     fetch: fetchHandler,
     bootstrap: (input) => bootstrapOrganization(store, services, input),
+    startDeliveries,
+    async metricsText() {
+      const reports: { organization: string; report: MetricsReport }[] = [];
+      for (const organizationId of await store.auditWebhooks.organizationIds()) {
+        const organization = await store.organizations.getById(organizationId);
+        if (!organization) continue;
+        for (const window of ['24h', '7d', '30d'] as const) {
+          reports.push({
+            organization: organization.slug,
+            report: await metricsReport(store, organizationId, window, services.now()),
+          });
+        }
+      }
+      return renderPrometheus(reports);
+    },
+    async stopDeliveries() {
+      await engine?.stop();
+      engine = undefined;
+    },
     openapi,
     store,
     basePath,

@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   version_conflict: 409,
   push_replayed: 409,
   last_owner: 409,
+  webhook_disabled: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   if_version_required: 428,

@@ -59,6 +59,17 @@ export {
   pathOf,
 } from './http.js';
 export { type IdGenerator, randomId } from './ids.js';
+export {
+  createKeyring,
+  generateKeyringKey,
+  type Keyring,
+  needsReseal,
+  open as openSealed,
+  parseKeyring,
+  reseal,
+  seal,
+  sealedKeyId,
+} from './keyring.js';
 export type * from './model.js';
 export {
   type AuthorizationResult,
@@ -81,4 +92,52 @@ export { createMemoryStore, type MemoryStoreOptions } from './store/memory/index
 export { composedRequests } from './store/memory/requests.js';
 export type * from './store/types.js';
 export { fromWebRequest, toWebResponse } from './web.js';
+export type { KeyringOption, WebhookOptions } from './webhooks/config.js';
+export { lastDeliveryOf } from './webhooks/last-delivery.js';
+export {
+  addLatency,
+  bucketValue,
+  type LatencyHistogram,
+  latencyBucket,
+  mergeHistogram,
+  percentiles,
+} from './webhooks/latency-histogram.js';
+export { type MetricsReport, metricsReport } from './webhooks/metrics-report.js';
+export {
+  addAttempt,
+  type DeliveryFigures,
+  emptyRollup,
+  floorTo,
+  HOUR_MS,
+  LATENCY_BUCKET_KEYS,
+  type LatencyBucketKey,
+  latencyBucketKey,
+  METRICS_WINDOWS,
+  type MetricsWindow,
+  MINUTE_MS,
+  mergeRollup,
+  type Rollup,
+  recordedLatency,
+  successRate,
+  toFigures,
+  windowCover,
+  windowStart,
+} from './webhooks/metrics-rollup.js';
+export { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from './webhooks/prometheus.js';
+export {
+  DEFAULT_RETRY_POLICY,
+  DEFAULT_RETRY_SCHEDULE,
+  nextRetry,
+  parseRetryAfter,
+  parseRetrySchedule,
+  type RetryDecision,
+  type RetryPolicy,
+} from './webhooks/retry-schedule.js';
 export { newSigningSecret, type SignedDelivery, signDelivery } from './webhooks/signing.js';
+export {
+  type AllowHosts,
+  isGlobalAddress,
+  parseAllowHosts,
+  type ResolveHost,
+  vetTarget,
+} from './webhooks/ssrf.js';

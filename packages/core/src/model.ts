@@ -93,3 +93,82 @@ export interface ActivityEvent extends ActivityDraft {
   /** Hex SHA-256 over `prev_hash` and the canonical JSON of the event without `hash`. */
   hash: string;
 }
+
+/** Delivery health of an audit webhook. */
+export type AuditWebhookStatus = 'active' | 'disabled' | 'dead_letter';
+
+/** Why an attempt failed: the API's `last_error`. */
+export interface DeliveryError {
+  at: string;
+  code: 'timeout' | 'connection_error' | 'tls_error' | 'http_status' | 'blocked_target';
+  /** With `http_status`: the receiver's status. */
+  status_code?: number;
+  /** A short description; never a secret, a body or a header value. */
+  message: string;
+}
+
+/** The outcome of a webhook's latest attempt: the API's `last_delivery`. */
+export interface LastDelivery {
+  at: string;
+  event_id: string;
+  succeeded: boolean;
+  status_code: number | null;
+  latency_ms: number;
+}
+
+/** A per-organization destination of signed activity events. */
+export interface AuditWebhook {
+  id: string;
+  organization_id: string;
+  name: string;
+  /** `https://` URL, vetted against SSRF at creation and at every attempt. */
+  url: string;
+  status: AuditWebhookStatus;
+  /** The signing secret sealed under the host's keyring (see `keyring.ts`), bound to this webhook's id. */
+  secret_sealed: string;
+  consecutive_failures: number;
+  last_delivery: LastDelivery | null;
+  last_error: DeliveryError | null;
+  created_at: string;
+  created_by: string;
+}
+
+/**
+ * One event owed to one webhook (the outbox). `pending`: to be attempted at `next_attempt_at`;
+ * `held`: its webhook is dead-lettered, sent again on `enable`; `delivered`; `cancelled` (the webhook
+ * was disabled).
+ */
+export interface Delivery {
+  id: string;
+  organization_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_seq: number;
+  state: 'pending' | 'held' | 'delivered' | 'cancelled';
+  /** Attempts made since it was (re)queued. */
+  attempts: number;
+  next_attempt_at: string;
+  /** A worker's claim: nobody else attempts it before this time. */
+  lease_until: string | null;
+  created_at: string;
+}
+
+/** One attempt to deliver an event (the attempt log of `GET …/deliveries`). */
+export interface DeliveryAttempt {
+  id: string;
+  organization_id: string;
+  webhook_id: string;
+  /** Null for a `test` delivery. */
+  delivery_id: string | null;
+  event_id: string;
+  event_type: string;
+  /** 1 for the first attempt of a delivery. */
+  attempt: number;
+  at: string;
+  succeeded: boolean;
+  status_code: number | null;
+  latency_ms: number;
+  error: DeliveryError | null;
+  /** When the next attempt is due, when one was scheduled. */
+  next_attempt_at: string | null;
+}

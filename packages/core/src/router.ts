@@ -6,9 +6,11 @@ import type { z } from 'zod';
 import type { AuditKey } from './checkpoint.js';
 import type { CoreRequest, CoreResponse } from './http.js';
 import type { IdGenerator } from './ids.js';
+import type { Keyring } from './keyring.js';
 import type { ActivityDraft, Environment, Organization, Project } from './model.js';
 import type { Permission, Principal } from './permissions.js';
 import type { LatchkeyStore } from './store/types.js';
+import type { WebhookSettings } from './webhooks/config.js';
 
 /** What handlers get besides their input: the store and the injected side effects. */
 export interface Services {
@@ -24,6 +26,10 @@ export interface Services {
   allowOrganizationCreation: boolean;
   /** The key that signs checkpoints of the activity chain, when the host supplies one. */
   auditKey: AuditKey | undefined;
+  /** Encryption at rest (signing secrets), when the host supplies a keyring. */
+  keyring: Keyring | undefined;
+  /** Audit webhook settings: SSRF guard, retry policy, timeouts. */
+  webhooks: WebhookSettings;
 }
 
 /** The request context of an authenticated, scope-resolved route. */

@@ -8,10 +8,16 @@ import {
   createCore,
   generateAuditKey,
   generateDeviceKeyPair,
+  generateKeyringKey,
   type LatchkeyStore,
   signPush,
 } from '@latchkey/core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import {
+  conformanceResolver,
+  conformanceTransport,
+  describeAuditWebhookTests,
+} from './conformance/audit-webhooks.js';
 import { describeClockTests } from './conformance/clock.js';
 import {
   ADDRESS,
@@ -122,6 +128,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
       return (response.json as { secrets: { key: string; value: string; version: number }[] }).secrets;
     };
 
+    ctx.webhookTransport = conformanceTransport();
     const audit = generateAuditKey();
     ctx.auditPublicKey = audit.publicKey;
 
@@ -132,6 +139,8 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
         validateResponses: true,
         allowOrganizationCreation: true,
         auditKey: audit.privateKeyPem,
+        keyring: { current: 'k1', keys: { k1: generateKeyringKey() } },
+        webhooks: { resolve: conformanceResolver, transport: ctx.webhookTransport },
         // The tests pin this clock to check the signed_at window at exact sub-second instants.
         now: () => ctx.clock.pinnedMs ?? Date.now(),
         logger: { error: (message, meta) => failures.push({ message, meta }) },
@@ -183,5 +192,6 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeClockTests(ctx);
     describeMediaTypeTests(ctx);
     describeOpenApiStatusTests(ctx);
+    describeAuditWebhookTests(ctx);
   });
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { describeKeyed, it, type SkipList } from './keyed.js';
 import { describeMemberTests } from './store-members.js';
 import { describeTransactionTests } from './store-transactions.js';
+import { describeWebhookStoreTests } from './store-webhooks.js';
 
 let counter = 0;
 const id = (prefix: string) => `${prefix}_${(++counter).toString(16).padStart(24, '0')}`;
@@ -300,5 +301,6 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
 
     describeTransactionTests(() => ({ store, orgId, envId, id, draft }));
     describeMemberTests(() => ({ store, id }));
+    describeWebhookStoreTests(() => ({ store, id }));
   });
 }

@@ -1,6 +1,12 @@
 /** What both entry points (Node and Web Crypto) export alike; each adds its own engine's functions. */
 export type { RawBody } from './body.js';
 export {
+  type ChainLink,
+  type ChainWitness,
+  type ContinuityIssue,
+  createChainWitness,
+} from './chain-witness.js';
+export {
   DEFAULT_TOLERANCE_SECONDS,
   SIGNATURE_PATTERN,
   SIGNING_SECRET_PREFIX,

@@ -1,4 +1,8 @@
 import type { AnyRoute } from '../router.js';
+import { auditWebhookDeliveryRoutes } from './audit-webhook-deliveries.js';
+import { auditWebhookMetricsRoutes } from './audit-webhook-metrics.js';
+import { auditWebhookTestRoutes } from './audit-webhook-test.js';
+import { auditWebhookRoutes } from './audit-webhooks.js';
 import { checkpointRoutes } from './checkpoint.js';
 import { createOrganizationRoutes } from './create-organization.js';
 import { deviceRoutes } from './devices.js';
@@ -24,4 +28,8 @@ export const allRoutes: readonly AnyRoute[] = [
   ...historyRoutes,
   ...exportRoutes,
   ...checkpointRoutes,
+  ...auditWebhookRoutes,
+  ...auditWebhookDeliveryRoutes,
+  ...auditWebhookMetricsRoutes,
+  ...auditWebhookTestRoutes,
 ];

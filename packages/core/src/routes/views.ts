@@ -1,5 +1,14 @@
 /** Public views of stored records: what list and read responses show (never token hashes). */
-import type { ApiToken, Device, Environment, Member, Organization, Project } from '../model.js';
+import type {
+  ApiToken,
+  AuditWebhook,
+  DeliveryAttempt,
+  Device,
+  Environment,
+  Member,
+  Organization,
+  Project,
+} from '../model.js';
 
 export const toOrganizationView = (o: Organization) => ({
   id: o.id,
@@ -46,4 +55,29 @@ export const toDeviceView = (d: Device) => ({
   status: d.status,
   created_at: d.created_at,
   revoked_at: d.revoked_at,
+});
+
+export const toAuditWebhookView = (w: AuditWebhook) => ({
+  id: w.id,
+  name: w.name,
+  url: w.url,
+  status: w.status,
+  consecutive_failures: w.consecutive_failures,
+  last_delivery: w.last_delivery,
+  last_error: w.last_error,
+  created_at: w.created_at,
+});
+
+export const toAttemptView = (a: DeliveryAttempt) => ({
+  id: a.id,
+  event_id: a.event_id,
+  event_type: a.event_type,
+  attempt: a.attempt,
+  at: a.at,
+  succeeded: a.succeeded,
+  status_code: a.status_code,
+  latency_ms: a.latency_ms,
+  error: a.error,
+  next_attempt_at: a.next_attempt_at,
+  test: a.delivery_id === null,
 });

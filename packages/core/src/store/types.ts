@@ -3,8 +3,10 @@
  * repository under `ports/`, each stating what must be atomic and race-safe. The shared store
  * conformance suite checks those contracts against every store.
  */
-export type { ActivityQuery, ActivityRepository } from './ports/activity.js';
+export type { ActivityQuery, ActivityRepository, ActivityStreamQuery } from './ports/activity.js';
+export type { AuditWebhookRepository } from './ports/audit-webhooks.js';
 export type { CreateResult } from './ports/common.js';
+export type { AttemptPage, AttemptRecord, ClaimedDelivery, DeliveryRepository } from './ports/deliveries.js';
 export type { DeviceRepository } from './ports/devices.js';
 export type { EnvironmentRepository } from './ports/environments.js';
 export type { MemberChange, MemberPatch, MemberRepository } from './ports/members.js';

@@ -5,6 +5,7 @@
  */
 import type { ActivityEvent, Core, DeviceKeyPair, UnsignedPush } from '@latchkey/core';
 import type { HttpTarget, TargetResponse } from '../http-target.js';
+import type { conformanceTransport } from './audit-webhooks.js';
 
 /** Token of the bootstrap user `admin`, who is an owner of `acme`. */
 export const ADMIN = 'lk_conformance_admin_token_acme_0000000000000';
@@ -37,6 +38,8 @@ export interface ConformanceContext {
   /** The raw public key of the core's audit key, as an auditor pins it. */
   auditPublicKey: string;
   clock: TestClock;
+  /** The fake transport audit webhook deliveries of the suite's core go through. */
+  webhookTransport: ReturnType<typeof conformanceTransport>;
   send(
     method: string,
     path: string,

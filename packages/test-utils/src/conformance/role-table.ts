@@ -8,6 +8,7 @@
 import { expect } from 'vitest';
 import type { TargetResponse } from '../http-target.js';
 import { describe, it } from '../keyed.js';
+import { PUBLIC_HOST } from './audit-webhooks.js';
 import { ADMIN, type ConformanceContext, type Member, OTHER_ORG_ADMIN } from './context.js';
 
 type Role = 'owner' | 'admin' | 'developer' | 'viewer' | 'outsider';
@@ -224,7 +225,64 @@ const TABLE: Row[] = [
     expect: managers(200),
     call: (c, w) => c.send('GET', `${ORG}/activity/checkpoint`, undefined, w.token),
   },
+  {
+    operationId: 'listAuditWebhooks',
+    expect: managers(200),
+    call: (c, w) => c.send('GET', HOOKS, undefined, w.token),
+  },
+  {
+    operationId: 'createAuditWebhook',
+    expect: managers(201),
+    call: (c, w) =>
+      c.send('POST', HOOKS, { name: `rt-${w.role}`, url: `https://${PUBLIC_HOST}/${w.role}` }, w.token),
+  },
+  ...(
+    [
+      ['getAuditWebhook', 'GET', '', 200],
+      ['rotateAuditWebhookSecret', 'POST', '/rotate-secret', 200],
+      ['listAuditWebhookDeliveries', 'GET', '/deliveries', 200],
+      ['disableAuditWebhook', 'POST', '/disable', 200],
+      ['enableAuditWebhook', 'POST', '/enable', 200],
+      ['testAuditWebhook', 'POST', '/test', 200],
+    ] as const
+  ).map(([operationId, method, suffix, status]) => ({
+    operationId,
+    expect: managers(status),
+    call: async (c: ConformanceContext, w: Caller) =>
+      c.send(method, `${HOOKS}/${await tableWebhook(c)}${suffix}`, undefined, w.token),
+  })),
+  {
+    operationId: 'recoverAuditWebhook',
+    expect: managers(202),
+    call: async (c, w) =>
+      c.send(
+        'POST',
+        `${HOOKS}/${await tableWebhook(c)}/recover`,
+        { since: new Date().toISOString() },
+        w.token,
+      ),
+  },
+  {
+    operationId: 'getAuditWebhookMetrics',
+    expect: managers(200),
+    call: (c, w) => c.send('GET', `${HOOKS}/metrics?window=7d`, undefined, w.token),
+  },
 ];
+
+const HOOKS = `${ORG}/audit-webhooks`;
+const tableWebhooks = new WeakMap<ConformanceContext, Promise<string>>();
+
+/** A webhook of acme the table's rows act on, created once per suite by the owner. */
+function tableWebhook(c: ConformanceContext): Promise<string> {
+  let id = tableWebhooks.get(c);
+  if (!id) {
+    id = c
+      .send('POST', HOOKS, { name: 'role table', url: `https://${PUBLIC_HOST}/table` }, ADMIN)
+      .then((response) => (response.json as { id: string }).id);
+    tableWebhooks.set(c, id);
+  }
+  return id;
+}
 
 /** Registers the role x route table. */
 export function describeRoleTableTests(ctx: ConformanceContext): void {

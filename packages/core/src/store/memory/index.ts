@@ -7,6 +7,8 @@
  */
 import type { LatchkeyStore, StoreTransaction } from '../ports/store.js';
 import { memoryActivity } from './activity.js';
+import { memoryAuditWebhooks } from './audit-webhooks.js';
+import { memoryDeliveries } from './deliveries.js';
 import { memoryDevices } from './devices.js';
 import { memoryEnvironments } from './environments.js';
 import { memoryMembers } from './members.js';
@@ -35,6 +37,8 @@ function repositories(state: MemoryState, journal: Journal): StoreTransaction {
     nonces: memoryNonces(state, journal),
     secrets: memorySecrets(state, journal),
     activity: memoryActivity(state, journal),
+    auditWebhooks: memoryAuditWebhooks(state, journal),
+    deliveries: memoryDeliveries(state, journal),
   };
   return { ...base, requests: composedRequests(base) };
 }
@@ -88,10 +92,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
     nonces: gated(outside.nonces, gate),
     secrets: gated(outside.secrets, gate),
     activity: gated(outside.activity, gate),
+    auditWebhooks: gated(outside.auditWebhooks, gate),
+    deliveries: gated(outside.deliveries, gate),
   };
   const store: LatchkeyStore = {
     ...outsideGated,
     requests: composedRequests(outsideGated),
+    async watchDeliveries(onQueued) {
+      state.deliveryWatchers.add(onQueued);
+      return async () => {
+        state.deliveryWatchers.delete(onQueued);
+      };
+    },
     transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
       const run = queue.then(() => runOne(fn));
       queue = run.catch(() => undefined);

@@ -1,16 +1,21 @@
 /** The maps behind the memory store, shared by its repositories, and the undo journal of a transaction. */
 import { type ChainHead, sealEvent } from '../../activity.js';
 import type { KeyHead } from '../../conflicts.js';
+import { randomId } from '../../ids.js';
 import type {
   ActivityDraft,
   ActivityEvent,
   ApiToken,
+  AuditWebhook,
+  Delivery,
+  DeliveryAttempt,
   Device,
   Environment,
   Member,
   Organization,
   Project,
 } from '../../model.js';
+import type { Rollup } from '../../webhooks/metrics-rollup.js';
 
 /** One stored key of an environment. */
 export interface StoredSecret {
@@ -39,6 +44,27 @@ export interface MemoryState {
   secrets: Map<string, Map<string, StoredSecret>>;
   /** orgId -> chain */
   events: Map<string, ActivityEvent[]>;
+  webhooks: Map<string, AuditWebhook>;
+  /** orgId -> its webhooks' ids, oldest first */
+  webhooksByOrg: Map<string, string[]>;
+  /** Deliveries still owed (pending or held); delivered and cancelled ones are dropped. */
+  deliveries: Map<string, Delivery>;
+  /** webhookId -> its attempts, oldest first */
+  attempts: Map<string, DeliveryAttempt[]>;
+  /** `webhookId|minute|start` or `webhookId|hour|start` -> rollup */
+  rollups: Map<string, StoredRollup>;
+  /** Called (soon, not synchronously) when deliveries are queued or released. */
+  deliveryWatchers: Set<() => void>;
+}
+
+/** A minute or hour rollup of one webhook. */
+export interface StoredRollup {
+  organization_id: string;
+  webhook_id: string;
+  unit: 'minute' | 'hour';
+  /** Start, in milliseconds. */
+  start: number;
+  rollup: Rollup;
 }
 
 /**
@@ -62,6 +88,12 @@ export function createState(maxNonces: number): MemoryState {
     nonces: new Map(),
     secrets: new Map(),
     events: new Map(),
+    webhooks: new Map(),
+    webhooksByOrg: new Map(),
+    deliveries: new Map(),
+    attempts: new Map(),
+    rollups: new Map(),
+    deliveryWatchers: new Set(),
   };
 }
 
@@ -92,7 +124,70 @@ export function appendEvent(
       target.pop();
     });
   }
+  enqueueDeliveries(state, journal, organizationId, event);
   return event;
+}
+
+/**
+ * The outbox, in the same step as the event: a delivery per webhook of the organization, pending
+ * for an active one, held for a dead-lettered one; none for a disabled one or a `webhook_test` event.
+ */
+function enqueueDeliveries(
+  state: MemoryState,
+  journal: Journal,
+  organizationId: string,
+  event: ActivityEvent,
+): void {
+  if (event.type === 'webhook_test') return;
+  let queued = false;
+  for (const webhookId of state.webhooksByOrg.get(organizationId) ?? []) {
+    const webhook = state.webhooks.get(webhookId)!;
+    if (webhook.status === 'disabled') continue;
+    const delivery = newDelivery(
+      webhook,
+      event.id,
+      event.seq,
+      webhook.status === 'active' ? 'pending' : 'held',
+      event.occurred_at,
+    );
+    state.deliveries.set(delivery.id, delivery);
+    journal?.push(() => state.deliveries.delete(delivery.id));
+    queued ||= delivery.state === 'pending';
+  }
+  if (queued) notifyDeliveryWatchers(state);
+}
+
+/**
+ * Tells the watchers deliveries are due, after the current step: inside a transaction, a watcher's
+ * claim waits for it to end and so sees only what was committed.
+ */
+export function notifyDeliveryWatchers(state: MemoryState): void {
+  if (state.deliveryWatchers.size === 0) return;
+  queueMicrotask(() => {
+    for (const watcher of state.deliveryWatchers) watcher();
+  });
+}
+
+/** A new delivery of an event to a webhook. */
+export function newDelivery(
+  webhook: AuditWebhook,
+  eventId: string,
+  eventSeq: number,
+  state: 'pending' | 'held',
+  at: string,
+): Delivery {
+  return {
+    id: randomId('dlv'),
+    organization_id: webhook.organization_id,
+    webhook_id: webhook.id,
+    event_id: eventId,
+    event_seq: eventSeq,
+    state,
+    attempts: 0,
+    next_attempt_at: at,
+    lease_until: null,
+    created_at: at,
+  };
 }
 
 /** Inserts `record` under `key` unless the key is taken (then nothing is written): one atomic step. */

@@ -1,5 +1,7 @@
 /** Port: a complete Latchkey store, and its unit of work. */
 import type { ActivityRepository } from './activity.js';
+import type { AuditWebhookRepository } from './audit-webhooks.js';
+import type { DeliveryRepository } from './deliveries.js';
 import type { DeviceRepository } from './devices.js';
 import type { EnvironmentRepository } from './environments.js';
 import type { MemberRepository } from './members.js';
@@ -22,6 +24,8 @@ export interface StoreTransaction {
   secrets: SecretRepository;
   activity: ActivityRepository;
   requests: RequestRepository;
+  auditWebhooks: AuditWebhookRepository;
+  deliveries: DeliveryRepository;
 }
 
 /** A complete Latchkey store. */
@@ -44,6 +48,12 @@ export interface LatchkeyStore extends StoreTransaction {
    * take another connection (SQL), so they may deadlock or escape the rollback.
    */
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Optional: calls `onQueued` soon after deliveries are queued or released, by this process or any
+   * other sharing the store (SQL: `LISTEN`/`NOTIFY`), so delivery engines need not poll to start
+   * within milliseconds. Resolves with a function that stops watching.
+   */
+  watchDeliveries?(onQueued: () => void): Promise<() => Promise<void>>;
   /** Releases connections; a no-op for the memory store. */
   close?(): Promise<void>;
 }

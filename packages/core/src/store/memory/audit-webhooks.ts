@@ -1,0 +1,71 @@
+import type { AuditWebhook } from '../../model.js';
+import type { AuditWebhookRepository } from '../ports/audit-webhooks.js';
+import { clone, type Journal, type MemoryState, notifyDeliveryWatchers } from './state.js';
+
+/** Audit webhooks in memory. */
+export function memoryAuditWebhooks(state: MemoryState, journal: Journal): AuditWebhookRepository {
+  const find = (organizationId: string, id: string) => {
+    const webhook = state.webhooks.get(id);
+    return webhook && webhook.organization_id === organizationId ? webhook : null;
+  };
+  /** Changes fields of a stored webhook, with their undo. */
+  const change = (webhook: AuditWebhook, patch: Partial<AuditWebhook>) => {
+    const before = clone(webhook);
+    Object.assign(webhook, patch);
+    journal?.push(() => Object.assign(webhook, before));
+  };
+  return {
+    async create(webhook) {
+      state.webhooks.set(webhook.id, clone(webhook));
+      const ids = state.webhooksByOrg.get(webhook.organization_id) ?? [];
+      ids.push(webhook.id);
+      state.webhooksByOrg.set(webhook.organization_id, ids);
+      journal?.push(() => {
+        state.webhooks.delete(webhook.id);
+        ids.pop();
+      });
+    },
+    async get(organizationId, id) {
+      const webhook = find(organizationId, id);
+      return webhook ? clone(webhook) : null;
+    },
+    async list(organizationId) {
+      return (state.webhooksByOrg.get(organizationId) ?? []).map((id) => clone(state.webhooks.get(id)!));
+    },
+    async organizationIds() {
+      return [...state.webhooksByOrg.keys()].sort();
+    },
+    async setSecret(organizationId, id, secretSealed) {
+      const webhook = find(organizationId, id);
+      if (!webhook) return null;
+      change(webhook, { secret_sealed: secretSealed });
+      return clone(webhook);
+    },
+    async disable(organizationId, id) {
+      const webhook = find(organizationId, id);
+      if (!webhook) return null;
+      change(webhook, { status: 'disabled' });
+      for (const delivery of [...state.deliveries.values()]) {
+        if (delivery.webhook_id !== id) continue;
+        state.deliveries.delete(delivery.id);
+        journal?.push(() => state.deliveries.set(delivery.id, delivery));
+      }
+      return clone(webhook);
+    },
+    async enable(organizationId, id, at) {
+      const webhook = find(organizationId, id);
+      if (!webhook) return null;
+      change(webhook, { status: 'active', consecutive_failures: 0 });
+      let released = 0;
+      for (const delivery of state.deliveries.values()) {
+        if (delivery.webhook_id !== id || delivery.state !== 'held') continue;
+        const before = { ...delivery };
+        Object.assign(delivery, { state: 'pending', attempts: 0, next_attempt_at: at, lease_until: null });
+        journal?.push(() => Object.assign(delivery, before));
+        released++;
+      }
+      if (released > 0) notifyDeliveryWatchers(state);
+      return { webhook: clone(webhook), released };
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/** Port: audit webhooks of an organization, and the moves between their states. */
+import type { AuditWebhook } from '../../model.js';
+
+/**
+ * Webhooks are never deleted (their attempts and metrics refer to them); they are disabled. Every
+ * method addresses a webhook within its organization: another organization's id is absent.
+ */
+export interface AuditWebhookRepository {
+  create(webhook: AuditWebhook): Promise<void>;
+  get(organizationId: string, id: string): Promise<AuditWebhook | null>;
+  /** The organization's webhooks, oldest first. */
+  list(organizationId: string): Promise<AuditWebhook[]>;
+  /** The ids of every organization that has webhooks (for metrics across organizations). */
+  organizationIds(): Promise<string[]>;
+  /** Replaces the sealed signing secret; returns the webhook, or null when absent. */
+  setSecret(organizationId: string, id: string, secretSealed: string): Promise<AuditWebhook | null>;
+  /**
+   * Moves the webhook to `disabled` and, in the same step, cancels its pending and held deliveries
+   * (a disabled webhook is owed nothing; `recover` replays from the log). Null when absent.
+   */
+  disable(organizationId: string, id: string): Promise<AuditWebhook | null>;
+  /**
+   * Moves the webhook to `active`, clears `consecutive_failures` and, in the same step, makes its held
+   * deliveries pending again, due at `at`, with their attempts reset. Returns the webhook and how
+   * many deliveries it released, or null when absent.
+   */
+  enable(
+    organizationId: string,
+    id: string,
+    at: string,
+  ): Promise<{ webhook: AuditWebhook; released: number } | null>;
+}

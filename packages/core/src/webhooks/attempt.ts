@@ -1,0 +1,143 @@
+/**
+ * One delivery attempt, from a claimed delivery to its record: open the webhook's secret, sign the
+ * event afresh with the time of this attempt, send it, and decide what follows (delivered, retry at
+ * a jittered time or the receiver's `Retry-After`, or dead letter after the schedule or on 410).
+ * The record and, for a dead letter, the `audit_webhook_dead_lettered` event are written in one
+ * transaction; nothing is written when the lease was lost meanwhile.
+ */
+import type { IdGenerator } from '../ids.js';
+import { type Keyring, open } from '../keyring.js';
+import type { DeliveryAttempt } from '../model.js';
+import type { AttemptRecord, ClaimedDelivery } from '../store/ports/deliveries.js';
+import type { LatchkeyStore } from '../store/ports/store.js';
+import { recordedLatency } from './metrics-rollup.js';
+import { nextRetry, type RetryPolicy } from './retry-schedule.js';
+import type { SendResult, Transport } from './sender.js';
+import { signDelivery } from './signing.js';
+
+/** Where a webhook's sealed secret is bound (the same as the management routes use). */
+export const secretContext = (webhookId: string) => `audit_webhook:${webhookId}:signing_secret`;
+
+/** What an attempt needs around it. */
+export interface AttemptServices {
+  store: LatchkeyStore;
+  keyring: Keyring;
+  transport: Transport;
+  retry: RetryPolicy;
+  timeoutMs: number;
+  now(): number;
+  random(): number;
+  ids: IdGenerator;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Signs and sends an event to a webhook (also what `test` does). */
+export async function sendSigned(
+  services: Pick<AttemptServices, 'keyring' | 'transport' | 'timeoutMs' | 'now'>,
+  webhook: ClaimedDelivery['webhook'],
+  event: { id: string },
+): Promise<SendResult> {
+  let secret: string;
+  try {
+    secret = open(services.keyring, webhook.secret_sealed, secretContext(webhook.id));
+  } catch {
+    return {
+      ok: false,
+      statusCode: null,
+      latencyMs: 0,
+      error: {
+        code: 'connection_error',
+        message: 'the signing secret cannot be opened with the configured keyring',
+      },
+      retryAfterSeconds: null,
+    };
+  }
+  const signed = signDelivery(event, secret, Math.floor(services.now() / 1000));
+  return services.transport.send({
+    url: webhook.url,
+    body: signed.body,
+    headers: signed.headers,
+    timeoutMs: services.timeoutMs,
+  });
+}
+
+/** The attempt row for a send result. */
+export function attemptRow(
+  ids: IdGenerator,
+  claimed: ClaimedDelivery,
+  startedAt: number,
+  result: SendResult,
+  nextAttemptAt: string | null,
+  test = false,
+): DeliveryAttempt {
+  const at = iso(startedAt);
+  return {
+    id: ids('att'),
+    organization_id: claimed.webhook.organization_id,
+    webhook_id: claimed.webhook.id,
+    delivery_id: test ? null : claimed.delivery.id,
+    event_id: claimed.delivery.event_id,
+    event_type: claimed.eventType,
+    attempt: claimed.delivery.attempts + 1,
+    at,
+    succeeded: result.ok,
+    status_code: result.statusCode,
+    latency_ms: recordedLatency(result.latencyMs),
+    error: result.error ? { at, ...result.error } : null,
+    next_attempt_at: nextAttemptAt,
+  };
+}
+
+/** Attempts one claimed delivery and records the outcome; returns it (`lost` when the lease was). */
+export async function attemptDelivery(
+  services: AttemptServices,
+  claimed: ClaimedDelivery,
+): Promise<AttemptRecord['outcome'] | 'lost'> {
+  const startedAt = services.now();
+  const result = await sendSigned(services, claimed.webhook, JSON.parse(claimed.eventJson) as { id: string });
+  let outcome: AttemptRecord['outcome'];
+  let nextAttemptAt: string | null = null;
+  if (result.ok) {
+    outcome = 'delivered';
+  } else if (result.statusCode === 410) {
+    outcome = 'dead_letter';
+  } else {
+    const decision = nextRetry(
+      services.retry,
+      claimed.delivery.attempts + 1,
+      services.random,
+      result.retryAfterSeconds,
+    );
+    if (decision.retry) {
+      outcome = 'retry';
+      nextAttemptAt = iso(services.now() + decision.delayMs);
+    } else {
+      outcome = 'dead_letter';
+    }
+  }
+  const attempt = attemptRow(services.ids, claimed, startedAt, result, nextAttemptAt);
+  const recorded = await services.store.transaction(async (tx) => {
+    if (!(await tx.deliveries.record({ attempt, outcome }, claimed.delivery.lease_until))) return false;
+    if (outcome === 'dead_letter') {
+      await tx.activity.append(claimed.webhook.organization_id, {
+        id: services.ids('evt'),
+        type: 'audit_webhook_dead_lettered',
+        occurred_at: iso(services.now()),
+        organization: (await tx.organizations.getById(claimed.webhook.organization_id))?.slug ?? '',
+        actor: { type: 'system', id: 'delivery-engine' },
+        data: {
+          webhook_id: claimed.webhook.id,
+          name: claimed.webhook.name,
+          host: new URL(claimed.webhook.url).host,
+          event_id: claimed.delivery.event_id,
+          attempts: attempt.attempt,
+          reason: result.statusCode === 410 ? 'gone' : 'retries_exhausted',
+          last_error: attempt.error,
+        },
+      });
+    }
+    return true;
+  });
+  return recorded ? outcome : 'lost';
+}

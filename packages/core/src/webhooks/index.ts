@@ -1,0 +1,26 @@
+/**
+ * `@latchkey/core/webhooks`: the audit webhook delivery engine and its parts, kept out of the main
+ * entry so undici and DNS load only where deliveries are sent.
+ */
+export { type AttemptServices, attemptDelivery, attemptRow, secretContext, sendSigned } from './attempt.js';
+export {
+  type KeyringOption,
+  toKeyring,
+  type WebhookOptions,
+  type WebhookSettings,
+  webhookSettings,
+} from './config.js';
+export { lastDeliveryOf } from './last-delivery.js';
+export * from './latency-histogram.js';
+export * from './metrics-rollup.js';
+export * from './retry-schedule.js';
+export {
+  classifySendError,
+  createUndiciTransport,
+  type SendResult,
+  type Transport,
+  type UndiciTransportOptions,
+} from './sender.js';
+export { newSigningSecret, type SignedDelivery, signDelivery } from './signing.js';
+export * from './ssrf.js';
+export { createDeliveryEngine, type DeliveryEngine, type DeliveryEngineOptions } from './worker.js';

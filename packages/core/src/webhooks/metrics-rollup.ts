@@ -1,0 +1,146 @@
+/**
+ * Delivery metrics that cost the same for ten attempts or ten million: each attempt is added to a
+ * rollup of its webhook's minute and to one of its hour (counts, the five latency buckets of the
+ * metrics payload and a fine latency histogram), and a window is read from whole hours in its
+ * middle and minutes at its two edges, a bounded number of rows whatever the traffic.
+ *
+ * The window rule: a window of length W read at time `now` covers the minute of `now` and the
+ * W/1min − 1 whole minutes before it, so its counts equal, exactly, the attempts made at or after
+ * {@link windowStart}.
+ */
+import { addLatency, type LatencyHistogram, mergeHistogram, percentiles } from './latency-histogram.js';
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
+
+/** The metrics windows of the API and their lengths. */
+export const METRICS_WINDOWS = {
+  '24h': 24 * HOUR_MS,
+  '7d': 7 * 24 * HOUR_MS,
+  '30d': 30 * 24 * HOUR_MS,
+} as const;
+export type MetricsWindow = keyof typeof METRICS_WINDOWS;
+
+/** The keys of `latency_buckets`: inclusive ranges of integer milliseconds. */
+export const LATENCY_BUCKET_KEYS = [
+  '0_100_ms',
+  '101_300_ms',
+  '301_1000_ms',
+  '1001_3000_ms',
+  '3001_plus_ms',
+] as const;
+export type LatencyBucketKey = (typeof LATENCY_BUCKET_KEYS)[number];
+
+/** The `latency_buckets` key of a latency in whole milliseconds. */
+export function latencyBucketKey(ms: number): LatencyBucketKey {
+  if (ms <= 100) return '0_100_ms';
+  if (ms <= 300) return '101_300_ms';
+  if (ms <= 1_000) return '301_1000_ms';
+  if (ms <= 3_000) return '1001_3000_ms';
+  return '3001_plus_ms';
+}
+
+/** The figures of one webhook over one minute or hour, or of several merged. */
+export interface Rollup {
+  attempted: number;
+  succeeded: number;
+  failed: number;
+  buckets: Record<LatencyBucketKey, number>;
+  histogram: LatencyHistogram;
+}
+
+export function emptyRollup(): Rollup {
+  return {
+    attempted: 0,
+    succeeded: 0,
+    failed: 0,
+    buckets: { '0_100_ms': 0, '101_300_ms': 0, '301_1000_ms': 0, '1001_3000_ms': 0, '3001_plus_ms': 0 },
+    histogram: {},
+  };
+}
+
+/** Latency as recorded: whole milliseconds, rounded, never negative. */
+export const recordedLatency = (ms: number): number => Math.max(0, Math.round(ms));
+
+/** Adds one attempt to `rollup`, in place. */
+export function addAttempt(rollup: Rollup, attempt: { ok: boolean; latencyMs: number }): void {
+  const ms = recordedLatency(attempt.latencyMs);
+  rollup.attempted++;
+  if (attempt.ok) rollup.succeeded++;
+  else rollup.failed++;
+  rollup.buckets[latencyBucketKey(ms)]++;
+  addLatency(rollup.histogram, ms);
+}
+
+/** Adds `from` into `into`, in place. */
+export function mergeRollup(into: Rollup, from: Rollup): void {
+  into.attempted += from.attempted;
+  into.succeeded += from.succeeded;
+  into.failed += from.failed;
+  for (const key of LATENCY_BUCKET_KEYS) into.buckets[key] += from.buckets[key] ?? 0;
+  mergeHistogram(into.histogram, from.histogram);
+}
+
+export const floorTo = (ms: number, unit: number): number => Math.floor(ms / unit) * unit;
+const ceilTo = (ms: number, unit: number): number => Math.ceil(ms / unit) * unit;
+
+/** The first instant a window read at `nowMs` counts (a minute boundary). */
+export function windowStart(nowMs: number, window: MetricsWindow): number {
+  return floorTo(nowMs, MINUTE_MS) + MINUTE_MS - METRICS_WINDOWS[window];
+}
+
+/** Half-open ranges `[from, to)` of rollup start times. */
+export interface WindowCover {
+  /** Hour rollups starting in this range. */
+  hours: { from: number; to: number };
+  /** Minute rollups starting in these ranges: the window's edges. */
+  minutes: { from: number; to: number }[];
+}
+
+/**
+ * Which rollups make up the window read at `nowMs`: whole hours in the middle, minutes before the
+ * first whole hour and from the current hour on. At most 118 minute rows and 720 hour rows per
+ * webhook for 30 days.
+ */
+export function windowCover(nowMs: number, window: MetricsWindow): WindowCover {
+  const start = windowStart(nowMs, window);
+  const end = floorTo(nowMs, MINUTE_MS) + MINUTE_MS;
+  const firstHour = ceilTo(start, HOUR_MS);
+  const lastHour = floorTo(nowMs, HOUR_MS);
+  if (firstHour >= lastHour)
+    return { hours: { from: start, to: start }, minutes: [{ from: start, to: end }] };
+  return {
+    hours: { from: firstHour, to: lastHour },
+    minutes: [
+      { from: start, to: firstHour },
+      { from: lastHour, to: end },
+    ].filter((range) => range.to > range.from),
+  };
+}
+
+/** `100 × succeeded / attempted` with two decimals; 0 when nothing was attempted. */
+export function successRate(succeeded: number, attempted: number): number {
+  return attempted === 0 ? 0 : Math.round((succeeded * 10_000) / attempted) / 100;
+}
+
+/** The payload figures of a rollup. */
+export interface DeliveryFigures {
+  attempted: number;
+  succeeded: number;
+  failed: number;
+  success_rate: number;
+  latency: { p50_ms: number; p95_ms: number; p99_ms: number };
+  latency_buckets: Record<LatencyBucketKey, number>;
+}
+
+export function toFigures(rollup: Rollup): DeliveryFigures {
+  const [p50, p95, p99] = percentiles(rollup.histogram, [50, 95, 99]);
+  return {
+    attempted: rollup.attempted,
+    succeeded: rollup.succeeded,
+    failed: rollup.failed,
+    success_rate: successRate(rollup.succeeded, rollup.attempted),
+    latency: { p50_ms: p50!, p95_ms: p95!, p99_ms: p99! },
+    latency_buckets: { ...rollup.buckets },
+  };
+}

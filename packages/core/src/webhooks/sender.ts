@@ -1,0 +1,151 @@
+/**
+ * Sending one signed delivery over HTTPS with undici (7.x: the last major that runs on Node 20):
+ * keep-alive connections per receiver, a timeout per attempt (connect to end of response), redirects
+ * never followed, and the SSRF guard inside the connection's DNS lookup, so the address connected
+ * to is the address vetted. Every outcome is classified as `last_error` reports it.
+ */
+import { isIP } from 'node:net';
+import { Agent } from 'undici';
+import type { DeliveryError } from '../model.js';
+import { parseRetryAfter } from './retry-schedule.js';
+import { type AllowHosts, guardedLookup, isGlobalAddress, type ResolveHost, targetHost } from './ssrf.js';
+
+/** What one attempt came to. */
+export interface SendResult {
+  /** A 2xx answer. */
+  ok: boolean;
+  /** The receiver's status, when it answered. */
+  statusCode: number | null;
+  /** From the start of the request to the end of the response (or the failure), in milliseconds. */
+  latencyMs: number;
+  /** Why it failed (without `at`), or null. */
+  error: Omit<DeliveryError, 'at'> | null;
+  /** A `Retry-After` of a 429 or 503, in seconds. */
+  retryAfterSeconds: number | null;
+}
+
+/** Sends a delivery; injectable so the engine is tested without a network. */
+export interface Transport {
+  send(request: {
+    url: string;
+    body: string;
+    headers: Record<string, string>;
+    timeoutMs: number;
+  }): Promise<SendResult>;
+  /** Closes idle connections and waits for those in use. */
+  close(): Promise<void>;
+}
+
+const TLS_CODES =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+]);
+
+/** The `last_error` code and message of an exception from a request (messages carry no secret). */
+export function classifySendError(error: unknown, timedOut: boolean): Omit<DeliveryError, 'at'> {
+  const chain: { code?: unknown; name?: unknown; message?: unknown }[] = [];
+  for (
+    let e: unknown = error;
+    e && typeof e === 'object' && chain.length < 5;
+    e = (e as { cause?: unknown }).cause
+  ) {
+    chain.push(e as { code?: unknown });
+  }
+  const codes = chain.map((e) => String(e.code ?? ''));
+  if (codes.includes('blocked_target')) {
+    return { code: 'blocked_target', message: 'the host resolves to a non-public address' };
+  }
+  if (timedOut || codes.some((c) => TIMEOUT_CODES.has(c)) || chain.some((e) => e.name === 'TimeoutError')) {
+    return { code: 'timeout', message: 'no complete response within the attempt timeout' };
+  }
+  const tls = codes.find((c) => TLS_CODES.test(c));
+  if (tls) return { code: 'tls_error', message: `TLS: ${tls}` };
+  const known = codes.find((c) => /^[A-Z][A-Z0-9_]+$/.test(c));
+  return { code: 'connection_error', message: known ? `connection failed: ${known}` : 'connection failed' };
+}
+
+/** Options of {@link createUndiciTransport}. */
+export interface UndiciTransportOptions {
+  resolve: ResolveHost;
+  allowHosts: AllowHosts;
+  /** Connections per receiver origin. Default 8. */
+  connections?: number;
+  /** Extra TLS options for tests (e.g. `ca`); production trusts Node's store and `NODE_EXTRA_CA_CERTS`. */
+  tls?: { ca?: string | Buffer };
+  /** Clock for latency. Default `performance.now`. */
+  now?: () => number;
+}
+
+/** The production transport. */
+export function createUndiciTransport(options: UndiciTransportOptions): Transport {
+  const now = options.now ?? (() => performance.now());
+  const agent = new Agent({
+    connections: options.connections ?? 8,
+    keepAliveTimeout: 30_000,
+    connect: { lookup: guardedLookup(options.resolve, options.allowHosts), ...(options.tls ?? {}) },
+  });
+  return {
+    async send({ url, body, headers, timeoutMs }) {
+      const started = now();
+      const target = new URL(url);
+      const host = targetHost(target);
+      // An address literal never reaches a DNS lookup: check it here, before connecting.
+      if (isIP(host) !== 0 && !options.allowHosts.has(host) && !isGlobalAddress(host)) {
+        return {
+          ok: false,
+          statusCode: null,
+          latencyMs: 0,
+          error: { code: 'blocked_target', message: 'the url points at a non-public address' },
+          retryAfterSeconds: null,
+        };
+      }
+      const signal = AbortSignal.timeout(timeoutMs);
+      try {
+        const response = await agent.request({
+          origin: target.origin,
+          path: `${target.pathname}${target.search}`,
+          method: 'POST',
+          headers: { ...headers, 'user-agent': 'Latchkey-Webhooks/1' },
+          body,
+          signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        });
+        // Read (and drop) the answer, so the latency covers the whole response and the connection is reused.
+        await response.body.dump({ limit: 64 * 1024 });
+        const statusCode = response.statusCode;
+        const ok = statusCode >= 200 && statusCode < 300;
+        const retryAfter =
+          statusCode === 429 || statusCode === 503
+            ? parseRetryAfter(String(response.headers['retry-after'] ?? ''), Date.now())
+            : null;
+        return {
+          ok,
+          statusCode,
+          latencyMs: now() - started,
+          error: ok
+            ? null
+            : {
+                code: 'http_status',
+                status_code: statusCode,
+                message: `the receiver answered ${statusCode}`,
+              },
+          retryAfterSeconds: retryAfter,
+        };
+      } catch (error) {
+        return {
+          ok: false,
+          statusCode: null,
+          latencyMs: now() - started,
+          error: classifySendError(error, signal.aborted),
+          retryAfterSeconds: null,
+        };
+      }
+    },
+    close: () => agent.close(),
+  };
+}

@@ -1,0 +1,235 @@
+/**
+ * The delivery engine: claims due deliveries from the store's outbox in batches (leased, so several
+ * engines in several processes share the work and a crashed one's claims are taken over when its
+ * lease ends), attempts them with bounded concurrency, and records each outcome. It sleeps when
+ * there is nothing due and wakes on `wake()` (wired to the store's notifications where it has them)
+ * or at the next poll. `stop()` stops claiming and waits for the attempts in flight.
+ *
+ * Runs inside the host app (`startDeliveries()`) or as a process of its own; clock, randomness,
+ * timers and the transport are injected, so whole retry schedules run in tests without sleeping.
+ */
+import type { CoreLogger } from '../core.js';
+import { describeError } from '../describe-error.js';
+import { type IdGenerator, randomId } from '../ids.js';
+import type { Keyring } from '../keyring.js';
+import type { ClaimedDelivery } from '../store/ports/deliveries.js';
+import type { LatchkeyStore } from '../store/ports/store.js';
+import { type AttemptServices, attemptDelivery } from './attempt.js';
+import { type KeyringOption, toKeyring, type WebhookOptions, webhookSettings } from './config.js';
+import { createUndiciTransport, type Transport } from './sender.js';
+
+/** Options of {@link createDeliveryEngine}. */
+export interface DeliveryEngineOptions {
+  store: LatchkeyStore;
+  /** The keyring the signing secrets were sealed with (the core's `keyring`). */
+  keyring: Keyring | KeyringOption;
+  /** Resolver, allowlist, retry policy and timeout (the core's `webhooks`). */
+  webhooks?: WebhookOptions;
+  /** Sends deliveries. Default: undici with keep-alive and the SSRF guard. */
+  transport?: Transport;
+  /** Deliveries claimed per round. Default 32. */
+  batchSize?: number;
+  /** Attempts in flight at once. Default 16. */
+  concurrency?: number;
+  /** How often an idle engine looks for due deliveries, in ms. Default 1000. */
+  pollIntervalMs?: number;
+  /** How long a claim is kept from other engines, in ms. Default the attempt timeout + 30 s. */
+  leaseMs?: number;
+  /** Attempts are kept this many days, then deleted in batches. Default 30. */
+  attemptRetentionDays?: number;
+  /** Metrics rollups are kept this many days (at least 31, the longest window plus one). Default 90. */
+  rollupRetentionDays?: number;
+  /** How often old attempts and rollups are deleted, in ms. Default one hour. */
+  pruneIntervalMs?: number;
+  now?: () => number;
+  random?: () => number;
+  ids?: IdGenerator;
+  logger?: CoreLogger;
+}
+
+/** Attempts deleted per statement when pruning. */
+export const PRUNE_BATCH = 5_000;
+
+/** A running (or stopped) delivery engine. */
+export interface DeliveryEngine {
+  /** Starts the loop; does nothing when it already runs. */
+  start(): void;
+  /** Stops claiming and resolves once the attempts in flight are recorded. */
+  stop(): Promise<void>;
+  /** Something was queued: look for due deliveries now rather than at the next poll. */
+  wake(): void;
+  /** One round: claims due deliveries, attempts them and records the outcomes; returns how many. */
+  runOnce(): Promise<number>;
+  /** Deletes attempts and rollups past their retention, in batches; returns how many of each. */
+  prune(): Promise<{ attempts: number; rollups: number }>;
+  /** Deliveries attempted since the engine was made, by outcome. */
+  readonly counts: Readonly<Record<'delivered' | 'retry' | 'dead_letter' | 'lost' | 'failed', number>>;
+}
+
+export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEngine {
+  const keyring = toKeyring(options.keyring);
+  if (!keyring)
+    throw new TypeError('createDeliveryEngine needs the keyring the signing secrets were sealed with');
+  const settings = webhookSettings(options.webhooks);
+  const batchSize = options.batchSize ?? 32;
+  const concurrency = options.concurrency ?? 16;
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+  const leaseMs = options.leaseMs ?? settings.timeoutMs + 30_000;
+  const attemptRetentionDays = options.attemptRetentionDays ?? 30;
+  const rollupRetentionDays = options.rollupRetentionDays ?? 90;
+  if (!(attemptRetentionDays > 0)) throw new RangeError('attemptRetentionDays must be positive');
+  if (!(rollupRetentionDays >= 31))
+    throw new RangeError('rollupRetentionDays must be at least 31 (the 30d window)');
+  const pruneIntervalMs = options.pruneIntervalMs ?? 3_600_000;
+  let lastPrune = Number.NEGATIVE_INFINITY;
+  const now = options.now ?? Date.now;
+  const logger: CoreLogger = options.logger ?? {
+    error: (message, meta) => console.error(`[latchkey] ${message}`, meta ?? ''),
+  };
+  const ownTransport = options.transport === undefined;
+  const transport =
+    options.transport ??
+    createUndiciTransport({ resolve: settings.resolve, allowHosts: settings.allowHosts });
+  const services: AttemptServices = {
+    store: options.store,
+    keyring,
+    transport,
+    retry: settings.retry,
+    timeoutMs: settings.timeoutMs,
+    now,
+    random: options.random ?? Math.random,
+    ids: options.ids ?? randomId,
+  };
+  const counts = { delivered: 0, retry: 0, dead_letter: 0, lost: 0, failed: 0 };
+
+  let running = false;
+  let stopped = false;
+  let loop: Promise<void> | null = null;
+  let unwatch: Promise<(() => Promise<void>) | undefined> | undefined;
+  let sleeping: { timer: ReturnType<typeof setTimeout>; resolve: () => void } | null = null;
+  let woken = false;
+
+  async function attempt(claimed: ClaimedDelivery): Promise<void> {
+    try {
+      const outcome = await attemptDelivery(services, claimed);
+      if (outcome !== 'test') counts[outcome]++;
+    } catch (error) {
+      // The store failed while recording: the lease runs out and the delivery is tried again.
+      counts.failed++;
+      logger.error('a delivery attempt could not be recorded', {
+        delivery: claimed.delivery.id,
+        error: describeError(error),
+      });
+    }
+  }
+
+  async function runOnce(): Promise<number> {
+    const at = now();
+    const claimed = await options.store.deliveries.claim({
+      now: new Date(at).toISOString(),
+      limit: batchSize,
+      leaseUntil: new Date(at + leaseMs).toISOString(),
+    });
+    // Bounded concurrency: `concurrency` workers take the batch's deliveries in order.
+    let next = 0;
+    const workers = Array.from({ length: Math.min(concurrency, claimed.length) }, async () => {
+      while (next < claimed.length) await attempt(claimed[next++]!);
+    });
+    await Promise.all(workers);
+    return claimed.length;
+  }
+
+  function sleep(ms: number): Promise<void> {
+    if (woken) {
+      woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      sleeping = {
+        timer: setTimeout(() => {
+          sleeping = null;
+          resolve();
+        }, ms),
+        resolve,
+      };
+    });
+  }
+
+  async function prune(): Promise<{ attempts: number; rollups: number }> {
+    const day = 86_400_000;
+    const attemptsBefore = new Date(now() - attemptRetentionDays * day).toISOString();
+    let attempts = 0;
+    for (;;) {
+      const deleted = await options.store.deliveries.pruneAttempts(attemptsBefore, PRUNE_BATCH);
+      attempts += deleted;
+      if (deleted < PRUNE_BATCH || stopped) break;
+    }
+    const rollups = await options.store.deliveries.pruneRollups(
+      new Date(now() - rollupRetentionDays * day).toISOString(),
+    );
+    return { attempts, rollups };
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      if (now() - lastPrune >= pruneIntervalMs) {
+        lastPrune = now();
+        await prune().catch((error: unknown) =>
+          logger.error('pruning old attempts failed', { error: describeError(error) }),
+        );
+      }
+      let done = 0;
+      try {
+        done = await runOnce();
+      } catch (error) {
+        logger.error('claiming due deliveries failed', { error: describeError(error) });
+      }
+      // A full batch suggests more are due: go on at once; otherwise wait for a wake-up or the poll.
+      if (running && done < batchSize) await sleep(pollIntervalMs);
+    }
+  }
+
+  const engine: DeliveryEngine = {
+    start() {
+      if (stopped) throw new Error('a stopped delivery engine does not restart; create a new one');
+      if (running) return;
+      running = true;
+      // Woken by the store when deliveries are queued (any process, on SQL); the poll is the fallback.
+      unwatch = options.store
+        .watchDeliveries?.(() => engine.wake())
+        .catch((error: unknown) => {
+          logger.error('cannot watch for queued deliveries; polling only', { error: describeError(error) });
+          return undefined;
+        });
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      stopped = true;
+      const stopWatching = await unwatch;
+      await stopWatching?.();
+      if (sleeping) {
+        clearTimeout(sleeping.timer);
+        sleeping.resolve();
+        sleeping = null;
+      }
+      await loop;
+      loop = null;
+      if (ownTransport) await transport.close();
+    },
+    wake() {
+      if (sleeping) {
+        clearTimeout(sleeping.timer);
+        const { resolve } = sleeping;
+        sleeping = null;
+        resolve();
+      } else {
+        woken = true;
+      }
+    },
+    runOnce,
+    prune,
+    counts,
+  };
+  return engine;
+}
