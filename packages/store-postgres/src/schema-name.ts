@@ -17,7 +17,29 @@ export interface Tables {
   secrets: string;
   chains: string;
   events: string;
+  webhooks: string;
+  deliveries: string;
+  attempts: string;
+  rollups: string;
   migrations: string;
+}
+
+/**
+ * The `LISTEN` channel on which a schema's store announces queued deliveries: a short identifier
+ * (channel names are limited to 63 bytes), the schema's own name when it fits.
+ */
+export function deliveriesChannel(schema: string): string {
+  return schema.length <= 40 ? `latchkey_deliveries_${schema}` : `latchkey_deliveries_${hash(schema)}`;
+}
+
+/** A short, stable digest of a name (FNV-1a, hex): not for security, only to shorten. */
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
 }
 
 /** Checks `schema` (lower-case letters, digits and `_`, at most 63) and names its tables. */
@@ -42,6 +64,10 @@ export function tablesOf(schema: string): Tables {
     secrets: table('secret_heads'),
     chains: table('activity_chains'),
     events: table('activity_events'),
+    webhooks: table('audit_webhooks'),
+    deliveries: table('webhook_deliveries'),
+    attempts: table('webhook_attempts'),
+    rollups: table('webhook_rollups'),
     migrations: table('latchkey_migrations'),
   };
 }

@@ -3,6 +3,8 @@ import type { LatchkeyStore, StoreTransaction } from '@latchkey/core';
 import type { SqlDriver } from './driver.js';
 import { type MigrationReport, migrate } from './migrate.js';
 import { sqlActivity } from './repositories/activity.js';
+import { sqlAuditWebhooks } from './repositories/audit-webhooks.js';
+import { sqlDeliveries } from './repositories/deliveries.js';
 import { sqlDevices } from './repositories/devices.js';
 import { sqlEnvironments } from './repositories/environments.js';
 import { sqlMembers } from './repositories/members.js';
@@ -13,7 +15,7 @@ import { sqlRequests } from './repositories/requests.js';
 import { sqlSecrets } from './repositories/secrets.js';
 import { sqlTokens } from './repositories/tokens.js';
 import { driverRunner, type Runner, transactionRunner } from './runner.js';
-import { type Tables, tablesOf } from './schema-name.js';
+import { deliveriesChannel, type Tables, tablesOf } from './schema-name.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -36,7 +38,7 @@ export interface PostgresStore extends LatchkeyStore {
   close(): Promise<void>;
 }
 
-function repositories(db: Runner, t: Tables): StoreTransaction {
+function repositories(db: Runner, t: Tables, driver?: SqlDriver): StoreTransaction {
   return {
     organizations: sqlOrganizations(db, t),
     projects: sqlProjects(db, t),
@@ -46,8 +48,10 @@ function repositories(db: Runner, t: Tables): StoreTransaction {
     devices: sqlDevices(db, t),
     nonces: sqlNonces(db, t),
     secrets: sqlSecrets(db, t),
-    activity: sqlActivity(db, t),
+    activity: sqlActivity(db, t, driver?.streamLines?.bind(driver)),
     requests: sqlRequests(db, t),
+    auditWebhooks: sqlAuditWebhooks(db, t),
+    deliveries: sqlDeliveries(db, t),
   };
 }
 
@@ -61,10 +65,16 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const tables = tablesOf(options.schema ?? 'latchkey');
   const report = options.migrate === false ? null : await migrate(driver, tables);
   return {
-    ...repositories(driverRunner(driver), tables),
+    ...repositories(driverRunner(driver), tables, driver),
     migrations: report,
     schema: tables.schema,
     transaction: (fn) => driver.transaction((tx) => fn(repositories(transactionRunner(tx), tables))),
+    ...(driver.listen
+      ? {
+          watchDeliveries: (onQueued: () => void) =>
+            driver.listen!(deliveriesChannel(tables.schema), onQueued),
+        }
+      : {}),
     close: () => driver.close(),
   };
 }

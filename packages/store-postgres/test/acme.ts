@@ -4,6 +4,7 @@ import {
   createCore,
   generateAuditKey,
   generateDeviceKeyPair,
+  generateKeyringKey,
   type LatchkeyStore,
 } from '@latchkey/core';
 import { expect } from 'vitest';
@@ -22,7 +23,13 @@ export interface Acme {
 
 export async function setUpAcme(store: LatchkeyStore): Promise<Acme> {
   const audit = generateAuditKey();
-  const core = createCore({ store, auditKey: audit.privateKeyPem });
+  const core = createCore({
+    store,
+    auditKey: audit.privateKeyPem,
+    keyring: { current: 'k1', keys: { k1: generateKeyringKey() } },
+    // A receiver name the tests may register; no delivery leaves these tests.
+    webhooks: { allowHosts: 'receiver.test', resolve: async () => [{ address: '127.0.0.1', family: 4 }] },
+  });
   const org = await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
   const send = async (url: string, body: unknown) => {
     const response = await core.handle({

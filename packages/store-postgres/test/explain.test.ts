@@ -37,6 +37,10 @@ function seedStatements(schema: string): string[] {
     `INSERT INTO ${t.nonces} SELECT 'org_seed_' || (i % ${n} + 1) || '/dev', 'nonce_' || i, (extract(epoch from now()) * 1000)::bigint + i FROM generate_series(1, ${4 * n}) i`,
     `INSERT INTO ${t.secrets} SELECT 'env_seed_' || (i % ${n} + 1), 'KEY_' || i, 1, false, 'v', now() FROM generate_series(1, ${4 * n}) i`,
     `INSERT INTO ${t.chains} SELECT 'org_seed_' || i, 10, md5(i::text) FROM generate_series(1, ${n}) i`,
+    `INSERT INTO ${t.webhooks} SELECT 'awh_seed_' || i, 'org_seed_' || i, 'w', 'https://h/', CASE WHEN i % 10 = 0 THEN 'dead_letter' ELSE 'active' END, 's', 0, NULL, NULL, now(), 'u' FROM generate_series(1, ${n}) i`,
+    `INSERT INTO ${t.deliveries} SELECT 'dlv_seed_' || i, 'org_seed_' || (i % ${n} + 1), 'awh_seed_' || (i % ${n} + 1), 'evt_seed_' || i, i, CASE WHEN i % 7 = 0 THEN 'held' ELSE 'pending' END, 0, now() + (i || ' seconds')::interval, NULL, now() FROM generate_series(1, ${4 * n}) i`,
+    `INSERT INTO ${t.attempts} (id, organization_id, webhook_id, delivery_id, event_id, event_type, attempt, at, succeeded, status_code, latency_ms, error, next_attempt_at) SELECT 'att_seed_' || i, 'org_seed_' || (i % ${n} + 1), 'awh_seed_' || (i % ${n} + 1), NULL, 'evt_seed_' || i, 't', 1, now() - (i || ' seconds')::interval, true, 200, 50, NULL, NULL FROM generate_series(1, ${4 * n}) i`,
+    `INSERT INTO ${t.rollups} SELECT 'awh_seed_' || (i % ${n} + 1), CASE WHEN i % 2 = 0 THEN 'minute' ELSE 'hour' END, now() - (i || ' minutes')::interval, 'org_seed_' || (i % ${n} + 1), 1, 1, 0, '{}', '{}' FROM generate_series(1, ${4 * n}) i`,
     `INSERT INTO ${t.events} SELECT 'org_seed_' || (i % ${n} + 1), i, 'evt_seed_' || i, CASE WHEN i % 3 = 0 THEN 'push_applied' ELSE 'project_created' END, 'web', 'prod', now(), '{}' FROM generate_series(1, ${10 * n}) i`,
   ];
 }
@@ -62,6 +66,11 @@ describe.skipIf(postgresUnavailable !== null)('indexes for every hot query (real
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     const ENV = '/api/v2/organizations/acme/projects/web/environments/prod';
+    const HOOKS = '/api/v2/organizations/acme/audit-webhooks';
+    // A webhook first, so every event of the workload queues a delivery.
+    const hook = await send('POST', HOOKS, { name: 'siem', url: 'https://receiver.test/hook' });
+    expect(hook.status).toBe(201);
+    const hookId = (JSON.parse(hook.body as string) as { id: string }).id;
     const keys = generateDeviceKeyPair();
     const device = JSON.parse(
       (await send('POST', '/api/v2/organizations/acme/devices', { name: 'x', public_key: keys.publicKey }))
@@ -126,6 +135,61 @@ describe.skipIf(postgresUnavailable !== null)('indexes for every hot query (real
         path,
       ).toBe(200);
     }
+    // The export streams in one query (COPY of a SELECT), with and without filters.
+    for (const query of ['', '?type=push_applied&since=2026-01-01T00:00:00Z']) {
+      const exported = await send('GET', `/api/v2/organizations/acme/activity/export${query}`);
+      expect(exported.status).toBe(200);
+      let bytes = 0;
+      for await (const chunk of exported.body as AsyncIterable<Uint8Array>) bytes += chunk.length;
+      expect(bytes).toBeGreaterThan(0);
+    }
+
+    // The delivery engine's queries, and the webhook routes'.
+    const soon = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+    const lease = soon(30);
+    const claimed = await store.deliveries.claim({ now: soon(1), limit: 5, leaseUntil: lease });
+    expect(claimed.length).toBeGreaterThan(1);
+    for (const [i, c] of claimed.slice(0, 2).entries()) {
+      const at = soon(2);
+      const ok = i === 0;
+      const attempt = {
+        id: `att_explain${i}0000000000`,
+        organization_id: c.delivery.organization_id,
+        webhook_id: c.webhook.id,
+        delivery_id: c.delivery.id,
+        event_id: c.delivery.event_id,
+        event_type: c.eventType,
+        attempt: 1,
+        at,
+        succeeded: ok,
+        status_code: ok ? 200 : 503,
+        latency_ms: 40,
+        error: ok
+          ? null
+          : { at, code: 'http_status' as const, status_code: 503, message: 'the receiver answered 503' },
+        next_attempt_at: ok ? null : soon(60),
+      };
+      expect(await store.deliveries.record({ attempt, outcome: ok ? 'delivered' : 'retry' }, lease)).toBe(
+        true,
+      );
+    }
+    const log = JSON.parse((await send('GET', `${HOOKS}/${hookId}/deliveries?limit=1`)).body as string) as {
+      next_cursor: string;
+    };
+    expect(
+      (await send('GET', `${HOOKS}/${hookId}/deliveries?limit=1&cursor=${log.next_cursor}`)).status,
+    ).toBe(200);
+    expect((await send('GET', `${HOOKS}/metrics?window=30d`)).status).toBe(200);
+    expect((await send('GET', HOOKS)).status).toBe(200);
+    expect((await send('POST', `${HOOKS}/${hookId}/rotate-secret`)).status).toBe(200);
+    expect((await send('POST', `${HOOKS}/${hookId}/recover`, { since: '2026-01-01T00:00:00Z' })).status).toBe(
+      202,
+    );
+    expect((await send('POST', `${HOOKS}/${hookId}/disable`)).status).toBe(200);
+    expect((await send('POST', `${HOOKS}/${hookId}/enable`)).status).toBe(200);
+    await store.deliveries.count(org, hookId, 'pending');
+    await store.deliveries.pruneAttempts('2000-01-01T00:00:00Z', 100);
+    await store.deliveries.pruneRollups('2000-01-01T00:00:00Z');
 
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();

@@ -1,7 +1,9 @@
 /** Every migration, in order. Append only: a released migration is never edited. */
 import { initial } from './0001-initial.js';
+import { auditWebhooks } from './0002-audit-webhooks.js';
+import { deliveryNotifications } from './0003-delivery-notifications.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [initial];
+export const MIGRATIONS: readonly Migration[] = [initial, auditWebhooks, deliveryNotifications];

@@ -28,7 +28,9 @@ export async function lockChainHead(
 }
 
 /**
- * The statement that stores a sealed event and moves the chain head to it, as a data-modifying CTE
+ * The statement that stores a sealed event, queues its audit webhook deliveries (the outbox: one per
+ * webhook of the organization, pending for an active one, held for a dead-lettered one, none for a
+ * disabled one or a `webhook_test` event) and moves the chain head to it, as data-modifying CTEs
  * that other writes of the same transaction can join (`before`), so it all costs one round trip.
  * Parameters: $1 organization, $2 seq, $3 id, $4 type, $5 project, $6 environment, $7 occurred_at,
  * $8 body, $9 hash; `before` may use $10 onwards.
@@ -37,6 +39,12 @@ export function storeEventStatement(t: Tables, before = ''): string {
   return `WITH ${before}stored_event AS (
       INSERT INTO ${t.events} (organization_id, seq, id, type, project, environment, occurred_at, body)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    ), queued_deliveries AS (
+      INSERT INTO ${t.deliveries} (id, organization_id, webhook_id, event_id, event_seq, state, next_attempt_at, created_at)
+      SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), $1, w.id, $3, $2,
+             CASE WHEN w.status = 'active' THEN 'pending' ELSE 'held' END, $7, $7
+      FROM ${t.webhooks} w
+      WHERE w.organization_id = $1 AND w.status <> 'disabled' AND $4 <> 'webhook_test'
     )
     UPDATE ${t.chains} SET seq = $2, hash = $9 WHERE organization_id = $1`;
 }
