@@ -5,11 +5,15 @@
  * Environment: `PORT` (default 3000, `0` picks a free port), `LATCHKEY_BOOTSTRAP_ADMIN_TOKEN` (when
  * set, organization `acme` exists with an owner `admin` whose API token is that value) and
  * `LATCHKEY_STORE` (`memory`, a `postgres://` URL or a PGlite data directory; see example-store.ts)
- * and `LATCHKEY_AUDIT_KEY_FILE` (see example-audit-key.ts).
+ * and `LATCHKEY_AUDIT_KEY_FILE` (see example-audit-key.ts), `LATCHKEY_KEYRING` (see
+ * example-keyring.ts), `LATCHKEY_WEBHOOK_ALLOW_HOSTS` (hosts audit webhooks may reach at private
+ * addresses, comma-separated) and `LATCHKEY_RETRY_SCHEDULE` (retry delays in seconds,
+ * comma-separated). Extra CAs for webhook receivers come through Node's `NODE_EXTRA_CA_CERTS`.
  */
 import type { Server } from 'node:http';
-import { type Core, createCore, type LatchkeyStore } from '@latchkey/core';
+import { type Core, createCore, parseRetrySchedule } from '@latchkey/core';
 import { loadExampleAuditKey } from './example-audit-key.js';
+import { loadExampleKeyring } from './example-keyring.js';
 import { openExampleStore } from './example-store.js';
 
 /** Prints `message` to stderr and exits 1. */
@@ -39,13 +43,35 @@ export async function createExampleCore(): Promise<{ core: Core; port: number }>
   console.log(`store: ${opened.label}`);
   const audit = loadExampleAuditKey(opened.directory);
   console.log(`audit public key: ${audit.publicKey}${audit.file ? ` (private key in ${audit.file})` : ''}`);
+  const keyring = (() => {
+    try {
+      return loadExampleKeyring(opened.directory);
+    } catch (error) {
+      return fail(`LATCHKEY_KEYRING: ${(error as Error).message}`);
+    }
+  })();
+  console.log(`keyring: ${keyring.source}`);
+  const scheduleText = process.env['LATCHKEY_RETRY_SCHEDULE'];
+  let schedule: number[] | undefined;
+  try {
+    schedule = scheduleText ? parseRetrySchedule(scheduleText) : undefined;
+  } catch (error) {
+    fail(`LATCHKEY_RETRY_SCHEDULE: ${(error as Error).message}`);
+  }
   const core = createCore({
     store: opened.store,
     // The examples let any member create an organization of their own (POST /organizations).
     allowOrganizationCreation: true,
     auditKey: audit.privateKeyPem,
+    keyring: keyring.text,
+    webhooks: {
+      allowHosts: process.env['LATCHKEY_WEBHOOK_ALLOW_HOSTS'] ?? '',
+      ...(schedule ? { retry: { schedule } } : {}),
+    },
   });
   if (token) await core.bootstrap({ organization: 'acme', user: 'admin', token });
+  // Audit webhook deliveries run in this process (several processes on one PostgreSQL share them).
+  await core.startDeliveries();
   return { core, port };
 }
 
@@ -53,14 +79,15 @@ export async function createExampleCore(): Promise<{ core: Core; port: number }>
  * On SIGINT or SIGTERM: finish what is in flight, close keep-alive connections as soon as their last
  * response is out, and exit 0; a client that holds on is cut off after 5 s.
  */
-export function stopOnSignals(server: Server, close: () => Promise<unknown>, store?: LatchkeyStore): void {
+export function stopOnSignals(server: Server, close: () => Promise<unknown>, core?: Core): void {
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
       void close()
-        .then(() => store?.close?.())
+        .then(() => core?.stopDeliveries())
+        .then(() => core?.store.close?.())
         .then(() => process.exit(0));
       setInterval(() => server.closeIdleConnections(), 50).unref();
       setTimeout(() => process.exit(0), 5_000).unref();

@@ -103,7 +103,11 @@ export function describeExample(name: string): void {
       });
 
     beforeAll(async () => {
-      started = await startExample(name, { PORT: '0', LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN });
+      started = await startExample(name, {
+        PORT: '0',
+        LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
+        LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
+      });
     });
     afterAll(async () => {
       if (started) await stopExample(started.child, 'SIGKILL');
@@ -120,6 +124,24 @@ export function describeExample(name: string): void {
       expect(await org.json()).toMatchObject({ slug: 'acme' });
       const anonymous = await fetch(`${started.url}/api/v2/organizations/acme`);
       expect(anonymous.status).toBe(401);
+    });
+
+    it('creates audit webhooks with its keyring, reaching private hosts only when allowlisted', async () => {
+      expect(started.output()).toMatch(/^keyring: generated for this process$/m);
+      const hooks = '/api/v2/organizations/acme/audit-webhooks';
+      const created = await send('POST', hooks, { name: 'local', url: 'https://localhost:9443/hook' });
+      expect(created.status).toBe(201);
+      expect(((await created.json()) as { signing_secret: string }).signing_secret).toMatch(/^whsec_/);
+      const refused = await send('POST', hooks, { name: 'other', url: 'https://127.0.0.1:9443/hook' });
+      expect(refused.status).toBe(400);
+      // The delivery metrics, for Prometheus.
+      const metrics = await fetch(`${started.url}/metrics`);
+      expect(metrics.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+      const text = await metrics.text();
+      expect(text).toContain('# TYPE latchkey_audit_webhook_attempts gauge');
+      expect(text).toMatch(
+        /^latchkey_audit_webhook_status\{organization="acme",webhook="awh_\w+",name="local",status="active"\} 1$/m,
+      );
     });
 
     it('accepts a signed push from an enrolled device and serves it back', async () => {

@@ -1,6 +1,9 @@
 // Starts the Express example from source on embedded PGlite, prints how to reach it, and stays in the
 // foreground until Ctrl-C. `npm start` runs this after installing dependencies. The data lives in
 // `.data/demo/` (git-ignored), with the admin token beside it, so a restarted demo keeps both.
+// Beside the server runs a webhook receiver on https://localhost (a self-signed certificate made
+// here, which the server trusts through NODE_EXTRA_CA_CERTS): it registers itself as an audit
+// webhook and prints every delivery it verifies with @latchkey/webhook-verifier.
 // LATCHKEY_DEMO_DIR (instead of .data/demo/), LATCHKEY_STORE (a postgres:// URL, `memory` or
 // another directory) and LATCHKEY_BOOTSTRAP_ADMIN_TOKEN override the defaults.
 import { spawn } from 'node:child_process';
@@ -9,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import selfsigned from 'selfsigned';
 
 const dataDir = process.env.LATCHKEY_DEMO_DIR
   ? resolve(process.env.LATCHKEY_DEMO_DIR)
@@ -26,14 +30,46 @@ function demoToken() {
   return token;
 }
 
+/** The receiver's certificate for localhost, made on first start and kept beside the data. */
+async function receiverCertificate() {
+  const cert = join(dataDir, 'receiver-cert.pem');
+  const key = join(dataDir, 'receiver-key.pem');
+  if (!existsSync(cert) || !existsSync(key)) {
+    const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
+      days: 3650,
+      keySize: 2048,
+      extensions: [
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+          ],
+        },
+      ],
+    });
+    writeFileSync(key, pems.private, { mode: 0o600 });
+    writeFileSync(cert, pems.cert);
+  }
+  return { cert, key };
+}
+
 const token = demoToken();
+const receiverTls = await receiverCertificate();
 const store = process.env.LATCHKEY_STORE || pgliteDir;
 const cwd = fileURLToPath(new URL('../examples/express/', import.meta.url));
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 const child = spawn(process.execPath, ['--conditions=@latchkey/source', '--import', tsx, 'src/server.ts'], {
   cwd,
-  env: { ...process.env, LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: token, LATCHKEY_STORE: store },
+  env: {
+    ...process.env,
+    LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: token,
+    LATCHKEY_STORE: store,
+    // The receiver is on localhost: let deliveries reach it, and trust its certificate.
+    LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
+    NODE_EXTRA_CA_CERTS: receiverTls.cert,
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 
@@ -64,19 +100,55 @@ child.stdout.on('data', (chunk) => {
       `OpenAPI document: ${url}/api/v2/openapi.json`,
       `Audit public key: ${auditKey} (pin it to verify exports: verifyActivityExport from @latchkey/core/client)`,
       store === pgliteDir ? `Data and token are kept in ${dataDir} (delete it to start afresh).` : '',
+      'A webhook receiver is starting on https://localhost; every delivery it verifies is printed below',
+      'as "receiver: verified <type> <id>". Create a project to see one:',
+      `  curl -s -X POST -H 'Authorization: Bearer ${token}' -H 'content-type: application/json' -d '{"slug":"web"}' ${url}/api/v2/organizations/acme/projects`,
+      '',
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
   );
+  startReceiver(url);
 });
+
+/** The webhook receiver, its lines prefixed with `receiver:`. */
+function startReceiver(url) {
+  receiver = spawn(
+    process.execPath,
+    ['--conditions=@latchkey/source', '--import', tsx, 'scripts/demo-receiver.ts'],
+    {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: {
+        ...process.env,
+        LATCHKEY_URL: url,
+        LATCHKEY_TOKEN: token,
+        RECEIVER_CERT: receiverTls.cert,
+        RECEIVER_KEY: receiverTls.key,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  receiver.stdout.setEncoding('utf8');
+  let partial = '';
+  receiver.stdout.on('data', (chunk) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop();
+    for (const line of lines) console.log(`receiver: ${line}`);
+  });
+}
 
 // Ctrl-C in a terminal reaches both processes; a signal sent to this one alone is passed on. The
 // server stops once however many copies it gets, then this process exits with its code.
+let receiver = null;
 for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => child.kill(signal));
+  process.on(signal, () => {
+    receiver?.kill(signal);
+    child.kill(signal);
+  });
 }
 
 child.on('exit', (code, signal) => {
   if (!ready) console.error('The example server stopped before it was ready.');
+  receiver?.kill('SIGTERM');
   process.exit(code ?? (signal ? 1 : 0));
 });

@@ -1,4 +1,7 @@
-/** The demo `npm start` runs: on PGlite, it keeps its data and prints the same admin token after a restart. */
+/**
+ * The demo `npm start` runs: on PGlite, it keeps its data and prints the same admin token after a
+ * restart, and its HTTPS receiver verifies signed deliveries within moments of the events.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -17,7 +20,13 @@ afterAll(() => {
 });
 
 /** Starts the demo and resolves with its URL and the token it printed, once it says it is running. */
-function startDemo(): Promise<{ child: ChildProcess; url: string; token: string; output: string }> {
+function startDemo(): Promise<{
+  child: ChildProcess;
+  url: string;
+  token: string;
+  output: string;
+  more: () => string;
+}> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LATCHKEY_DEMO_DIR: dir };
   delete env['LATCHKEY_STORE'];
   delete env['LATCHKEY_BOOTSTRAP_ADMIN_TOKEN'];
@@ -35,11 +44,20 @@ function startDemo(): Promise<{ child: ChildProcess; url: string; token: string;
       const token = /Admin token: +(\S+)/.exec(output)?.[1];
       if (url && token && output.includes('Press Ctrl-C')) {
         clearTimeout(timer);
-        resolve({ child, url, token, output });
+        resolve({ child, url, token, output, more: () => output });
       }
     });
     child.on('exit', (code) => reject(new Error(`the demo exited with ${code}:\n${output}`)));
   });
+}
+
+/** Waits until the demo's output matches. */
+async function waitFor(output: () => string, pattern: RegExp, ms = 30_000): Promise<void> {
+  const started = Date.now();
+  while (!pattern.test(output())) {
+    if (Date.now() - started > ms) throw new Error(`no ${pattern} in the demo's output:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 it('runs on PGlite, and a restart keeps the data and prints the same admin token', async () => {
@@ -48,12 +66,17 @@ it('runs on PGlite, and a restart keeps the data and prints the same admin token
   expect(first.token).toMatch(/^lk_[A-Za-z0-9_-]{43}$/);
   expect(statSync(join(dir, 'admin-token')).mode & 0o777).toBe(0o600);
   const headers = { authorization: `Bearer ${first.token}`, 'content-type': 'application/json' };
+  // The demo's receiver registers itself and verifies the delivery of its own registration...
+  await waitFor(first.more, /^receiver: verified audit_webhook_created evt_\w+/m);
   const created = await fetch(`${first.url}/api/v2/organizations/acme/projects`, {
     method: 'POST',
     headers,
     body: JSON.stringify({ slug: 'survives' }),
   });
   expect(created.status).toBe(201);
+  // ...then of every event, such as this project.
+  await waitFor(first.more, /^receiver: verified project_created evt_\w+/m);
+  expect(first.more()).not.toContain('refused a delivery');
   const exited = once(first.child, 'exit');
   first.child.kill('SIGINT');
   await exited;
@@ -67,6 +90,14 @@ it('runs on PGlite, and a restart keeps the data and prints the same admin token
   expect(statSync(join(dir, 'audit-key.pem')).mode & 0o777).toBe(0o600);
   const listed = await fetch(`${second.url}/api/v2/organizations/acme/projects`, { headers });
   expect(await listed.json()).toMatchObject({ projects: [{ slug: 'survives' }] });
+  // A new receiver (new port) registers again, the old registration is disabled, and deliveries flow.
+  await waitFor(second.more, /^receiver: verified audit_webhook_created/m);
+  const hooks = (await (
+    await fetch(`${second.url}/api/v2/organizations/acme/audit-webhooks`, { headers })
+  ).json()) as {
+    audit_webhooks: { status: string }[];
+  };
+  expect(hooks.audit_webhooks.map((w) => w.status).sort()).toEqual(['active', 'disabled']);
   second.child.kill('SIGINT');
   await once(second.child, 'exit');
 }, 120_000);

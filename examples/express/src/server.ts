@@ -1,6 +1,7 @@
 /** Latchkey served by Express, run from source: `pnpm --dir examples/express start`. */
 import type { AddressInfo } from 'node:net';
 import { latchkeyExpress } from '@latchkey/adapter-express';
+import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
 import { latchkeyClientError } from '@latchkey/core/node';
 import express from 'express';
 import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
@@ -10,6 +11,10 @@ const { core, port } = await createExampleCore();
 const app = express();
 // Before any body parser: pushes are verified over the raw bytes.
 app.use(latchkeyExpress(core));
+// Audit webhook delivery metrics for Prometheus (this example listens on 127.0.0.1 only).
+app.get('/metrics', async (_request, response) => {
+  response.type(PROMETHEUS_CONTENT_TYPE).send(await core.metricsText());
+});
 
 const server = app.listen(port, '127.0.0.1', () => {
   console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
@@ -17,4 +22,4 @@ const server = app.listen(port, '127.0.0.1', () => {
 // Requests Node's parser refuses (oversized headers, malformed framing) get our error body too.
 server.on('clientError', latchkeyClientError);
 server.on('error', (error) => fail(`Cannot listen on 127.0.0.1:${port}: ${error.message}`));
-stopOnSignals(server, () => new Promise((resolve) => server.close(resolve)), core.store);
+stopOnSignals(server, () => new Promise((resolve) => server.close(resolve)), core);

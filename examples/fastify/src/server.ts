@@ -1,5 +1,6 @@
 /** Latchkey served by Fastify, run from source: `pnpm --dir examples/fastify start`. */
 import { latchkeyFastify, latchkeyFrameworkErrors } from '@latchkey/adapter-fastify';
+import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
 import { latchkeyClientError } from '@latchkey/core/node';
 import Fastify from 'fastify';
 import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
@@ -13,6 +14,10 @@ const app = Fastify({
   clientErrorHandler: latchkeyClientError,
 });
 await app.register(latchkeyFastify, { core });
+// Audit webhook delivery metrics for Prometheus (this example listens on 127.0.0.1 only).
+app.get('/metrics', async (_request, reply) =>
+  reply.type(PROMETHEUS_CONTENT_TYPE).send(await core.metricsText()),
+);
 
 try {
   const url = await app.listen({ port, host: '127.0.0.1' });
@@ -20,4 +25,4 @@ try {
 } catch (error) {
   fail(`Cannot listen on 127.0.0.1:${port}: ${(error as Error).message}`);
 }
-stopOnSignals(app.server, () => app.close(), core.store);
+stopOnSignals(app.server, () => app.close(), core);

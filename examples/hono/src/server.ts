@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { latchkeyHono, latchkeyRequestErrors } from '@latchkey/adapter-hono';
+import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
 import { latchkeyClientError } from '@latchkey/core/node';
 import { Hono } from 'hono';
 import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
@@ -11,6 +12,10 @@ const { core, port } = await createExampleCore();
 
 const app = new Hono();
 app.route('/', latchkeyHono(core));
+// Audit webhook delivery metrics for Prometheus (this example listens on 127.0.0.1 only).
+app.get('/metrics', async (c) =>
+  c.body(await core.metricsText(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE }),
+);
 
 // getRequestListener rather than serve(): only it takes an errorHandler, which gives the requests
 // @hono/node-server refuses itself (a Host it cannot build a URL from) our error body.
@@ -21,4 +26,4 @@ server.listen(port, '127.0.0.1', () => {
   console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 });
 server.on('error', (error) => fail(`Cannot listen on 127.0.0.1:${port}: ${error.message}`));
-stopOnSignals(server, () => new Promise((resolve) => server.close(resolve)), core.store);
+stopOnSignals(server, () => new Promise((resolve) => server.close(resolve)), core);

@@ -1,0 +1,3 @@
+import { describeWebhookDeliveries } from '../../webhook-deliveries.js';
+
+describeWebhookDeliveries('hono');

@@ -1,0 +1,71 @@
+/**
+ * The demo's webhook receiver: an HTTPS server on localhost (the demo's self-signed certificate,
+ * which the demo server trusts through NODE_EXTRA_CA_CERTS) that registers itself as an audit
+ * webhook of `acme` and verifies every delivery with `@latchkey/webhook-verifier`, printing each
+ * accepted event. Webhooks it registered on earlier runs are disabled first (their port is gone).
+ *
+ * Env: LATCHKEY_URL (the server, e.g. http://127.0.0.1:3000), LATCHKEY_TOKEN (an owner or admin
+ * token), RECEIVER_CERT and RECEIVER_KEY (PEM files).
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { createWebhookVerifier, type WebhookVerifier } from '@latchkey/webhook-verifier';
+
+const env = process.env as Record<string, string>;
+const api = `${env['LATCHKEY_URL']}/api/v2/organizations/acme/audit-webhooks`;
+const headers = { authorization: `Bearer ${env['LATCHKEY_TOKEN']}`, 'content-type': 'application/json' };
+const NAME = 'demo receiver';
+let verifier: WebhookVerifier | null = null;
+
+const server = createServer(
+  { cert: readFileSync(env['RECEIVER_CERT']!), key: readFileSync(env['RECEIVER_KEY']!) },
+  (request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      const body = Buffer.concat(chunks);
+      const result = verifier
+        ? await verifier.safeVerify(body, request.headers)
+        : { ok: false as const, code: 'not_ready', message: 'not registered yet' };
+      if (!result.ok) {
+        console.log(`refused a delivery: ${result.code} (${result.message})`);
+        response.writeHead(400).end();
+        return;
+      }
+      const event = result.event.json() as { type: string; seq?: number; actor?: { id: string } };
+      console.log(
+        `verified ${event.type} ${result.event.id} (seq ${event.seq ?? '-'}, by ${event.actor?.id ?? '?'})`,
+      );
+      response.writeHead(204).end();
+    });
+  },
+);
+
+server.listen(0, '127.0.0.1', async () => {
+  const url = `https://localhost:${(server.address() as AddressInfo).port}/latchkey`;
+  try {
+    const listed = (await (await fetch(api, { headers })).json()) as {
+      audit_webhooks: { id: string; name: string; status: string }[];
+    };
+    for (const old of listed.audit_webhooks.filter((w) => w.name === NAME && w.status !== 'disabled')) {
+      await fetch(`${api}/${old.id}/disable`, { method: 'POST', headers });
+    }
+    const created = await fetch(api, { method: 'POST', headers, body: JSON.stringify({ name: NAME, url }) });
+    const webhook = (await created.json()) as {
+      id?: string;
+      signing_secret?: string;
+      error?: { message: string };
+    };
+    if (!created.ok || !webhook.signing_secret)
+      throw new Error(webhook.error?.message ?? `status ${created.status}`);
+    verifier = createWebhookVerifier({ secret: webhook.signing_secret });
+    console.log(`listening on ${url}, registered as audit webhook ${webhook.id}`);
+  } catch (error) {
+    console.log(`could not register as a webhook: ${(error as Error).message}`);
+    process.exit(1);
+  }
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => server.close(() => process.exit(0)));
