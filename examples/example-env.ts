@@ -6,15 +6,15 @@
  * set, organization `acme` exists with an owner `admin` whose API token is that value) and
  * `LATCHKEY_STORE` (`memory`, a `postgres://` URL or a PGlite data directory; see example-store.ts)
  * and `LATCHKEY_AUDIT_KEY_FILE` (see example-audit-key.ts), `LATCHKEY_KEYRING` (see
- * example-keyring.ts), `LATCHKEY_WEBHOOK_ALLOW_HOSTS` (hosts audit webhooks may reach at private
- * addresses, comma-separated) and `LATCHKEY_RETRY_SCHEDULE` (retry delays in seconds,
- * comma-separated). Extra CAs for webhook receivers come through Node's `NODE_EXTRA_CA_CERTS`.
+ * example-keyring.ts), the audit webhook settings of example-webhooks.ts, and `LATCHKEY_DELIVERIES`
+ * (`in-process`, the default, or `off` when delivery worker processes send them).
  */
 import type { Server } from 'node:http';
-import { type Core, createCore, parseRetrySchedule } from '@latchkey/core';
+import { type Core, createCore } from '@latchkey/core';
 import { loadExampleAuditKey } from './example-audit-key.js';
 import { loadExampleKeyring } from './example-keyring.js';
 import { openExampleStore } from './example-store.js';
+import { readWebhookEnvironment } from './example-webhooks.js';
 
 /** Prints `message` to stderr and exits 1. */
 export function fail(message: string): never {
@@ -51,27 +51,32 @@ export async function createExampleCore(): Promise<{ core: Core; port: number }>
     }
   })();
   console.log(`keyring: ${keyring.source}`);
-  const scheduleText = process.env['LATCHKEY_RETRY_SCHEDULE'];
-  let schedule: number[] | undefined;
-  try {
-    schedule = scheduleText ? parseRetrySchedule(scheduleText) : undefined;
-  } catch (error) {
-    fail(`LATCHKEY_RETRY_SCHEDULE: ${(error as Error).message}`);
-  }
+  const webhooks = (() => {
+    try {
+      return readWebhookEnvironment();
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  })();
   const core = createCore({
     store: opened.store,
     // The examples let any member create an organization of their own (POST /organizations).
     allowOrganizationCreation: true,
     auditKey: audit.privateKeyPem,
     keyring: keyring.text,
-    webhooks: {
-      allowHosts: process.env['LATCHKEY_WEBHOOK_ALLOW_HOSTS'] ?? '',
-      ...(schedule ? { retry: { schedule } } : {}),
-    },
+    webhooks,
   });
   if (token) await core.bootstrap({ organization: 'acme', user: 'admin', token });
-  // Audit webhook deliveries run in this process (several processes on one PostgreSQL share them).
-  await core.startDeliveries();
+  // Audit webhook deliveries run in this process (several processes on one PostgreSQL share them),
+  // unless LATCHKEY_DELIVERIES=off leaves them to delivery worker processes (examples/delivery-worker).
+  const deliveries = process.env['LATCHKEY_DELIVERIES'] || 'in-process';
+  if (deliveries !== 'in-process' && deliveries !== 'off') {
+    fail(`LATCHKEY_DELIVERIES must be "in-process" or "off", got "${deliveries}".`);
+  }
+  if (deliveries === 'in-process') await core.startDeliveries();
+  console.log(
+    `audit webhook deliveries: ${deliveries === 'off' ? 'left to delivery workers' : 'in this process'}`,
+  );
   return { core, port };
 }
 

@@ -6,8 +6,7 @@
  * succeed is three attempts of one event; a receiver that always fails drives its webhook to
  * dead_letter, events meanwhile are held and `enable` delivers them all; 410 dead-letters at once.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,6 +14,7 @@ import { join } from 'node:path';
 import { createWebhookVerifier } from '@latchkey/webhook-verifier';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeLoopbackCertificate } from './loopback-certificate.js';
 import { startExample, stopExample } from './spawn-example.js';
 
 const TOKEN = 'lk_example_webhook_e2e_token_00000000000000';
@@ -63,51 +63,25 @@ export function describeWebhookDeliveries(name: string): void {
     };
 
     beforeAll(async () => {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-days',
-          '1',
-        ].concat([
-          '-keyout',
-          join(dir, 'key.pem'),
-          '-out',
-          join(dir, 'cert.pem'),
-          '-subj',
-          '/CN=localhost',
-          '-addext',
-          'subjectAltName=DNS:localhost',
-        ]),
-        { stdio: 'ignore' },
-      );
-      receiver = createServer(
-        { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-        (request, response) => {
-          const chunks: Buffer[] = [];
-          request.on('data', (chunk: Buffer) => chunks.push(chunk));
-          request.on('end', () => {
-            const path = request.url ?? '';
-            received.push({
-              path,
-              body: Buffer.concat(chunks).toString('utf8'),
-              headers: request.headers as Record<string, string>,
-            });
-            if (path === '/gone') response.writeHead(410).end();
-            else if (failing.has(path)) response.writeHead(500).end();
-            else if (path === '/flaky' && flakyFailures > 0) {
-              flakyFailures--;
-              response.writeHead(503).end();
-            } else response.writeHead(204).end();
+      const certificate = makeLoopbackCertificate(dir);
+      receiver = createServer({ key: certificate.key, cert: certificate.cert }, (request, response) => {
+        const chunks: Buffer[] = [];
+        request.on('data', (chunk: Buffer) => chunks.push(chunk));
+        request.on('end', () => {
+          const path = request.url ?? '';
+          received.push({
+            path,
+            body: Buffer.concat(chunks).toString('utf8'),
+            headers: request.headers as Record<string, string>,
           });
-        },
-      );
+          if (path === '/gone') response.writeHead(410).end();
+          else if (failing.has(path)) response.writeHead(500).end();
+          else if (path === '/flaky' && flakyFailures > 0) {
+            flakyFailures--;
+            response.writeHead(503).end();
+          } else response.writeHead(204).end();
+        });
+      });
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       receiverUrl = `https://localhost:${(receiver.address() as AddressInfo).port}`;
       started = await startExample(name, {
@@ -115,7 +89,7 @@ export function describeWebhookDeliveries(name: string): void {
         LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
         LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
         LATCHKEY_RETRY_SCHEDULE: '0,0.2,0.2',
-        NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem'),
+        NODE_EXTRA_CA_CERTS: certificate.certFile,
       });
     }, 60_000);
 
