@@ -67,6 +67,11 @@ export async function createExampleCore(): Promise<{ core: Core; port: number }>
     webhooks,
   });
   if (token) await core.bootstrap({ organization: 'acme', user: 'admin', token });
+  // After a key rotation (a new first entry in LATCHKEY_KEYRING), move what older keys sealed.
+  const moved = await core.reencrypt();
+  const resealed = moved.secretValues.resealed + moved.signingSecrets.resealed;
+  if (resealed > 0)
+    console.log(`keyring: ${resealed} ${resealed === 1 ? 'value' : 'values'} moved to the current key`);
   // Audit webhook deliveries run in this process (several processes on one PostgreSQL share them),
   // unless LATCHKEY_DELIVERIES=off leaves them to delivery worker processes (examples/delivery-worker).
   const deliveries = process.env['LATCHKEY_DELIVERIES'] || 'in-process';

@@ -4,12 +4,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { generateDeviceKeyPair, signPush } from '@latchkey/core';
+import { generateDeviceKeyPair, generateKeyringKey, signPush } from '@latchkey/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const TOKEN = 'lk_example_spawn_test_token_0000000000000000';
@@ -218,27 +218,49 @@ export function describeExample(name: string): void {
       expect(error?.output).toContain('LATCHKEY_STORE="redis://127.0.0.1" is not supported');
     });
 
-    it('keeps its data in a PGlite directory across a restart', async () => {
+    it('keeps its data in a PGlite directory across a restart, and moves it to a rotated key', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'latchkey-example-'));
       const env = { PORT: '0', LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN, LATCHKEY_STORE: join(dir, 'data') };
+      const envs = '/api/v2/organizations/acme/projects/kept/environments';
       try {
         const first = await startExample(name, env, 'node');
         expect(first.output()).toContain(`store: PGlite in ${join(dir, 'data')}`);
-        const created = await fetch(`${first.url}/api/v2/organizations/acme/projects`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ slug: 'kept' }),
-        });
-        expect(created.status).toBe(201);
+        const send = (path: string, body?: unknown) =>
+          fetch(`${first.url}${path}`, {
+            method: body === undefined ? 'GET' : 'POST',
+            headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+        expect((await send('/api/v2/organizations/acme/projects', { slug: 'kept' })).status).toBe(201);
+        expect((await send(envs, { slug: 'prod' })).status).toBe(201);
+        const keys = generateDeviceKeyPair();
+        const device = (await (
+          await send('/api/v2/organizations/acme/devices', { name: 'laptop', public_key: keys.publicKey })
+        ).json()) as { id: string };
+        const push = signPush(
+          { device_id: device.id, changes: [{ key: 'KEPT', value: 'sealed-at-rest' }] },
+          { organization: 'acme', project: 'kept', environment: 'prod' },
+          keys.privateKey,
+        );
+        expect((await send(`${envs}/prod/push`, push)).status).toBe(200);
         const exited = once(first.child, 'exit');
         first.child.kill('SIGTERM');
         expect((await exited)[0]).toBe(0);
-        const second = await startExample(name, env, 'node');
+        // Rotate: a new key first, the one made on first start (beside the data) after it.
+        const keyring = `k2:${generateKeyringKey()},${readFileSync(join(dir, 'keyring.txt'), 'utf8').trim()}`;
+        const second = await startExample(name, { ...env, LATCHKEY_KEYRING: keyring }, 'node');
         try {
-          const listed = await fetch(`${second.url}/api/v2/organizations/acme/projects`, {
-            headers: { authorization: `Bearer ${TOKEN}` },
+          expect(second.output()).toContain('keyring: 1 value moved to the current key');
+          const read = (path: string) =>
+            fetch(`${second.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) =>
+              r.json(),
+            );
+          expect(await read('/api/v2/organizations/acme/projects')).toMatchObject({
+            projects: [{ slug: 'kept' }],
           });
-          expect(await listed.json()).toMatchObject({ projects: [{ slug: 'kept' }] });
+          expect(await read(`${envs}/prod/secrets`)).toMatchObject({
+            secrets: [{ key: 'KEPT', value: 'sealed-at-rest', version: 1 }],
+          });
         } finally {
           await stopExample(second.child, 'SIGKILL');
         }

@@ -16,6 +16,7 @@ import type { ActivityDraft, Environment, Organization, Project } from './model.
 import { buildOpenApiDocument } from './openapi.js';
 import { authorize, type Principal } from './permissions.js';
 import { authenticate, notFound, resolveScope } from './principal.js';
+import { type ReencryptCounts, type ReencryptOptions, reencryptAtRest } from './reencrypt.js';
 import {
   bodySize,
   parseBody,
@@ -86,10 +87,10 @@ export interface CoreOptions {
    */
   auditKey?: KeyObject | string;
   /**
-   * Keys for encryption at rest (AES-256-GCM): audit webhook signing secrets are stored sealed with
-   * it. A keyring, its text form (`id:base64key,...`, the first current, as in `LATCHKEY_KEYRING`) or
+   * Keys for encryption at rest (AES-256-GCM): audit webhook signing secrets and secret values are
+   * stored sealed with it (`reencrypt()` moves them to a new current key). A keyring, its text form (`id:base64key,...`, the first current, as in `LATCHKEY_KEYRING`) or
    * `{ current, keys }`. Keep it out of the database. Without it, audit webhooks cannot be created
-   * (503 `service_unavailable`).
+   * (503 `service_unavailable`) and secret values are stored as clients send them.
    */
   keyring?: KeyringOption;
   /** Audit webhook settings: DNS resolver and allowlist of the SSRF guard, retry policy, timeout. */
@@ -133,6 +134,12 @@ export interface Core {
    * `PROMETHEUS_CONTENT_TYPE` at `/metrics`, behind your own access control).
    */
   metricsText(): Promise<string>;
+  /**
+   * Moves every value sealed at rest (audit webhook signing secrets, secret values) to the keyring's
+   * current key, in batches, and seals secret values stored before there was a keyring; then older
+   * keys may leave the ring. Safe while serving, and to run again. Needs the core option `keyring`.
+   */
+  reencrypt(options?: ReencryptOptions): Promise<ReencryptCounts>;
   readonly store: LatchkeyStore;
   readonly basePath: string;
   readonly bodyLimit: number;
@@ -324,6 +331,10 @@ export function createCore(options: CoreOptions = {}): Core {
         }
       }
       return renderPrometheus(reports);
+    },
+    async reencrypt(reencryptOptions) {
+      if (!services.keyring) throw new TypeError('reencrypt needs the core option keyring');
+      return reencryptAtRest(store, services.keyring, reencryptOptions);
     },
     async stopDeliveries() {
       await engine?.stop();

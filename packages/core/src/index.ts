@@ -86,8 +86,10 @@ export {
   ROLES,
   type Role,
 } from './permissions.js';
+export { type ReencryptCounts, type ReencryptOptions, reencryptAtRest } from './reencrypt.js';
 export type { AnyRoute, RouteContext, RouteDefinition, RouteResult, Services } from './router.js';
 export * as schemas from './schemas.js';
+export { openSecretValue, sealSecretValue, secretValueContext } from './secret-values.js';
 export { createMemoryStore, type MemoryStoreOptions } from './store/memory/index.js';
 export { composedRequests } from './store/memory/requests.js';
 export type * from './store/types.js';

@@ -26,7 +26,7 @@ export interface Services {
   allowOrganizationCreation: boolean;
   /** The key that signs checkpoints of the activity chain, when the host supplies one. */
   auditKey: AuditKey | undefined;
-  /** Encryption at rest (signing secrets), when the host supplies a keyring. */
+  /** Encryption at rest (signing secrets, secret values), when the host supplies a keyring. */
   keyring: Keyring | undefined;
   /** Audit webhook settings: SSRF guard, retry policy, timeouts. */
   webhooks: WebhookSettings;

@@ -21,12 +21,15 @@ export interface Acme {
   auditPublicKey: string;
 }
 
+/** The keyring acme's core seals with (text form), so a test can rotate from it. */
+export const acmeKeyring = `k1:${generateKeyringKey()}`;
+
 export async function setUpAcme(store: LatchkeyStore): Promise<Acme> {
   const audit = generateAuditKey();
   const core = createCore({
     store,
     auditKey: audit.privateKeyPem,
-    keyring: { current: 'k1', keys: { k1: generateKeyringKey() } },
+    keyring: acmeKeyring,
     // A receiver name the tests may register; no delivery leaves these tests.
     webhooks: { allowHosts: 'receiver.test', resolve: async () => [{ address: '127.0.0.1', family: 4 }] },
   });

@@ -127,6 +127,13 @@ describe.skipIf(postgresUnavailable !== null)('indexes for every hot query (real
       limit: 8,
     });
     await store.devices.list(org, 'admin');
+    // The re-encrypt routine's walk and compare-and-set writes.
+    const page = await store.secrets.scanValues(null, 100);
+    await store.secrets.scanValues({ environmentId: 'env_seed_1', key: 'KEY_1' }, 100);
+    await store.secrets.replaceValues(
+      page.slice(0, 2).map((row) => ({ ...row, from: row.value, to: row.value })),
+    );
+    await store.auditWebhooks.replaceSecret(org, hookId, 'not-the-secret', 'unchanged');
     await send('PATCH', '/api/v2/organizations/acme/members/dev', { role: 'viewer' });
     await send('DELETE', '/api/v2/organizations/acme/members/dev');
     for (const path of ['/history', '/projects/web/history', '/projects/web/environments/prod/history']) {

@@ -15,6 +15,7 @@ import {
   PushResponse,
   SecretsResponse,
 } from '../schemas.js';
+import { openSecretValue, sealSecretValue } from '../secret-values.js';
 import { commonErrors } from './docs.js';
 
 const ENV = '/organizations/{organization}/projects/{project}/environments/{environment}';
@@ -78,7 +79,10 @@ export const secretRoutes = [
         body: {
           secrets: secrets.map((s) => ({
             key: s.key,
-            value: s.value,
+            value:
+              s.value === null
+                ? null
+                : openSecretValue(ctx.services.keyring, ctx.environment!.id, s.key, s.value),
             version: s.version,
             updated_at: s.updated_at,
           })),
@@ -156,7 +160,11 @@ async function push(ctx: RouteContext<PushBodyInput>) {
 
   const changes: PushChange[] = body.changes.map((c) => ({
     key: c.key,
-    value: c.delete ? null : (c.value ?? null),
+    // Sealed at rest when the host supplies a keyring, bound to this environment and key.
+    value:
+      c.delete || c.value === undefined
+        ? null
+        : sealSecretValue(ctx.services.keyring, environment.id, c.key, c.value),
     if_version: c.if_version,
   }));
   const mode = strict ? 'strict' : 'lenient';

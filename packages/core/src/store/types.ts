@@ -14,6 +14,13 @@ export type { NonceRepository } from './ports/nonces.js';
 export type { OrganizationRepository } from './ports/organizations.js';
 export type { ProjectRepository } from './ports/projects.js';
 export type { RequestKeys, RequestRecords, RequestRepository } from './ports/requests.js';
-export type { ApplyPushInput, ApplyPushResult, SecretRepository } from './ports/secrets.js';
+export type {
+  ApplyPushInput,
+  ApplyPushResult,
+  SecretRepository,
+  StoredValue,
+  StoredValueChange,
+  StoredValueRef,
+} from './ports/secrets.js';
 export type { LatchkeyStore, StoreTransaction } from './ports/store.js';
 export type { TokenRepository } from './ports/tokens.js';

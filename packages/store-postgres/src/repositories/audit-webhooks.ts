@@ -74,6 +74,14 @@ export function sqlAuditWebhooks(db: Runner, t: Tables): AuditWebhookRepository 
       );
       return rows[0] ? toAuditWebhook(rows[0]) : null;
     },
+    async replaceSecret(organizationId, id, from, to) {
+      const result = await db.query(
+        `UPDATE ${t.webhooks} SET secret_sealed = $4
+         WHERE organization_id = $1 AND id = $2 AND secret_sealed = $3`,
+        [organizationId, id, from, to],
+      );
+      return (result.rowCount ?? 0) === 1;
+    },
     disable(organizationId, id) {
       return db.atomic(async (q) => {
         const { rows } = await q.query(

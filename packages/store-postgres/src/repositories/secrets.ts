@@ -92,5 +92,31 @@ export function sqlSecrets(db: Runner, t: Tables): SecretRepository {
         updated_at: iso(r.updated_at),
       }));
     },
+    async scanValues(after, limit) {
+      // Keyset order on the primary key (environment_id, key): an index scan that stops at the limit.
+      const { rows } = await db.query<{ environment_id: string; key: string; value: string }>(
+        `SELECT environment_id, key, value FROM ${t.secrets}
+         WHERE version > 0 AND NOT deleted AND value IS NOT NULL
+           AND ($1::text IS NULL OR (environment_id, key) > ($1::text, $2::text))
+         ORDER BY environment_id, key LIMIT $3`,
+        [after?.environmentId ?? null, after?.key ?? null, limit],
+      );
+      return rows.map((r) => ({ environmentId: r.environment_id, key: r.key, value: r.value }));
+    },
+    async replaceValues(changes) {
+      if (changes.length === 0) return 0;
+      const result = await db.query(
+        `UPDATE ${t.secrets} AS s SET value = c.to_value
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS c(environment_id, key, from_value, to_value)
+         WHERE s.environment_id = c.environment_id AND s.key = c.key AND s.value = c.from_value`,
+        [
+          changes.map((c) => c.environmentId),
+          changes.map((c) => c.key),
+          changes.map((c) => c.from),
+          changes.map((c) => c.to),
+        ],
+      );
+      return result.rowCount ?? 0;
+    },
   };
 }

@@ -41,6 +41,12 @@ export function memoryAuditWebhooks(state: MemoryState, journal: Journal): Audit
       change(webhook, { secret_sealed: secretSealed });
       return clone(webhook);
     },
+    async replaceSecret(organizationId, id, from, to) {
+      const webhook = find(organizationId, id);
+      if (!webhook || webhook.secret_sealed !== from) return false;
+      change(webhook, { secret_sealed: to });
+      return true;
+    },
     async disable(organizationId, id) {
       const webhook = find(organizationId, id);
       if (!webhook) return null;

@@ -1,5 +1,11 @@
 import { type KeyHead, planPush } from '../../conflicts.js';
-import type { ApplyPushInput, ApplyPushResult, SecretRepository } from '../ports/secrets.js';
+import type {
+  ApplyPushInput,
+  ApplyPushResult,
+  SecretRepository,
+  StoredValue,
+  StoredValueRef,
+} from '../ports/secrets.js';
 import { appendEvent, type Journal, type MemoryState, type StoredSecret } from './state.js';
 
 /** Secret versions in memory. `applyPush` runs without awaiting in between, so it is one atomic step. */
@@ -52,5 +58,35 @@ export function memorySecrets(state: MemoryState, journal: Journal): SecretRepos
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([key, s]) => ({ key, version: s.head.version, value: s.value, updated_at: s.updated_at }));
     },
+    async scanValues(after, limit) {
+      const rows: StoredValue[] = [];
+      for (const [environmentId, table] of state.secrets) {
+        for (const [key, stored] of table) {
+          if (stored.head.deleted || stored.value === null) continue;
+          if (after && compareRefs({ environmentId, key }, after) <= 0) continue;
+          rows.push({ environmentId, key, value: stored.value });
+        }
+      }
+      return rows.sort(compareRefs).slice(0, limit);
+    },
+    async replaceValues(changes) {
+      let replaced = 0;
+      for (const change of changes) {
+        const stored = state.secrets.get(change.environmentId)?.get(change.key);
+        if (!stored || stored.value !== change.from) continue;
+        stored.value = change.to;
+        journal?.push(() => {
+          stored.value = change.from;
+        });
+        replaced++;
+      }
+      return replaced;
+    },
   };
+}
+
+/** Environment id, then key, in code-unit order (byte order for the ASCII ids and keys we store). */
+function compareRefs(a: StoredValueRef, b: StoredValueRef): number {
+  if (a.environmentId !== b.environmentId) return a.environmentId < b.environmentId ? -1 : 1;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }

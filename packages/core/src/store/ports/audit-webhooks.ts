@@ -15,6 +15,11 @@ export interface AuditWebhookRepository {
   /** Replaces the sealed signing secret; returns the webhook, or null when absent. */
   setSecret(organizationId: string, id: string, secretSealed: string): Promise<AuditWebhook | null>;
   /**
+   * Replaces the sealed signing secret only where it still is `from` (a rotation in between wins):
+   * for the re-encrypt routine. Returns whether it was replaced.
+   */
+  replaceSecret(organizationId: string, id: string, from: string, to: string): Promise<boolean>;
+  /**
    * Moves the webhook to `disabled` and, in the same step, cancels its pending and held deliveries
    * (a disabled webhook is owed nothing; `recover` replays from the log). Null when absent.
    */

@@ -28,4 +28,32 @@ export interface SecretRepository {
   applyPush(input: ApplyPushInput): Promise<ApplyPushResult>;
   /** The live (non-deleted) head of every key of the environment, sorted by key. */
   listLive(environmentId: string): Promise<SecretVersion[]>;
+  /**
+   * For the re-encrypt routine: the stored value of every live key of every environment, ordered by
+   * environment id then key (in the store's own stable order), after `after` when given, at most
+   * `limit`: a keyset walk that sees every key once.
+   */
+  scanValues(after: StoredValueRef | null, limit: number): Promise<StoredValue[]>;
+  /**
+   * Replaces stored values, each only where the key's value still is `from` (a push in between
+   * wins); returns how many were replaced. Versions and `updated_at` are left as they are.
+   */
+  replaceValues(changes: readonly StoredValueChange[]): Promise<number>;
+}
+
+/** A key of an environment. */
+export interface StoredValueRef {
+  environmentId: string;
+  key: string;
+}
+
+/** A key's value as stored (sealed, or as sent when stored without a keyring). */
+export interface StoredValue extends StoredValueRef {
+  value: string;
+}
+
+/** A stored value to replace, if it is still `from`. */
+export interface StoredValueChange extends StoredValueRef {
+  from: string;
+  to: string;
 }
