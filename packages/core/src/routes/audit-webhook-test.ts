@@ -46,7 +46,7 @@ export const auditWebhookTestRoutes = [
           now: ctx.services.now,
         },
         webhook,
-        event,
+        { id: event.id, json: JSON.stringify(event) },
       );
       const attempt = attemptRow(
         ctx.services.ids,

@@ -13,7 +13,7 @@ import type { LatchkeyStore } from '../store/ports/store.js';
 import { recordedLatency } from './metrics-rollup.js';
 import { nextRetry, type RetryPolicy } from './retry-schedule.js';
 import type { SendResult, Transport } from './sender.js';
-import { signDelivery } from './signing.js';
+import { signEventJson } from './signing.js';
 
 /** Where a webhook's sealed secret is bound (the same as the management routes use). */
 export const secretContext = (webhookId: string) => `audit_webhook:${webhookId}:signing_secret`;
@@ -28,19 +28,41 @@ export interface AttemptServices {
   now(): number;
   random(): number;
   ids: IdGenerator;
+  /** Opened signing secrets, kept between attempts (the engine's own; absent: opened every time). */
+  secrets?: SecretCache;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Opened signing secrets kept by an engine, by webhook and sealed form (so a rotation is seen). */
+export type SecretCache = Map<string, string>;
+const SECRET_CACHE_LIMIT = 10_000;
+
+/** The webhook's signing secret, opened with the keyring, or from the engine's cache. */
+function openSigningSecret(
+  services: Pick<AttemptServices, 'keyring' | 'secrets'>,
+  webhook: ClaimedDelivery['webhook'],
+): string {
+  const key = `${webhook.id}\n${webhook.secret_sealed}`;
+  const cached = services.secrets?.get(key);
+  if (cached !== undefined) return cached;
+  const secret = open(services.keyring, webhook.secret_sealed, secretContext(webhook.id));
+  if (services.secrets) {
+    if (services.secrets.size >= SECRET_CACHE_LIMIT) services.secrets.clear();
+    services.secrets.set(key, secret);
+  }
+  return secret;
+}
+
 /** Signs and sends an event to a webhook (also what `test` does). */
 export async function sendSigned(
-  services: Pick<AttemptServices, 'keyring' | 'transport' | 'timeoutMs' | 'now'>,
+  services: Pick<AttemptServices, 'keyring' | 'transport' | 'timeoutMs' | 'now' | 'secrets'>,
   webhook: ClaimedDelivery['webhook'],
-  event: { id: string },
+  event: { id: string; json: string },
 ): Promise<SendResult> {
   let secret: string;
   try {
-    secret = open(services.keyring, webhook.secret_sealed, secretContext(webhook.id));
+    secret = openSigningSecret(services, webhook);
   } catch {
     return {
       ok: false,
@@ -53,7 +75,7 @@ export async function sendSigned(
       retryAfterSeconds: null,
     };
   }
-  const signed = signDelivery(event, secret, Math.floor(services.now() / 1000));
+  const signed = signEventJson(event.json, event.id, secret, Math.floor(services.now() / 1000));
   return services.transport.send({
     url: webhook.url,
     body: signed.body,
@@ -95,7 +117,10 @@ export async function attemptDelivery(
   claimed: ClaimedDelivery,
 ): Promise<AttemptRecord['outcome'] | 'lost'> {
   const startedAt = services.now();
-  const result = await sendSigned(services, claimed.webhook, JSON.parse(claimed.eventJson) as { id: string });
+  const result = await sendSigned(services, claimed.webhook, {
+    id: claimed.delivery.event_id,
+    json: claimed.eventJson,
+  });
   let outcome: AttemptRecord['outcome'];
   let nextAttemptAt: string | null = null;
   if (result.ok) {

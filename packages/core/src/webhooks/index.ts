@@ -21,6 +21,6 @@ export {
   type Transport,
   type UndiciTransportOptions,
 } from './sender.js';
-export { newSigningSecret, type SignedDelivery, signDelivery } from './signing.js';
+export { newSigningSecret, type SignedDelivery, signDelivery, signEventJson } from './signing.js';
 export * from './ssrf.js';
 export { createDeliveryEngine, type DeliveryEngine, type DeliveryEngineOptions } from './worker.js';

@@ -1,7 +1,7 @@
 import { createWebhookVerifier } from '@latchkey/webhook-verifier';
 import { createWebhookVerifier as createWebVerifier } from '@latchkey/webhook-verifier/web';
 import { describe, expect, it } from 'vitest';
-import { newSigningSecret, signDelivery } from './signing.js';
+import { newSigningSecret, signDelivery, signEventJson } from './signing.js';
 
 describe('signDelivery', () => {
   it('produces deliveries the receiver verifier accepts, on both engines', async () => {
@@ -28,5 +28,19 @@ describe('signDelivery', () => {
       ok: false,
       code: 'signature_mismatch',
     });
+  });
+});
+
+describe('signEventJson', () => {
+  it('sends stored JSON with id first byte for byte, and puts id first otherwise', async () => {
+    const secret = newSigningSecret();
+    const stored = '{"id":"evt_3","type":"x","data":{"b":1,"a":[1.50,"\\u00e9"]}}';
+    const asStored = signEventJson(stored, 'evt_3', secret, 1_795_000_000);
+    expect(asStored.body).toBe(stored);
+    const reordered = signEventJson('{"type":"x","id":"evt_4"}', 'evt_4', secret, 1_795_000_000);
+    expect(reordered.body).toBe('{"id":"evt_4","type":"x"}');
+    const verifier = createWebhookVerifier({ secret, now: () => 1_795_000_000_000 });
+    expect((await verifier.verify(asStored.body, asStored.headers)).id).toBe('evt_3');
+    expect((await verifier.verify(reordered.body, reordered.headers)).id).toBe('evt_4');
   });
 });

@@ -17,11 +17,24 @@ export interface SignedDelivery {
  */
 export function signDelivery(event: { id: string }, secret: string, timestamp: number): SignedDelivery {
   const { id, ...rest } = event;
-  const body = JSON.stringify({ id, ...rest });
+  return signEventJson(JSON.stringify({ id, ...rest }), id, secret, timestamp);
+}
+
+/**
+ * Signs an event already serialised (its JSON text as the store keeps it), sent as it is when `id`
+ * comes first, as it does for every event the store seals; otherwise serialised again with `id` first.
+ */
+export function signEventJson(
+  json: string,
+  eventId: string,
+  secret: string,
+  timestamp: number,
+): SignedDelivery {
+  if (!json.startsWith('{"id":')) return signDelivery(JSON.parse(json) as { id: string }, secret, timestamp);
   return {
-    body,
+    body: json,
     headers: {
-      ...signatureHeaders({ secret, body, eventId: id, timestamp }),
+      ...signatureHeaders({ secret, body: json, eventId, timestamp }),
       'Content-Type': 'application/json',
     },
   };

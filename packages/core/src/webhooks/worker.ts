@@ -27,7 +27,7 @@ export interface DeliveryEngineOptions {
   webhooks?: WebhookOptions;
   /** Sends deliveries. Default: undici with keep-alive and the SSRF guard. */
   transport?: Transport;
-  /** Deliveries claimed per round. Default 32. */
+  /** Deliveries claimed at once, at most (`runOnce` claims this many). Default 32. */
   batchSize?: number;
   /** Attempts in flight at once. Default 16. */
   concurrency?: number;
@@ -99,6 +99,7 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
     now,
     random: options.random ?? Math.random,
     ids: options.ids ?? randomId,
+    secrets: new Map(),
   };
   const counts = { delivered: 0, retry: 0, dead_letter: 0, lost: 0, failed: 0 };
 
@@ -170,6 +171,39 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
     return { attempts, rollups };
   }
 
+  // The running loop keeps up to `concurrency` attempts in flight: it claims again as soon as half
+  // the slots are free, rather than waiting for a whole batch to finish behind its slowest attempt.
+  const inFlight = new Set<Promise<void>>();
+  let slotFreed: (() => void) | null = null;
+
+  function launch(claimed: ClaimedDelivery): void {
+    const running = attempt(claimed).finally(() => {
+      inFlight.delete(running);
+      slotFreed?.();
+    });
+    inFlight.add(running);
+  }
+
+  async function claimInto(free: number): Promise<number> {
+    const at = now();
+    const claimed = await options.store.deliveries.claim({
+      now: new Date(at).toISOString(),
+      limit: Math.min(free, batchSize),
+      leaseUntil: new Date(at + leaseMs).toISOString(),
+    });
+    for (const one of claimed) launch(one);
+    return claimed.length;
+  }
+
+  /** Resolves when an attempt in flight finishes (a slot is free). */
+  const aSlotFrees = () =>
+    new Promise<void>((resolve) => {
+      slotFreed = () => {
+        slotFreed = null;
+        resolve();
+      };
+    });
+
   async function run(): Promise<void> {
     while (running) {
       if (now() - lastPrune >= pruneIntervalMs) {
@@ -178,15 +212,27 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
           logger.error('pruning old attempts failed', { error: describeError(error) }),
         );
       }
-      let done = 0;
-      try {
-        done = await runOnce();
-      } catch (error) {
-        logger.error('claiming due deliveries failed', { error: describeError(error) });
+      const free = concurrency - inFlight.size;
+      let asked = 0;
+      let got = 0;
+      if (free >= Math.ceil(concurrency / 2) || inFlight.size === 0) {
+        asked = Math.min(free, batchSize);
+        try {
+          got = await claimInto(free);
+        } catch (error) {
+          logger.error('claiming due deliveries failed', { error: describeError(error) });
+        }
       }
-      // A full batch suggests more are due: go on at once; otherwise wait for a wake-up or the poll.
-      if (running && done < batchSize) await sleep(pollIntervalMs);
+      if (!running) break;
+      if (asked > 0 && got < asked) {
+        // Nothing more is due: wait for a wake-up or the poll (attempts in flight go on meanwhile).
+        await sleep(pollIntervalMs);
+      } else if (inFlight.size > 0) {
+        // Busy: claim again once enough slots are free.
+        await aSlotFrees();
+      }
     }
+    await Promise.all(inFlight);
   }
 
   const engine: DeliveryEngine = {

@@ -1,4 +1,4 @@
-import type { DeliveryAttempt } from '../../model.js';
+import type { Delivery, DeliveryAttempt } from '../../model.js';
 import { lastDeliveryOf } from '../../webhooks/last-delivery.js';
 import {
   addAttempt,
@@ -43,18 +43,23 @@ export function memoryDeliveries(state: MemoryState, journal: Journal): Delivery
 
   return {
     async claim({ now, limit, leaseUntil }) {
-      const due = [...state.deliveries.values()]
-        .filter(
-          (d) =>
-            d.state === 'pending' &&
-            d.next_attempt_at <= now &&
-            (d.lease_until === null || d.lease_until <= now) &&
-            state.webhooks.get(d.webhook_id)?.status === 'active',
-        )
-        .sort((a, b) =>
-          a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : 0,
-        )
-        .slice(0, limit);
+      // The `limit` oldest due, in one pass (no sort of the whole outbox per claim).
+      const due: Delivery[] = [];
+      for (const d of state.deliveries.values()) {
+        if (
+          d.state !== 'pending' ||
+          d.next_attempt_at > now ||
+          (d.lease_until !== null && d.lease_until > now) ||
+          state.webhooks.get(d.webhook_id)?.status !== 'active'
+        ) {
+          continue;
+        }
+        if (due.length === limit && !(d.next_attempt_at < due[due.length - 1]!.next_attempt_at)) continue;
+        let at = due.length;
+        while (at > 0 && d.next_attempt_at < due[at - 1]!.next_attempt_at) at--;
+        due.splice(at, 0, d);
+        if (due.length > limit) due.pop();
+      }
       const claimed: ClaimedDelivery[] = [];
       for (const delivery of due) {
         const previous = delivery.lease_until;

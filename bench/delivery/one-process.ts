@@ -1,0 +1,70 @@
+/**
+ * One contender of `bench:delivery` in one process, on the in-memory store: MODE `engine` runs our
+ * delivery engine (claim, sign afresh, send with undici through the SSRF guard, record the attempt
+ * and its metrics rollups); MODE `bare` posts the same event bodies, signed beforehand, with a bare
+ * undici loop at the same concurrency: the raw limit of the machine and the receiver.
+ *
+ * Env: MODE, RECEIVER_URL, COUNT, KEYRING, CONCURRENCY, NODE_EXTRA_CA_CERTS. IPC: sends `{ready}`
+ * once the outbox is filled; starts on `{go}`; exits on `{stop}`.
+ */
+import { readFileSync } from 'node:fs';
+import { createMemoryStore } from '@latchkey/core';
+import { signatureHeaders } from '@latchkey/webhook-verifier';
+import { Agent, request } from 'undici';
+import { fillOutbox } from './fill.js';
+
+const env = process.env;
+const concurrency = Number(env['CONCURRENCY']);
+const store = createMemoryStore();
+const filled = await fillOutbox(store, {
+  keyring: env['KEYRING']!,
+  receiverUrl: env['RECEIVER_URL']!,
+  count: Number(env['COUNT']),
+});
+
+async function bare(): Promise<void> {
+  const organization = await store.organizations.getBySlug('acme');
+  const events = await store.activity.listJson({
+    organizationId: organization!.id,
+    oldestFirst: true,
+    limit: filled.owed + 100,
+  });
+  const bodies = events.slice(-filled.owed).map(({ json }) => ({
+    body: json,
+    headers: {
+      'content-type': 'application/json',
+      ...signatureHeaders({
+        secret: filled.secret,
+        body: json,
+        eventId: (JSON.parse(json) as { id: string }).id,
+      }),
+    },
+  }));
+  // As many connections to the receiver as the engine's transport keeps (8 per origin).
+  const dispatcher = new Agent({
+    connections: 8,
+    connect: { ca: readFileSync(env['NODE_EXTRA_CA_CERTS']!) },
+    keepAliveTimeout: 60_000,
+  });
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < bodies.length) {
+        const { body, headers } = bodies[next++]!;
+        const response = await request(env['RECEIVER_URL']!, { method: 'POST', headers, body, dispatcher });
+        await response.body.dump();
+      }
+    }),
+  );
+}
+
+process.send!({ ready: true });
+process.on('message', async (message: { go?: boolean; stop?: boolean }) => {
+  if (message.go && env['MODE'] === 'bare') void bare();
+  if (message.go && env['MODE'] !== 'bare')
+    void filled.core.startDeliveries({ concurrency, batchSize: concurrency * 2 });
+  if (message.stop) {
+    await filled.core.stopDeliveries();
+    process.exit(0);
+  }
+});

@@ -1,0 +1,42 @@
+/**
+ * The loopback HTTPS receiver of `bench:delivery`, in a process of its own: keep-alive, answers 204
+ * to every POST once its body is read. Told by the parent how many deliveries to expect, it reports
+ * the time between the first and the last arrival (so process start-up is not measured).
+ *
+ * Env: KEY_FILE, CERT_FILE. IPC: sends `{port}` once listening; takes `{expect: n}`; sends
+ * `{count, seconds}` when n have arrived.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+let expected = 0;
+let count = 0;
+let first = 0;
+const server = createServer(
+  {
+    key: readFileSync(process.env['KEY_FILE']!),
+    cert: readFileSync(process.env['CERT_FILE']!),
+    keepAliveTimeout: 60_000,
+  },
+  (request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(204).end();
+      if (expected === 0) return;
+      if (count === 0) first = performance.now();
+      count++;
+      if (count === expected) {
+        process.send!({ count, seconds: (performance.now() - first) / 1000 });
+        expected = 0;
+      }
+    });
+  },
+);
+process.on('message', (message: { expect?: number }) => {
+  if (message.expect) {
+    expected = message.expect;
+    count = 0;
+  }
+});
+server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
