@@ -103,6 +103,7 @@ export {
   latencyBucket,
   mergeHistogram,
   percentiles,
+  subtractHistogram,
 } from './webhooks/latency-histogram.js';
 export { type MetricsReport, metricsReport } from './webhooks/metrics-report.js';
 export {
@@ -120,6 +121,7 @@ export {
   mergeRollup,
   type Rollup,
   recordedLatency,
+  subtractRollup,
   successRate,
   toFigures,
   windowCover,

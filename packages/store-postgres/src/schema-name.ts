@@ -21,6 +21,7 @@ export interface Tables {
   deliveries: string;
   attempts: string;
   rollups: string;
+  totals: string;
   migrations: string;
 }
 
@@ -68,6 +69,7 @@ export function tablesOf(schema: string): Tables {
     deliveries: table('webhook_deliveries'),
     attempts: table('webhook_attempts'),
     rollups: table('webhook_rollups'),
+    totals: table('webhook_running_totals'),
     migrations: table('latchkey_migrations'),
   };
 }

@@ -6,6 +6,7 @@ import { type ActivityDraft, type LatchkeyStore, verifyChain } from '@latchkey/c
 import { afterAll, beforeAll, expect } from 'vitest';
 import { describeKeyed, it, type SkipList } from './keyed.js';
 import { describeMemberTests } from './store-members.js';
+import { describeMetricsStoreTests } from './store-metrics.js';
 import { describeSealedValueTests } from './store-sealed-values.js';
 import { describeTransactionTests } from './store-transactions.js';
 import { describeWebhookStoreTests } from './store-webhooks.js';
@@ -304,5 +305,6 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeMemberTests(() => ({ store, id }));
     describeWebhookStoreTests(() => ({ store, id }));
     describeSealedValueTests(() => ({ store, id }));
+    describeMetricsStoreTests(() => ({ store, id }));
   });
 }

@@ -2,16 +2,14 @@
  * The audit webhook part of the store conformance suite: the outbox written with each event (and
  * undone with it), claims that never hand one delivery to two workers and can be taken over when a
  * lease ends, attempts recorded with their consequences (retry, delivered, dead letter), the moves
- * between webhook states, replay, the attempt log and the metrics rollups.
+ * between webhook states, replay and the attempt log (the metrics rollups: store-metrics.ts).
  */
-import {
-  type ActivityDraft,
-  type AttemptRecord,
-  type AuditWebhook,
-  addAttempt,
-  type DeliveryAttempt,
-  emptyRollup,
-  type LatchkeyStore,
+import type {
+  ActivityDraft,
+  AttemptRecord,
+  AuditWebhook,
+  DeliveryAttempt,
+  LatchkeyStore,
 } from '@latchkey/core';
 import { expect } from 'vitest';
 import { it } from './keyed.js';
@@ -289,41 +287,5 @@ export function describeWebhookStoreTests(fixture: () => WebhookFixture): void {
     expect(new Set(withWebhooks).size).toBe(withWebhooks.length);
     expect((await b.store.deliveries.attempts(b.orgId, foreign, { limit: 10 })).attempts).toEqual([]);
     expect((await a.store.auditWebhooks.get(a.orgId, foreign))!.status).toBe('active');
-  });
-
-  it('webhooks: rollups add up the attempts per minute and per hour', async () => {
-    const { store, id, orgId, webhooks, draft } = await setUp(['active', 'active']);
-    const latencies = [5, 100, 101, 250, 301, 999, 1_001, 2_999, 3_001, 15_000];
-    for (let i = 0; i < latencies.length * 2; i++) await store.activity.append(orgId, draft());
-    const claimed = (
-      await store.deliveries.claim({ now: later(1), limit: 100, leaseUntil: later(600) })
-    ).filter((c) => c.delivery.organization_id === orgId);
-    const expected = new Map(webhooks.map((w) => [w.id, emptyRollup()]));
-    let i = 0;
-    for (const c of claimed.slice(0, 30)) {
-      const ms = latencies[i % latencies.length]!;
-      const ok = i % 3 !== 0;
-      // Spread over two hours and several minutes.
-      const at = later((i % 4) * 1_800 + i);
-      await store.deliveries.record(
-        record(attemptOf(c, id, at, ok, ms, ok ? null : later(7_200)), ok ? 'delivered' : 'retry'),
-        later(600),
-      );
-      addAttempt(expected.get(c.delivery.webhook_id)!, { ok, latencyMs: ms });
-      i++;
-    }
-    const all = { from: later(-3_600), to: later(3 * 3_600) };
-    const byHours = await store.deliveries.rollups(orgId, { hours: all, minutes: [] });
-    const byMinutes = await store.deliveries.rollups(orgId, { hours: { from: T0, to: T0 }, minutes: [all] });
-    for (const [webhookId, rollup] of expected) {
-      expect(byHours.get(webhookId)).toEqual(rollup);
-      expect(byMinutes.get(webhookId)).toEqual(rollup);
-    }
-    // Nothing outside the ranges.
-    const none = await store.deliveries.rollups(orgId, {
-      hours: { from: later(-7_200), to: later(-3_600) },
-      minutes: [],
-    });
-    expect(none.size).toBe(0);
   });
 }

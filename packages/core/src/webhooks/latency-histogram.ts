@@ -47,6 +47,15 @@ export function mergeHistogram(into: LatencyHistogram, from: LatencyHistogram): 
   for (const [key, count] of Object.entries(from)) into[key] = (into[key] ?? 0) + count;
 }
 
+/** Takes every count of `from` out of `into`, in place (a later running total minus an earlier one). */
+export function subtractHistogram(into: LatencyHistogram, from: LatencyHistogram): void {
+  for (const [key, count] of Object.entries(from)) {
+    const left = (into[key] ?? 0) - count;
+    if (left > 0) into[key] = left;
+    else delete into[key];
+  }
+}
+
 /**
  * Nearest-rank percentiles (`p` in (0, 100]): the value of rank ⌈p/100 × N⌉ in ascending order, read
  * from the bucket holding it. 0 for an empty histogram.

@@ -9,6 +9,7 @@ import {
   emptyRollup,
   type MetricsWindow,
   mergeRollup,
+  subtractRollup,
   toFigures,
   windowCover,
 } from './metrics-rollup.js';
@@ -29,16 +30,27 @@ export async function metricsReport(
   nowMs: number,
 ): Promise<MetricsReport> {
   const cover = windowCover(nowMs, window);
-  const [webhooks, rollups] = await Promise.all([
+  const middle = cover.hours.to > cover.hours.from;
+  const [webhooks, rollups, totals] = await Promise.all([
     store.auditWebhooks.list(organizationId),
-    store.deliveries.rollups(organizationId, {
-      hours: { from: iso(cover.hours.from), to: iso(cover.hours.to) },
-      minutes: cover.minutes.map((r) => ({ from: iso(r.from), to: iso(r.to) })),
-    }),
+    store.deliveries.minuteRollups(
+      organizationId,
+      cover.minutes.map((r) => ({ from: iso(r.from), to: iso(r.to) })),
+    ),
+    middle
+      ? store.deliveries.totalsBefore(organizationId, [iso(cover.hours.from), iso(cover.hours.to)])
+      : null,
   ]);
   const total = emptyRollup();
   const entries = webhooks.map((webhook) => {
     const rollup = rollups.get(webhook.id) ?? emptyRollup();
+    if (totals) {
+      // The whole hours: the running total at their end minus the one at their start.
+      const after = totals.get(iso(cover.hours.to))?.get(webhook.id);
+      const before = totals.get(iso(cover.hours.from))?.get(webhook.id);
+      if (after) mergeRollup(rollup, after);
+      if (before) subtractRollup(rollup, before);
+    }
     mergeRollup(total, rollup);
     const figures = toFigures(rollup);
     return {

@@ -1,14 +1,22 @@
 /**
  * Delivery metrics that cost the same for ten attempts or ten million: each attempt is added to a
  * rollup of its webhook's minute and to one of its hour (counts, the five latency buckets of the
- * metrics payload and a fine latency histogram), and a window is read from whole hours in its
- * middle and minutes at its two edges, a bounded number of rows whatever the traffic.
+ * metrics payload and a fine latency histogram). A window is read as the minutes at its two edges
+ * plus its whole hours in the middle, and those come from two running totals per webhook (the sum
+ * of every hour before a boundary, kept by the store): the later total minus the earlier one. So a
+ * 30-day query reads at most 119 minute rows and 2 totals per webhook, whatever the traffic.
  *
  * The window rule: a window of length W read at time `now` covers the minute of `now` and the
  * W/1min − 1 whole minutes before it, so its counts equal, exactly, the attempts made at or after
  * {@link windowStart}.
  */
-import { addLatency, type LatencyHistogram, mergeHistogram, percentiles } from './latency-histogram.js';
+import {
+  addLatency,
+  type LatencyHistogram,
+  mergeHistogram,
+  percentiles,
+  subtractHistogram,
+} from './latency-histogram.js';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
@@ -81,6 +89,15 @@ export function mergeRollup(into: Rollup, from: Rollup): void {
   mergeHistogram(into.histogram, from.histogram);
 }
 
+/** Takes `from` out of `into`, in place: a later running total minus an earlier one. */
+export function subtractRollup(into: Rollup, from: Rollup): void {
+  into.attempted -= from.attempted;
+  into.succeeded -= from.succeeded;
+  into.failed -= from.failed;
+  for (const key of LATENCY_BUCKET_KEYS) into.buckets[key] -= from.buckets[key] ?? 0;
+  subtractHistogram(into.histogram, from.histogram);
+}
+
 export const floorTo = (ms: number, unit: number): number => Math.floor(ms / unit) * unit;
 const ceilTo = (ms: number, unit: number): number => Math.ceil(ms / unit) * unit;
 
@@ -91,7 +108,10 @@ export function windowStart(nowMs: number, window: MetricsWindow): number {
 
 /** Half-open ranges `[from, to)` of rollup start times. */
 export interface WindowCover {
-  /** Hour rollups starting in this range. */
+  /**
+   * The whole hours in the middle, `[from, to)` on hour boundaries (empty when `from === to`): read
+   * as the running total before `to` minus the running total before `from`.
+   */
   hours: { from: number; to: number };
   /** Minute rollups starting in these ranges: the window's edges. */
   minutes: { from: number; to: number }[];
@@ -99,8 +119,8 @@ export interface WindowCover {
 
 /**
  * Which rollups make up the window read at `nowMs`: whole hours in the middle, minutes before the
- * first whole hour and from the current hour on. At most 118 minute rows and 720 hour rows per
- * webhook for 30 days.
+ * first whole hour and from the current hour on. At most 119 minute rows and two running totals
+ * per webhook, for any window.
  */
 export function windowCover(nowMs: number, window: MetricsWindow): WindowCover {
   const start = windowStart(nowMs, window);

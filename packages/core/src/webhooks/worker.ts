@@ -16,6 +16,7 @@ import type { ClaimedDelivery } from '../store/ports/deliveries.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
 import { type AttemptServices, attemptDelivery } from './attempt.js';
 import { type KeyringOption, toKeyring, type WebhookOptions, webhookSettings } from './config.js';
+import { floorTo, HOUR_MS } from './metrics-rollup.js';
 import { createUndiciTransport, type Transport } from './sender.js';
 
 /** Options of {@link createDeliveryEngine}. */
@@ -165,8 +166,9 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
       attempts += deleted;
       if (deleted < PRUNE_BATCH || stopped) break;
     }
+    // On an hour boundary: the running totals kept at the cutoff are totals before an hour.
     const rollups = await options.store.deliveries.pruneRollups(
-      new Date(now() - rollupRetentionDays * day).toISOString(),
+      new Date(floorTo(now() - rollupRetentionDays * day, HOUR_MS)).toISOString(),
     );
     return { attempts, rollups };
   }

@@ -2,8 +2,14 @@
 import { initial } from './0001-initial.js';
 import { auditWebhooks } from './0002-audit-webhooks.js';
 import { deliveryNotifications } from './0003-delivery-notifications.js';
+import { runningTotals } from './0004-running-totals.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
-export const MIGRATIONS: readonly Migration[] = [initial, auditWebhooks, deliveryNotifications];
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  auditWebhooks,
+  deliveryNotifications,
+  runningTotals,
+];

@@ -24,6 +24,8 @@ import type { SqlQueryable } from '../driver.js';
 import { iso, isoOrNull } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
+import { organizationIdsQuery } from './audit-webhooks.js';
+import { addToLaterTotals, takeAllTotals, totalsBefore } from './running-totals.js';
 
 const DELIVERY_COLUMNS =
   'id, organization_id, webhook_id, event_id, event_seq, state, attempts, next_attempt_at, lease_until, created_at';
@@ -176,6 +178,7 @@ export function sqlDeliveries(db: Runner, t: Tables): DeliveryRepository {
           ],
         );
         await rollUp(q, t, attempt);
+        await addToLaterTotals(q, t, attempt);
         if (outcome === 'delivered') {
           await q.query(`DELETE FROM ${t.deliveries} WHERE id = $1`, [attempt.delivery_id]);
         } else if (outcome === 'retry') {
@@ -228,18 +231,17 @@ export function sqlDeliveries(db: Runner, t: Tables): DeliveryRepository {
       return rowCount;
     },
 
-    async rollups(organizationId, cover) {
-      const params: unknown[] = [organizationId, cover.hours.from, cover.hours.to];
-      const minuteRanges = cover.minutes.map((range) => {
-        params.push(range.from, range.to);
-        return `(start >= $${params.length - 1} AND start < $${params.length})`;
-      });
-      const minutes = minuteRanges.length === 0 ? 'FALSE' : minuteRanges.join(' OR ');
+    async minuteRollups(organizationId, ranges) {
+      if (ranges.length === 0) return new Map();
+      const params: unknown[] = [organizationId];
+      const minutes = ranges
+        .map((range) => {
+          params.push(range.from, range.to);
+          return `(start >= $${params.length - 1} AND start < $${params.length})`;
+        })
+        .join(' OR ');
       const { rows } = await db.query(
         `SELECT webhook_id, attempted, succeeded, failed, buckets, histogram FROM ${t.rollups}
-         WHERE organization_id = $1 AND unit = 'hour' AND start >= $2 AND start < $3
-         UNION ALL
-         SELECT webhook_id, attempted, succeeded, failed, buckets, histogram FROM ${t.rollups}
          WHERE organization_id = $1 AND unit = 'minute' AND (${minutes})`,
         params,
       );
@@ -259,6 +261,10 @@ export function sqlDeliveries(db: Runner, t: Tables): DeliveryRepository {
       return merged;
     },
 
+    totalsBefore(organizationId, hours) {
+      return totalsBefore(db, t, organizationId, hours);
+    },
+
     async pruneAttempts(before, batch) {
       const { rowCount } = await db.query(
         `DELETE FROM ${t.attempts} WHERE position IN (
@@ -269,8 +275,15 @@ export function sqlDeliveries(db: Runner, t: Tables): DeliveryRepository {
     },
 
     async pruneRollups(before) {
-      const { rowCount } = await db.query(`DELETE FROM ${t.rollups} WHERE start < $1`, [before]);
-      return rowCount;
+      // The totals at the cutoff first, one organization at a time (each locks only its own
+      // webhooks, briefly): later totals are taken from them, not from the rollups deleted next.
+      const { rows } = await db.query<{ organization_id: string }>(organizationIdsQuery(t));
+      for (const { organization_id } of rows) {
+        await db.atomic((q) => takeAllTotals(q, t, organization_id, [before]));
+      }
+      const rollups = await db.query(`DELETE FROM ${t.rollups} WHERE start < $1`, [before]);
+      const totals = await db.query(`DELETE FROM ${t.totals} WHERE hour < $1`, [before]);
+      return rollups.rowCount + totals.rowCount;
     },
 
     async count(organizationId, webhookId, state) {

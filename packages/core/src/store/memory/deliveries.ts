@@ -10,6 +10,7 @@ import {
   type Rollup,
 } from '../../webhooks/metrics-rollup.js';
 import type { ClaimedDelivery, DeliveryRepository } from '../ports/deliveries.js';
+import { addToLaterTotals, pruneTotals, totalsBefore } from './running-totals.js';
 import { clone, type Journal, type MemoryState, newDelivery, notifyDeliveryWatchers } from './state.js';
 
 /** The delivery outbox, attempt log and rollups in memory. */
@@ -96,6 +97,7 @@ export function memoryDeliveries(state: MemoryState, journal: Journal): Delivery
       state.attempts.set(attempt.webhook_id, list);
       journal?.push(() => list.pop());
       rollUp(attempt);
+      addToLaterTotals(state, journal, attempt);
 
       const webhookBefore = clone(webhook);
       journal?.push(() => Object.assign(webhook, webhookBefore));
@@ -165,22 +167,21 @@ export function memoryDeliveries(state: MemoryState, journal: Journal): Delivery
       return queued;
     },
 
-    async rollups(organizationId, cover) {
-      const hours = { from: Date.parse(cover.hours.from), to: Date.parse(cover.hours.to) };
-      const minutes = cover.minutes.map((r) => ({ from: Date.parse(r.from), to: Date.parse(r.to) }));
+    async minuteRollups(organizationId, ranges) {
+      const minutes = ranges.map((r) => ({ from: Date.parse(r.from), to: Date.parse(r.to) }));
       const merged = new Map<string, Rollup>();
       for (const stored of state.rollups.values()) {
-        if (stored.organization_id !== organizationId) continue;
-        const inside =
-          stored.unit === 'hour'
-            ? stored.start >= hours.from && stored.start < hours.to
-            : minutes.some((r) => stored.start >= r.from && stored.start < r.to);
-        if (!inside) continue;
+        if (stored.organization_id !== organizationId || stored.unit !== 'minute') continue;
+        if (!minutes.some((r) => stored.start >= r.from && stored.start < r.to)) continue;
         const total = merged.get(stored.webhook_id) ?? emptyRollup();
         mergeRollup(total, stored.rollup);
         merged.set(stored.webhook_id, total);
       }
       return merged;
+    },
+
+    async totalsBefore(organizationId, hours) {
+      return totalsBefore(state, journal, organizationId, hours);
     },
 
     async pruneAttempts(before, batch) {
@@ -200,7 +201,8 @@ export function memoryDeliveries(state: MemoryState, journal: Journal): Delivery
 
     async pruneRollups(before) {
       const cutoff = Date.parse(before);
-      let removed = 0;
+      // The totals at the cutoff first: later totals are taken from them, not from deleted rollups.
+      let removed = pruneTotals(state, journal, cutoff);
       for (const [key, stored] of [...state.rollups]) {
         if (stored.start >= cutoff) continue;
         state.rollups.delete(key);

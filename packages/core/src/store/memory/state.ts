@@ -53,6 +53,8 @@ export interface MemoryState {
   attempts: Map<string, DeliveryAttempt[]>;
   /** `webhookId|minute|start` or `webhookId|hour|start` -> rollup */
   rollups: Map<string, StoredRollup>;
+  /** `webhookId|hour` -> the webhook's running total before that hour boundary */
+  totals: Map<string, StoredTotal>;
   /** Called (soon, not synchronously) when deliveries are queued or released. */
   deliveryWatchers: Set<() => void>;
 }
@@ -64,6 +66,15 @@ export interface StoredRollup {
   unit: 'minute' | 'hour';
   /** Start, in milliseconds. */
   start: number;
+  rollup: Rollup;
+}
+
+/** A webhook's running total: the sum of its hour rollups that started before `hour`. */
+export interface StoredTotal {
+  organization_id: string;
+  webhook_id: string;
+  /** The hour boundary, in milliseconds. */
+  hour: number;
   rollup: Rollup;
 }
 
@@ -93,6 +104,7 @@ export function createState(maxNonces: number): MemoryState {
     deliveries: new Map(),
     attempts: new Map(),
     rollups: new Map(),
+    totals: new Map(),
     deliveryWatchers: new Set(),
   };
 }

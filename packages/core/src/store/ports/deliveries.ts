@@ -47,11 +47,13 @@ export interface DeliveryRepository {
   claim(options: { now: string; limit: number; leaseUntil: string }): Promise<ClaimedDelivery[]>;
   /**
    * Records an attempt in one atomic step: the attempt log row; the minute and hour rollups of its
-   * webhook; the webhook's `last_delivery` (this attempt), `last_error` (this attempt's error when it
-   * failed, unchanged when it succeeded) and `consecutive_failures` (reset by a success, raised by a
-   * failure; untouched by a test); the delivery's state per `outcome`, its
-   * attempts and lease released. Returns false, writing nothing, when the delivery is no longer
-   * leased as claimed (a worker whose lease ran out and was taken over).
+   * webhook, and its running totals before any hour boundary after the attempt's hour (an attempt
+   * recorded after a total was taken still counts in it); the webhook's `last_delivery` (this
+   * attempt), `last_error` (this attempt's error when it failed, unchanged when it succeeded) and
+   * `consecutive_failures` (reset by a success, raised by a failure; untouched by a test); the
+   * delivery's state per `outcome`, its attempts and lease released. Returns false, writing
+   * nothing, when the delivery is no longer leased as claimed (a worker whose lease ran out and was
+   * taken over). Attempts of one webhook are recorded one after another (SQL: its row is locked).
    */
   record(record: AttemptRecord, lease: string | null): Promise<boolean>;
   /** A webhook's attempts, newest first, at most `limit`, before the attempt `beforeId` if given. */
@@ -66,17 +68,23 @@ export interface DeliveryRepository {
    * disabled). Returns how many deliveries it queued.
    */
   replay(organizationId: string, webhookId: string, since: string, at: string): Promise<number>;
+  /** The organization's minute rollups starting in any of `ranges` (half-open, ISO times), merged per webhook. */
+  minuteRollups(organizationId: string, ranges: { from: string; to: string }[]): Promise<Map<string, Rollup>>;
   /**
-   * The organization's rollups merged per webhook: hour rollups starting in `hours`, minute rollups
-   * starting in any of `minutes` (half-open ranges of ISO times).
+   * For each hour boundary in `hours` (ISO times on the hour): every webhook of the organization's
+   * running total, the sum of its hour rollups that started before the boundary (webhooks with none:
+   * an empty rollup or absent). A total is taken once, from the latest earlier total plus the hour
+   * rollups since, in a step no attempt being recorded for the webhook interleaves with, then kept
+   * right by `record`; so reading one costs the same whatever the traffic.
    */
-  rollups(
-    organizationId: string,
-    cover: { hours: { from: string; to: string }; minutes: { from: string; to: string }[] },
-  ): Promise<Map<string, Rollup>>;
+  totalsBefore(organizationId: string, hours: string[]): Promise<Map<string, Map<string, Rollup>>>;
   /** Deletes attempts older than `before`, at most `batch` of them; returns how many. */
   pruneAttempts(before: string, batch: number): Promise<number>;
-  /** Deletes rollups that started before `before`; returns how many. */
+  /**
+   * Deletes the rollups and running totals of every organization that started before `before` (an
+   * hour boundary), first taking the totals at `before`, so the totals taken later still add up;
+   * returns how many rows it deleted.
+   */
   pruneRollups(before: string): Promise<number>;
   /** Due deliveries of the organization's webhooks, for a webhook or all (tests, the dashboard). */
   count(organizationId: string, webhookId: string, state: Delivery['state']): Promise<number>;

@@ -1,0 +1,246 @@
+/**
+ * The metrics part of the store conformance suite: minute rollups and running totals that add up
+ * every recorded attempt, exactly, against a brute-force sum; totals taken before an attempt of an
+ * earlier hour is recorded still count it; pruning leaves the later totals right; and the metrics
+ * report of a generated history equals a brute-force count of its attempts.
+ */
+import {
+  type AuditWebhook,
+  addAttempt,
+  type DeliveryAttempt,
+  type DeliveryFigures,
+  emptyRollup,
+  type LatchkeyStore,
+  latencyBucketKey,
+  METRICS_WINDOWS,
+  type MetricsWindow,
+  metricsReport,
+  type Rollup,
+  windowStart,
+} from '@latchkey/core';
+import { expect } from 'vitest';
+import { it } from './keyed.js';
+
+export interface MetricsFixture {
+  store: LatchkeyStore;
+  id(prefix: string): string;
+}
+
+const T0 = Date.parse('2026-11-22T10:00:00.000Z');
+const HOUR = 3_600_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const LATENCIES = [5, 100, 101, 250, 301, 999, 1_001, 2_999, 3_001, 15_000, 42, 42];
+
+/** Registers the tests; `fixture` is read when each test runs. */
+export function describeMetricsStoreTests(fixture: () => MetricsFixture): void {
+  async function setUp() {
+    const { store, id } = fixture();
+    const orgId = id('org');
+    await store.organizations.create({
+      id: orgId,
+      slug: `mx-${orgId.slice(-8)}`,
+      name: 'M',
+      created_at: iso(T0),
+    });
+    const webhooks: string[] = [];
+    for (const name of ['a', 'b', 'quiet']) {
+      const webhook: AuditWebhook = {
+        id: id('awh'),
+        organization_id: orgId,
+        name,
+        url: `https://hooks.example/${name}`,
+        status: 'active',
+        secret_sealed: 'lk1.k1.a.b',
+        consecutive_failures: 0,
+        last_delivery: null,
+        last_error: null,
+        created_at: iso(T0 - HOUR),
+        created_by: 'admin',
+      };
+      await store.auditWebhooks.create(webhook);
+      webhooks.push(webhook.id);
+    }
+    const recorded: { webhookId: string; at: number; ok: boolean; ms: number }[] = [];
+    /** Records a test attempt (no delivery) of `webhookId` at `at`. */
+    const attempt = async (webhookId: string, at: number, ok: boolean, ms: number) => {
+      const row: DeliveryAttempt = {
+        id: id('att'),
+        organization_id: orgId,
+        webhook_id: webhookId,
+        delivery_id: null,
+        event_id: id('evt'),
+        event_type: 'webhook_test',
+        attempt: 1,
+        at: iso(at),
+        succeeded: ok,
+        status_code: ok ? 200 : 500,
+        latency_ms: ms,
+        error: ok ? null : { at: iso(at), code: 'http_status', status_code: 500, message: 'answered 500' },
+        next_attempt_at: null,
+      };
+      expect(await store.deliveries.record({ attempt: row, outcome: 'test' }, null)).toBe(true);
+      recorded.push({ webhookId, at, ok, ms });
+    };
+    /** The brute-force sum of the recorded attempts of `webhookId` with `from <= at < to`. */
+    const sum = (webhookId: string, from: number, to: number): Rollup => {
+      const rollup = emptyRollup();
+      for (const r of recorded) {
+        if (r.webhookId === webhookId && r.at >= from && r.at < to)
+          addAttempt(rollup, { ok: r.ok, latencyMs: r.ms });
+      }
+      return rollup;
+    };
+    /** Attempts spread over hours 0..3 after T0 for webhooks a and b. */
+    const spread = async () => {
+      for (let i = 0; i < 48; i++) {
+        await attempt(
+          webhooks[i % 2]!,
+          T0 + (i % 4) * HOUR + i * 61_000,
+          i % 5 !== 0,
+          LATENCIES[i % LATENCIES.length]!,
+        );
+      }
+    };
+    return { store, orgId, webhooks, attempt, sum, spread };
+  }
+
+  const totalsAt = async (store: LatchkeyStore, orgId: string, hour: number) =>
+    (await store.deliveries.totalsBefore(orgId, [iso(hour)])).get(iso(hour))!;
+
+  it('metrics: minute rollups and running totals add up every attempt, exactly', async () => {
+    const { store, orgId, webhooks, sum, spread } = await setUp();
+    await spread();
+    const minutes = await store.deliveries.minuteRollups(orgId, [
+      { from: iso(T0 - HOUR), to: iso(T0 + 5 * HOUR) },
+    ]);
+    const edge = await store.deliveries.minuteRollups(orgId, [
+      { from: iso(T0 + HOUR + 30 * 60_000), to: iso(T0 + 2 * HOUR) },
+      { from: iso(T0 + 3 * HOUR), to: iso(T0 + 3 * HOUR + 20 * 60_000) },
+    ]);
+    const hours = [T0 - HOUR, T0, T0 + HOUR, T0 + 2 * HOUR, T0 + 4 * HOUR];
+    const totals = await store.deliveries.totalsBefore(orgId, hours.map(iso));
+    for (const webhookId of webhooks) {
+      expect(minutes.get(webhookId) ?? emptyRollup()).toEqual(sum(webhookId, T0 - HOUR, T0 + 5 * HOUR));
+      const edges = sum(webhookId, T0 + HOUR + 30 * 60_000, T0 + 2 * HOUR);
+      const late = sum(webhookId, T0 + 3 * HOUR, T0 + 3 * HOUR + 20 * 60_000);
+      addAttempts(edges, late);
+      expect(edge.get(webhookId) ?? emptyRollup()).toEqual(edges);
+      for (const hour of hours) {
+        expect(totals.get(iso(hour))!.get(webhookId) ?? emptyRollup(), iso(hour)).toEqual(
+          sum(webhookId, 0, hour),
+        );
+      }
+    }
+    // Read again: the same totals, now taken.
+    expect(await store.deliveries.totalsBefore(orgId, hours.map(iso))).toEqual(totals);
+    expect((await store.deliveries.minuteRollups(orgId, [])).size).toBe(0);
+  });
+
+  it('metrics: a total already taken still counts an attempt recorded later for an earlier hour', async () => {
+    const { store, orgId, webhooks, attempt, sum, spread } = await setUp();
+    await spread();
+    const webhookId = webhooks[0]!;
+    await totalsAt(store, orgId, T0 + 2 * HOUR);
+    await totalsAt(store, orgId, T0 + 4 * HOUR);
+    // Started in hour 1, recorded now (a slow receiver, a worker that paused).
+    await attempt(webhookId, T0 + HOUR + 59 * 60_000, false, 14_999);
+    for (const hour of [T0 + HOUR, T0 + 2 * HOUR, T0 + 3 * HOUR, T0 + 4 * HOUR]) {
+      expect((await totalsAt(store, orgId, hour)).get(webhookId), iso(hour)).toEqual(sum(webhookId, 0, hour));
+    }
+  });
+
+  it('metrics: the report of a generated history equals a brute-force count of the attempts, every window and webhook', async () => {
+    const { store, orgId, webhooks, attempt } = await setUp();
+    const now = Date.parse('2026-12-24T15:37:42.123Z');
+    const raw: { webhookId: string; at: number; ok: boolean; ms: number }[] = [];
+    let seed = 42;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    for (let i = 0; i < 240; i++) {
+      const webhookId = webhooks[Math.floor(random() * 2)]!;
+      // Over 32 days, a third of them close to the window edges, where the minute rule matters.
+      const edge = [24 * HOUR, 7 * 24 * HOUR, 30 * 24 * HOUR][i % 3]!;
+      const age = i % 3 === 0 ? edge + (random() - 0.5) * 6 * 60_000 : random() * 32 * 24 * HOUR;
+      const at = Math.floor(now - age);
+      const ms = random() < 0.8 ? Math.floor(random() * 400) : Math.floor(random() * 20_000);
+      const ok = random() < 0.9;
+      await attempt(webhookId, at, ok, ms);
+      raw.push({ webhookId, at, ok, ms });
+    }
+    // Read at three times: totals are taken at new boundaries, and kept ones are read again.
+    for (const readAt of [
+      now,
+      now + 37 * 60_000,
+      now + 2 * HOUR + 13 * 60_000,
+      now + 2 * HOUR + 14 * 60_000,
+    ]) {
+      for (const window of Object.keys(METRICS_WINDOWS) as MetricsWindow[]) {
+        const report = await metricsReport(store, orgId, window, readAt);
+        const start = windowStart(readAt, window);
+        const expectFigures = (
+          got: Omit<DeliveryFigures, 'latency_buckets'>,
+          rows: typeof raw,
+          what: string,
+        ) => {
+          const inside = rows.filter((r) => r.at >= start);
+          expect(got.attempted, what).toBe(inside.length);
+          expect(got.succeeded, what).toBe(inside.filter((r) => r.ok).length);
+          expect(got.failed, what).toBe(inside.filter((r) => !r.ok).length);
+          const sorted = inside.map((r) => r.ms).sort((a, b) => a - b);
+          const rank = (p: number) =>
+            sorted.length === 0 ? 0 : sorted[Math.max(1, Math.ceil((p / 100) * sorted.length)) - 1]!;
+          for (const [p, value] of [
+            [50, got.latency.p50_ms],
+            [95, got.latency.p95_ms],
+            [99, got.latency.p99_ms],
+          ] as const) {
+            expect(Math.abs(value - rank(p)), `${what} p${p}`).toBeLessThanOrEqual(
+              Math.max(rank(p) * 0.01, 0.5),
+            );
+          }
+        };
+        expectFigures(report.summary, raw, `${window} summary`);
+        for (const entry of report.webhooks) {
+          const rows = raw.filter((r) => r.webhookId === entry.id);
+          expectFigures(entry, rows, `${window} ${entry.name}`);
+          const buckets = emptyRollup().buckets;
+          for (const r of rows) if (r.at >= start) buckets[latencyBucketKey(r.ms)]++;
+          expect(entry.latency_buckets, `${window} ${entry.name} buckets`).toEqual(buckets);
+        }
+      }
+    }
+  });
+
+  it('metrics: pruning deletes old rollups and totals, and the totals taken later still add up', async () => {
+    const { store, orgId, webhooks, sum, spread } = await setUp();
+    await spread();
+    const before = await totalsAt(store, orgId, T0 + 3 * HOUR);
+    expect(await store.deliveries.pruneRollups(iso(T0 + 2 * HOUR))).toBeGreaterThan(0);
+    expect(await totalsAt(store, orgId, T0 + 3 * HOUR)).toEqual(before);
+    const old = await store.deliveries.minuteRollups(orgId, [{ from: iso(T0), to: iso(T0 + 2 * HOUR) }]);
+    expect(old.size).toBe(0);
+    for (const webhookId of webhooks) {
+      // The total at the cutoff was taken before its rollups went.
+      expect((await totalsAt(store, orgId, T0 + 2 * HOUR)).get(webhookId) ?? emptyRollup()).toEqual(
+        sum(webhookId, 0, T0 + 2 * HOUR),
+      );
+      // Taken after the pruning, from the total kept at the cutoff: the attempts of every hour count.
+      expect((await totalsAt(store, orgId, T0 + 5 * HOUR)).get(webhookId) ?? emptyRollup()).toEqual(
+        sum(webhookId, 0, T0 + 5 * HOUR),
+      );
+    }
+  });
+}
+
+/** Adds `from` into `into` (both rollups of attempts), in place. */
+function addAttempts(into: Rollup, from: Rollup): void {
+  into.attempted += from.attempted;
+  into.succeeded += from.succeeded;
+  into.failed += from.failed;
+  for (const key of Object.keys(into.buckets) as (keyof Rollup['buckets'])[])
+    into.buckets[key] += from.buckets[key];
+  for (const [key, count] of Object.entries(from.histogram))
+    into.histogram[key] = (into.histogram[key] ?? 0) + count;
+}
