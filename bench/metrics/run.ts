@@ -194,8 +194,8 @@ async function measureEngine(engine: Engine, sizes: number[], notes: string[]): 
     from: new Date(range.from).toISOString(),
     to: new Date(range.to).toISOString(),
   });
-  const boundaries = [iso(cover.hours).from, iso(cover.hours).to];
-  // The store's part of the query alone: the edge minutes and the running totals, read and merged.
+  const boundaries = [iso(cover.totals).from, iso(cover.totals).to];
+  // The store's part of the query alone: the current minute and the running totals, read and merged.
   const storeRead = () =>
     Promise.all([
       engine.store.deliveries.minuteRollups(organization.id, cover.minutes.map(iso)),
@@ -255,7 +255,7 @@ async function measureEngine(engine: Engine, sizes: number[], notes: string[]): 
 function table(results: Measured[]): string[] {
   const base = results[0]!.medianMs;
   return [
-    '| attempts | rows read (edge minutes + totals) / rollup rows present | histogram JSON read, KB | attempts table rows | median ms | p95 ms | median vs 1,000 | store read alone, median ms | first query after growth, ms | seeding s |',
+    '| attempts | rows read (current minute + totals) / rollup rows present | histogram JSON read, KB | attempts table rows | median ms | p95 ms | median vs 1,000 | store read alone, median ms | first query after growth, ms | seeding s |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...results.map(
       (r) =>
@@ -298,7 +298,7 @@ log(`whole run: ${seconds(runStarted)}`);
 const block = [
   `Date: ${new Date(NOW).toISOString().slice(0, 10)}. Machine: ${machine()}. Code: ${codeVersion()}. PostgreSQL on the same machine.`,
   '',
-  `\`pnpm bench:metrics\`: \`GET …/audit-webhooks/metrics?window=30d\` through \`core.handle\` (token check, webhook list, the edge minutes' rollups and two running totals per webhook read and combined, percentiles) for one organization with ${webhookCount} webhooks whose attempts are spread evenly over the last 30 days, ${WARM_UP} warm-up then ${reps} timed requests one after another, each followed by the store's read alone ("store read alone": \`minuteRollups\` and \`totalsBefore\`, without the route around it). "histogram JSON read" is the text of the latency histograms in the rows read, which node-postgres parses. The same tables grow from size to size: attempt rows inserted in bulk by SQL, their minute and hour rollups derived from them by GROUP BY and merged into the rows already there, the webhooks' last delivery and error set, the running totals dropped (the seeding bypasses \`record()\`, which keeps them), then VACUUM ANALYZE; the first query after a growth takes the totals again from the hour rollups, and is shown on its own. Attempts fail (503) about 2 % of the time and take 20–299 ms (85 %), 300–2,999 ms (12 %) or 3,000–9,999 ms (3 %). Before timing, the route's 24h, 7d and 30d figures are checked against a count over the attempts table (counts and latency buckets equal, percentiles within 0.4 %) at every size.`,
+  `\`pnpm bench:metrics\`: \`GET …/audit-webhooks/metrics?window=30d\` through \`core.handle\` (token check, webhook list, the current minute's rollup and two running totals per webhook read and combined, percentiles) for one organization with ${webhookCount} webhooks whose attempts are spread evenly over the last 30 days, ${WARM_UP} warm-up then ${reps} timed requests one after another, each followed by the store's read alone ("store read alone": \`minuteRollups\` and \`totalsBefore\`, without the route around it). "histogram JSON read" is the text of the latency histograms in the rows read, which node-postgres parses. The same tables grow from size to size: attempt rows inserted in bulk by SQL, their minute and hour rollups derived from them by GROUP BY and merged into the rows already there, the webhooks' last delivery and error set, the running totals dropped (the seeding bypasses \`record()\`, which keeps them), then VACUUM ANALYZE; the first query after a growth takes the totals again from the hour rollups, and is shown on its own. Attempts fail (503) about 2 % of the time and take 20–299 ms (85 %), 300–2,999 ms (12 %) or 3,000–9,999 ms (3 %). Before timing, the route's 24h, 7d and 30d figures are checked against a count over the attempts table (counts and latency buckets equal, percentiles within 0.4 %) at every size.`,
   '',
   ...sections,
   ...verdicts,

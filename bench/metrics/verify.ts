@@ -177,14 +177,14 @@ export async function compareWithAttempts(
 }
 
 /**
- * What the 30d query at `nowMs` reads: the minute rollups at the window's edges and two running
- * totals per webhook, and the JSON text of their histograms; and what is there: the organization's
+ * What the 30d query at `nowMs` reads: the current minute's rollups and two running totals per
+ * webhook, and the JSON text of their histograms; and what is there: the organization's
  * rollup rows and the attempt rows.
  */
 export async function coverRows(db: SqlQueryable, schema: string, organizationId: string, nowMs: number) {
   const cover = windowCover(nowMs, '30d');
   const iso = (ms: number) => new Date(ms).toISOString();
-  const params: unknown[] = [organizationId, iso(cover.hours.from), iso(cover.hours.to)];
+  const params: unknown[] = [organizationId, iso(cover.totals.from), iso(cover.totals.to)];
   const minutes = cover.minutes.map((r) => {
     params.push(iso(r.from), iso(r.to));
     return `(start >= $${params.length - 1} AND start < $${params.length})`;
@@ -192,9 +192,9 @@ export async function coverRows(db: SqlQueryable, schema: string, organizationId
   const read = `unit = 'minute' AND (${minutes.join(' OR ') || 'FALSE'})`;
   const t = tablesOf(schema);
   const { rows } = await db.query<Record<string, unknown>>(
-    `SELECT count(*) FILTER (WHERE ${read}) + (SELECT count(*) FROM ${t.totals} WHERE organization_id = $1 AND hour IN ($2, $3)) AS read,
+    `SELECT count(*) FILTER (WHERE ${read}) + (SELECT count(*) FROM ${t.totals} WHERE organization_id = $1 AND boundary IN ($2, $3)) AS read,
             coalesce(sum(octet_length(histogram::text)) FILTER (WHERE ${read}), 0)
-              + (SELECT coalesce(sum(octet_length(histogram::text)), 0) FROM ${t.totals} WHERE organization_id = $1 AND hour IN ($2, $3)) AS histogram_bytes,
+              + (SELECT coalesce(sum(octet_length(histogram::text)), 0) FROM ${t.totals} WHERE organization_id = $1 AND boundary IN ($2, $3)) AS histogram_bytes,
             count(*) AS present,
             (SELECT count(*) FROM ${t.attempts}) AS attempts
      FROM ${t.rollups} WHERE organization_id = $1`,

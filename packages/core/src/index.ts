@@ -121,6 +121,7 @@ export {
   mergeRollup,
   type Rollup,
   recordedLatency,
+  spanCover,
   subtractRollup,
   successRate,
   toFigures,

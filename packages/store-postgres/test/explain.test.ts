@@ -41,7 +41,7 @@ function seedStatements(schema: string): string[] {
     `INSERT INTO ${t.deliveries} SELECT 'dlv_seed_' || i, 'org_seed_' || (i % ${n} + 1), 'awh_seed_' || (i % ${n} + 1), 'evt_seed_' || i, i, CASE WHEN i % 7 = 0 THEN 'held' ELSE 'pending' END, 0, now() + (i || ' seconds')::interval, NULL, now() FROM generate_series(1, ${4 * n}) i`,
     `INSERT INTO ${t.attempts} (id, organization_id, webhook_id, delivery_id, event_id, event_type, attempt, at, succeeded, status_code, latency_ms, error, next_attempt_at) SELECT 'att_seed_' || i, 'org_seed_' || (i % ${n} + 1), 'awh_seed_' || (i % ${n} + 1), NULL, 'evt_seed_' || i, 't', 1, now() - (i || ' seconds')::interval, true, 200, 50, NULL, NULL FROM generate_series(1, ${4 * n}) i`,
     `INSERT INTO ${t.rollups} SELECT 'awh_seed_' || (i % ${n} + 1), CASE WHEN i % 2 = 0 THEN 'minute' ELSE 'hour' END, now() - (i || ' minutes')::interval, 'org_seed_' || (i % ${n} + 1), 1, 1, 0, '{}', '{}' FROM generate_series(1, ${4 * n}) i`,
-    `INSERT INTO ${t.totals} SELECT 'awh_seed_' || (i % ${n} + 1), date_trunc('hour', now()) - (i || ' hours')::interval, 'org_seed_' || (i % ${n} + 1), 1, 1, 0, '{}', '{}' FROM generate_series(1, ${4 * n}) i`,
+    `INSERT INTO ${t.totals} SELECT 'awh_seed_' || (i % ${n} + 1), date_trunc('minute', now()) - (i || ' minutes')::interval, 'org_seed_' || (i % ${n} + 1), 1, 1, 0, '{}', '{}' FROM generate_series(1, ${4 * n}) i`,
     `INSERT INTO ${t.events} SELECT 'org_seed_' || (i % ${n} + 1), i, 'evt_seed_' || i, CASE WHEN i % 3 = 0 THEN 'push_applied' ELSE 'project_created' END, 'web', 'prod', now(), '{}' FROM generate_series(1, ${10 * n}) i`,
   ];
 }

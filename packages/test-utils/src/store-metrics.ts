@@ -117,7 +117,18 @@ export function describeMetricsStoreTests(fixture: () => MetricsFixture): void {
       { from: iso(T0 + HOUR + 30 * 60_000), to: iso(T0 + 2 * HOUR) },
       { from: iso(T0 + 3 * HOUR), to: iso(T0 + 3 * HOUR + 20 * 60_000) },
     ]);
-    const hours = [T0 - HOUR, T0, T0 + HOUR, T0 + 2 * HOUR, T0 + 4 * HOUR];
+    // Minute boundaries, not only hours, asked out of order: each total is taken from whichever
+    // earlier one exists, plus the minutes and hours between.
+    const hours = [
+      T0 + 2 * HOUR + 17 * 60_000,
+      T0 - HOUR,
+      T0 + HOUR + 59 * 60_000,
+      T0,
+      T0 + HOUR,
+      T0 + 2 * HOUR,
+      T0 + 4 * HOUR,
+      T0 + 3 * 60_000,
+    ];
     const totals = await store.deliveries.totalsBefore(orgId, hours.map(iso));
     for (const webhookId of webhooks) {
       expect(minutes.get(webhookId) ?? emptyRollup()).toEqual(sum(webhookId, T0 - HOUR, T0 + 5 * HOUR));
@@ -209,6 +220,21 @@ export function describeMetricsStoreTests(fixture: () => MetricsFixture): void {
           for (const r of rows) if (r.at >= start) buckets[latencyBucketKey(r.ms)]++;
           expect(entry.latency_buckets, `${window} ${entry.name} buckets`).toEqual(buckets);
         }
+      }
+    }
+  });
+
+  it('metrics: totals taken minute after minute replace each other within an hour, and still add up', async () => {
+    const { store, orgId, webhooks, sum, spread } = await setUp();
+    await spread();
+    const boundaries = [5, 10, 20, 70, 75, 130].map((minutes) => T0 + minutes * 60_000);
+    for (const boundary of boundaries) await totalsAt(store, orgId, boundary);
+    for (const webhookId of webhooks) {
+      for (const boundary of [...boundaries, T0 + 15 * 60_000, T0 + 72 * 60_000, T0 + 4 * HOUR]) {
+        expect(
+          (await totalsAt(store, orgId, boundary)).get(webhookId) ?? emptyRollup(),
+          iso(boundary),
+        ).toEqual(sum(webhookId, 0, boundary));
       }
     }
   });

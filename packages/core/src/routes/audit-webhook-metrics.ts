@@ -1,7 +1,8 @@
 /**
  * `GET …/audit-webhooks/metrics?window=24h|7d|30d`: delivery figures of every webhook and their
- * summary (source section 2.2), read from minute and hour rollups, so the cost does not grow with
- * the number of attempts. Counts are exact at minute granularity: the window is the current minute
+ * summary (source section 2.2), read from two running totals per webhook (taken at minute
+ * boundaries from the minute and hour rollups) and the current minute, so the cost does not grow
+ * with the number of attempts. Counts are exact at minute granularity: the window is the current minute
  * and the whole minutes before it (see `metrics-rollup.ts`).
  */
 import { defineRoute } from '../router.js';

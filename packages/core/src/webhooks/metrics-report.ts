@@ -30,7 +30,7 @@ export async function metricsReport(
   nowMs: number,
 ): Promise<MetricsReport> {
   const cover = windowCover(nowMs, window);
-  const middle = cover.hours.to > cover.hours.from;
+  const middle = cover.totals.to > cover.totals.from;
   const [webhooks, rollups, totals] = await Promise.all([
     store.auditWebhooks.list(organizationId),
     store.deliveries.minuteRollups(
@@ -38,16 +38,16 @@ export async function metricsReport(
       cover.minutes.map((r) => ({ from: iso(r.from), to: iso(r.to) })),
     ),
     middle
-      ? store.deliveries.totalsBefore(organizationId, [iso(cover.hours.from), iso(cover.hours.to)])
+      ? store.deliveries.totalsBefore(organizationId, [iso(cover.totals.from), iso(cover.totals.to)])
       : null,
   ]);
   const total = emptyRollup();
   const entries = webhooks.map((webhook) => {
     const rollup = rollups.get(webhook.id) ?? emptyRollup();
     if (totals) {
-      // The whole hours: the running total at their end minus the one at their start.
-      const after = totals.get(iso(cover.hours.to))?.get(webhook.id);
-      const before = totals.get(iso(cover.hours.from))?.get(webhook.id);
+      // Before the current minute: the running total at its start minus the one at the window's start.
+      const after = totals.get(iso(cover.totals.to))?.get(webhook.id);
+      const before = totals.get(iso(cover.totals.from))?.get(webhook.id);
       if (after) mergeRollup(rollup, after);
       if (before) subtractRollup(rollup, before);
     }

@@ -1,10 +1,10 @@
 /**
  * Delivery metrics that cost the same for ten attempts or ten million: each attempt is added to a
  * rollup of its webhook's minute and to one of its hour (counts, the five latency buckets of the
- * metrics payload and a fine latency histogram). A window is read as the minutes at its two edges
- * plus its whole hours in the middle, and those come from two running totals per webhook (the sum
- * of every hour before a boundary, kept by the store): the later total minus the earlier one. So a
- * 30-day query reads at most 119 minute rows and 2 totals per webhook, whatever the traffic.
+ * metrics payload and a fine latency histogram). A window is read as the running total of its
+ * webhook's attempts before the current minute (the sum of every attempt before a minute boundary,
+ * kept by the store) minus the running total before the window's start, plus the current minute's
+ * rollup: three rows per webhook, whatever the window and the traffic.
  *
  * The window rule: a window of length W read at time `now` covers the minute of `now` and the
  * W/1min − 1 whole minutes before it, so its counts equal, exactly, the attempts made at or after
@@ -99,41 +99,51 @@ export function subtractRollup(into: Rollup, from: Rollup): void {
 }
 
 export const floorTo = (ms: number, unit: number): number => Math.floor(ms / unit) * unit;
-const ceilTo = (ms: number, unit: number): number => Math.ceil(ms / unit) * unit;
 
 /** The first instant a window read at `nowMs` counts (a minute boundary). */
 export function windowStart(nowMs: number, window: MetricsWindow): number {
   return floorTo(nowMs, MINUTE_MS) + MINUTE_MS - METRICS_WINDOWS[window];
 }
 
-/** Half-open ranges `[from, to)` of rollup start times. */
+/** What a window is read from. */
 export interface WindowCover {
   /**
-   * The whole hours in the middle, `[from, to)` on hour boundaries (empty when `from === to`): read
-   * as the running total before `to` minus the running total before `from`.
+   * The window before the current minute, `[from, to)` on minute boundaries (empty when equal): the
+   * running total before `to` minus the running total before `from`.
    */
-  hours: { from: number; to: number };
-  /** Minute rollups starting in these ranges: the window's edges. */
+  totals: { from: number; to: number };
+  /** The current minute, read from its minute rollup. */
   minutes: { from: number; to: number }[];
 }
 
 /**
- * Which rollups make up the window read at `nowMs`: whole hours in the middle, minutes before the
- * first whole hour and from the current hour on. At most 119 minute rows and two running totals
- * per webhook, for any window.
+ * What the window read at `nowMs` is made of: two running totals and the current minute's rollup,
+ * three rows per webhook whatever the window and the traffic.
  */
 export function windowCover(nowMs: number, window: MetricsWindow): WindowCover {
-  const start = windowStart(nowMs, window);
-  const end = floorTo(nowMs, MINUTE_MS) + MINUTE_MS;
-  const firstHour = ceilTo(start, HOUR_MS);
-  const lastHour = floorTo(nowMs, HOUR_MS);
-  if (firstHour >= lastHour)
-    return { hours: { from: start, to: start }, minutes: [{ from: start, to: end }] };
+  const current = floorTo(nowMs, MINUTE_MS);
+  return {
+    totals: { from: windowStart(nowMs, window), to: current },
+    minutes: [{ from: current, to: current + MINUTE_MS }],
+  };
+}
+
+/**
+ * The rollup ranges that add up `[from, to)` (minute boundaries; `from` may be -Infinity): minutes up
+ * to the first whole hour, whole hours, minutes after the last whole hour.
+ */
+export function spanCover(
+  from: number,
+  to: number,
+): { hours: { from: number; to: number } | null; minutes: { from: number; to: number }[] } {
+  const firstHour = Number.isFinite(from) ? Math.ceil(from / HOUR_MS) * HOUR_MS : from;
+  const lastHour = floorTo(to, HOUR_MS);
+  if (!(firstHour < lastHour)) return { hours: null, minutes: [{ from, to }] };
   return {
     hours: { from: firstHour, to: lastHour },
     minutes: [
-      { from: start, to: firstHour },
-      { from: lastHour, to: end },
+      { from, to: firstHour },
+      { from: lastHour, to },
     ].filter((range) => range.to > range.from),
   };
 }

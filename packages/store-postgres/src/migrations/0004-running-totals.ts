@@ -1,7 +1,7 @@
 /**
- * Migration 4: running totals of delivery attempts per webhook, before hour boundaries, so a
- * metrics window reads two totals per webhook instead of every hour it spans. Taken on first use
- * from the hour rollups; nothing to fill in here.
+ * Migration 4: running totals of delivery attempts per webhook, before minute boundaries, so a
+ * metrics window reads two totals and one minute per webhook instead of every minute and hour it
+ * spans. Taken on first use from the rollups; nothing to fill in here.
  */
 import type { Migration } from './migration.js';
 
@@ -11,16 +11,16 @@ export const runningTotals: Migration = {
   statements: (t) => [
     `CREATE TABLE ${t.totals} (
       webhook_id text NOT NULL,
-      hour timestamptz NOT NULL,
+      boundary timestamptz NOT NULL,
       organization_id text NOT NULL,
       attempted bigint NOT NULL,
       succeeded bigint NOT NULL,
       failed bigint NOT NULL,
       buckets jsonb NOT NULL,
       histogram jsonb NOT NULL,
-      PRIMARY KEY (webhook_id, hour)
+      PRIMARY KEY (webhook_id, boundary)
     )`,
-    `CREATE INDEX webhook_running_totals_by_organization ON ${t.totals} (organization_id, hour)`,
-    `CREATE INDEX webhook_running_totals_by_hour ON ${t.totals} (hour)`,
+    `CREATE INDEX webhook_running_totals_by_organization ON ${t.totals} (organization_id, boundary)`,
+    `CREATE INDEX webhook_running_totals_by_boundary ON ${t.totals} (boundary)`,
   ],
 };

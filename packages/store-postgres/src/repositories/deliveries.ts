@@ -261,8 +261,8 @@ export function sqlDeliveries(db: Runner, t: Tables): DeliveryRepository {
       return merged;
     },
 
-    totalsBefore(organizationId, hours) {
-      return totalsBefore(db, t, organizationId, hours);
+    totalsBefore(organizationId, boundaries) {
+      return totalsBefore(db, t, organizationId, boundaries);
     },
 
     async pruneAttempts(before, batch) {
@@ -282,7 +282,7 @@ export function sqlDeliveries(db: Runner, t: Tables): DeliveryRepository {
         await db.atomic((q) => takeAllTotals(q, t, organization_id, [before]));
       }
       const rollups = await db.query(`DELETE FROM ${t.rollups} WHERE start < $1`, [before]);
-      const totals = await db.query(`DELETE FROM ${t.totals} WHERE hour < $1`, [before]);
+      const totals = await db.query(`DELETE FROM ${t.totals} WHERE boundary < $1`, [before]);
       return rollups.rowCount + totals.rowCount;
     },
 

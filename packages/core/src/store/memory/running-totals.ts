@@ -1,17 +1,27 @@
 /**
  * Running totals of delivery attempts in memory (see `DeliveryRepository.totalsBefore`): a total
- * before an hour boundary is taken from the latest earlier total plus the hour rollups since, and
- * an attempt recorded afterwards for an earlier hour is added to every later total.
+ * before a minute boundary is taken from the latest earlier total plus the rollups since (minutes
+ * at the ends, whole hours between), and an attempt recorded afterwards for an earlier minute is
+ * added to every later total.
  */
 import type { DeliveryAttempt } from '../../model.js';
-import { addAttempt, emptyRollup, HOUR_MS, mergeRollup, type Rollup } from '../../webhooks/metrics-rollup.js';
+import {
+  addAttempt,
+  emptyRollup,
+  floorTo,
+  HOUR_MS,
+  MINUTE_MS,
+  mergeRollup,
+  type Rollup,
+  spanCover,
+} from '../../webhooks/metrics-rollup.js';
 import { clone, type Journal, type MemoryState, type StoredTotal } from './state.js';
 
-/** Adds a recorded attempt to its webhook's totals before the hour boundaries after its hour. */
+/** Adds a recorded attempt to its webhook's totals before the boundaries after its minute. */
 export function addToLaterTotals(state: MemoryState, journal: Journal, attempt: DeliveryAttempt): void {
-  const hour = Math.floor(Date.parse(attempt.at) / HOUR_MS) * HOUR_MS;
+  const minute = floorTo(Date.parse(attempt.at), MINUTE_MS);
   for (const stored of state.totals.values()) {
-    if (stored.webhook_id !== attempt.webhook_id || stored.hour <= hour) continue;
+    if (stored.webhook_id !== attempt.webhook_id || stored.boundary <= minute) continue;
     const before = clone(stored.rollup);
     addAttempt(stored.rollup, { ok: attempt.succeeded, latencyMs: attempt.latency_ms });
     journal?.push(() => {
@@ -20,29 +30,44 @@ export function addToLaterTotals(state: MemoryState, journal: Journal, attempt: 
   }
 }
 
-/** The webhook's total before `hour`, taken now if it was not yet. */
+/** The webhook's total before `boundary`, taken now if it was not yet. */
 function totalOf(
   state: MemoryState,
   journal: Journal,
   organizationId: string,
   webhookId: string,
-  hour: number,
+  boundary: number,
 ) {
-  const key = `${webhookId}|${hour}`;
+  const key = `${webhookId}|${boundary}`;
   const existing = state.totals.get(key);
   if (existing) return existing.rollup;
   let base: StoredTotal | undefined;
   for (const stored of state.totals.values()) {
-    if (stored.webhook_id === webhookId && stored.hour < hour && (!base || stored.hour > base.hour))
-      base = stored;
+    if (stored.webhook_id !== webhookId || stored.boundary >= boundary) continue;
+    if (!base || stored.boundary > base.boundary) base = stored;
   }
   const rollup: Rollup = base ? clone(base.rollup) : emptyRollup();
+  const span = spanCover(base ? base.boundary : Number.NEGATIVE_INFINITY, boundary);
   for (const stored of state.rollups.values()) {
-    if (stored.webhook_id !== webhookId || stored.unit !== 'hour' || stored.start >= hour) continue;
-    if (base && stored.start < base.hour) continue;
-    mergeRollup(rollup, stored.rollup);
+    if (stored.webhook_id !== webhookId) continue;
+    const inside =
+      stored.unit === 'hour'
+        ? span.hours !== null && stored.start >= span.hours.from && stored.start < span.hours.to
+        : span.minutes.some((range) => stored.start >= range.from && stored.start < range.to);
+    if (inside) mergeRollup(rollup, stored.rollup);
   }
-  state.totals.set(key, { organization_id: organizationId, webhook_id: webhookId, hour, rollup });
+  // A base in the same hour, not on the hour, is superseded by the new total (see the port).
+  if (
+    base &&
+    base.boundary % HOUR_MS !== 0 &&
+    floorTo(base.boundary, HOUR_MS) === floorTo(boundary, HOUR_MS)
+  ) {
+    const baseKey = `${webhookId}|${base.boundary}`;
+    const dropped = base;
+    state.totals.delete(baseKey);
+    journal?.push(() => state.totals.set(baseKey, dropped));
+  }
+  state.totals.set(key, { organization_id: organizationId, webhook_id: webhookId, boundary, rollup });
   journal?.push(() => state.totals.delete(key));
   return rollup;
 }
@@ -51,15 +76,15 @@ export function totalsBefore(
   state: MemoryState,
   journal: Journal,
   organizationId: string,
-  hours: string[],
+  boundaries: string[],
 ): Map<string, Map<string, Rollup>> {
   const result = new Map<string, Map<string, Rollup>>();
   const webhookIds = state.webhooksByOrg.get(organizationId) ?? [];
-  for (const iso of hours) {
-    const hour = Date.parse(iso);
+  for (const iso of boundaries) {
+    const boundary = Date.parse(iso);
     const byWebhook = new Map<string, Rollup>();
     for (const webhookId of webhookIds) {
-      byWebhook.set(webhookId, clone(totalOf(state, journal, organizationId, webhookId, hour)));
+      byWebhook.set(webhookId, clone(totalOf(state, journal, organizationId, webhookId, boundary)));
     }
     result.set(iso, byWebhook);
   }
@@ -73,7 +98,7 @@ export function pruneTotals(state: MemoryState, journal: Journal, before: number
   }
   let removed = 0;
   for (const [key, stored] of [...state.totals]) {
-    if (stored.hour >= before) continue;
+    if (stored.boundary >= before) continue;
     state.totals.delete(key);
     journal?.push(() => state.totals.set(key, stored));
     removed++;

@@ -53,7 +53,7 @@ export interface MemoryState {
   attempts: Map<string, DeliveryAttempt[]>;
   /** `webhookId|minute|start` or `webhookId|hour|start` -> rollup */
   rollups: Map<string, StoredRollup>;
-  /** `webhookId|hour` -> the webhook's running total before that hour boundary */
+  /** `webhookId|boundary` -> the webhook's running total before that minute boundary */
   totals: Map<string, StoredTotal>;
   /** Called (soon, not synchronously) when deliveries are queued or released. */
   deliveryWatchers: Set<() => void>;
@@ -69,12 +69,12 @@ export interface StoredRollup {
   rollup: Rollup;
 }
 
-/** A webhook's running total: the sum of its hour rollups that started before `hour`. */
+/** A webhook's running total: the sum of its attempts that started before `boundary`. */
 export interface StoredTotal {
   organization_id: string;
   webhook_id: string;
-  /** The hour boundary, in milliseconds. */
-  hour: number;
+  /** The minute boundary, in milliseconds. */
+  boundary: number;
   rollup: Rollup;
 }
 

@@ -47,7 +47,7 @@ export interface DeliveryRepository {
   claim(options: { now: string; limit: number; leaseUntil: string }): Promise<ClaimedDelivery[]>;
   /**
    * Records an attempt in one atomic step: the attempt log row; the minute and hour rollups of its
-   * webhook, and its running totals before any hour boundary after the attempt's hour (an attempt
+   * webhook, and its running totals before any minute boundary after the attempt's minute (an attempt
    * recorded after a total was taken still counts in it); the webhook's `last_delivery` (this
    * attempt), `last_error` (this attempt's error when it failed, unchanged when it succeeded) and
    * `consecutive_failures` (reset by a success, raised by a failure; untouched by a test); the
@@ -71,13 +71,15 @@ export interface DeliveryRepository {
   /** The organization's minute rollups starting in any of `ranges` (half-open, ISO times), merged per webhook. */
   minuteRollups(organizationId: string, ranges: { from: string; to: string }[]): Promise<Map<string, Rollup>>;
   /**
-   * For each hour boundary in `hours` (ISO times on the hour): every webhook of the organization's
-   * running total, the sum of its hour rollups that started before the boundary (webhooks with none:
-   * an empty rollup or absent). A total is taken once, from the latest earlier total plus the hour
-   * rollups since, in a step no attempt being recorded for the webhook interleaves with, then kept
-   * right by `record`; so reading one costs the same whatever the traffic.
+   * For each minute boundary in `boundaries` (ISO times): every webhook of the organization's
+   * running total, the sum of its attempts that started before the boundary (webhooks with none: an
+   * empty rollup or absent). A total is taken once, from the latest earlier total plus the rollups
+   * since (minutes at the ends, whole hours between), in a step no attempt being recorded for the
+   * webhook interleaves with, then kept right by `record`; so reading one costs the same whatever
+   * the traffic. A base in the same hour as the new total, not on the hour, may be dropped (a window
+   * read every minute then keeps about one total per webhook and hour).
    */
-  totalsBefore(organizationId: string, hours: string[]): Promise<Map<string, Map<string, Rollup>>>;
+  totalsBefore(organizationId: string, boundaries: string[]): Promise<Map<string, Map<string, Rollup>>>;
   /** Deletes attempts older than `before`, at most `batch` of them; returns how many. */
   pruneAttempts(before: string, batch: number): Promise<number>;
   /**
