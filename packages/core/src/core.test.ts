@@ -23,6 +23,15 @@ describe('createCore', () => {
     });
     expect((await core.handle(get('/api/v2/organizations/acme', { 'x-user': 'alice' }))).status).toBe(200);
     expect((await core.handle(get('/api/v2/organizations/acme', { 'x-user': 'mallory' }))).status).toBe(401);
+    // GET /me answers the host's identity, so a dashboard signed in by cookies needs no token.
+    const me = await core.handle(get('/api/v2/me', { 'x-user': 'alice' }));
+    expect(me.status).toBe(200);
+    expect(JSON.parse(me.body as string)).toMatchObject({
+      user: 'alice',
+      role: 'owner',
+      organization: { slug: 'acme' },
+    });
+    expect((await core.handle(get('/api/v2/me', { 'x-user': 'mallory' }))).status).toBe(401);
     const bearer = await core.handle(
       get('/api/v2/organizations/acme', {
         authorization: 'Bearer lk_unused_when_authenticate_is_set_000000',

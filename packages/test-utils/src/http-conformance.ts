@@ -32,6 +32,7 @@ import { describeDeviceKeyTests } from './conformance/device-keys.js';
 import { expectError } from './conformance/expect-error.js';
 import { describeExportTests } from './conformance/export.js';
 import { describeHistoryTests } from './conformance/history.js';
+import { describeMeTests } from './conformance/me.js';
 import { describeMediaTypeTests } from './conformance/media-types.js';
 import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js';
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
@@ -185,6 +186,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeWhoActsOnWhomTests(ctx);
     describeMemberLifecycleTests(ctx);
     describeCreateOrganizationTests(ctx);
+    describeMeTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeRoleTableTests(ctx);

@@ -8,6 +8,7 @@ import { createOrganizationRoutes } from './create-organization.js';
 import { deviceRoutes } from './devices.js';
 import { exportRoutes } from './export.js';
 import { historyRoutes } from './history.js';
+import { meRoutes } from './me.js';
 import { memberLifecycleRoutes } from './member-lifecycle.js';
 import { memberRoutes } from './members.js';
 import { metaRoutes } from './meta.js';
@@ -18,6 +19,7 @@ import { tokenRoutes } from './tokens.js';
 /** The whole route table of the core. */
 export const allRoutes: readonly AnyRoute[] = [
   ...metaRoutes,
+  ...meRoutes,
   ...createOrganizationRoutes,
   ...organizationRoutes,
   ...memberRoutes,
