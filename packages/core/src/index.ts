@@ -128,6 +128,13 @@ export {
   windowCover,
   windowStart,
 } from './webhooks/metrics-rollup.js';
+export {
+  type MetricsTimeline,
+  metricsTimeline,
+  TIMELINE_STEP_MS,
+  type TimelineBucket,
+  timelineEdges,
+} from './webhooks/metrics-timeline.js';
 export { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from './webhooks/prometheus.js';
 export {
   DEFAULT_RETRY_POLICY,

@@ -136,3 +136,22 @@ export const MetricsResponse = z.strictObject({
     }),
   ),
 });
+
+export const MetricsTimelineResponse = z.strictObject({
+  window: z.enum(['24h', '7d', '30d']),
+  step_seconds: z.int().describe('the length of a whole interval: 3600 (24h), 21600 (7d), 86400 (30d)'),
+  buckets: z
+    .array(
+      z.strictObject({
+        from: z.string().describe('start of the interval (inclusive), RFC 3339 UTC'),
+        to: z.string().describe('end of the interval (exclusive)'),
+        attempted: z.int(),
+        succeeded: z.int(),
+        failed: z.int(),
+        latency: Latency,
+      }),
+    )
+    .describe(
+      'oldest first; intervals on UTC boundaries, the first from the window start, the last to the end of the current minute; their counts add up to the summary of GET …/metrics',
+    ),
+});

@@ -15,7 +15,9 @@ import {
   METRICS_WINDOWS,
   type MetricsWindow,
   metricsReport,
+  metricsTimeline,
   type Rollup,
+  TIMELINE_STEP_MS,
   windowStart,
 } from '@latchkey/core';
 import { expect } from 'vitest';
@@ -160,7 +162,7 @@ export function describeMetricsStoreTests(fixture: () => MetricsFixture): void {
     }
   });
 
-  it('metrics: the report of a generated history equals a brute-force count of the attempts, every window and webhook', async () => {
+  it('metrics: the report and the timeline of a generated history equal a brute-force count of the attempts, every window, webhook and interval', async () => {
     const { store, orgId, webhooks, attempt } = await setUp();
     const now = Date.parse('2026-12-24T15:37:42.123Z');
     const raw: { webhookId: string; at: number; ok: boolean; ms: number }[] = [];
@@ -191,7 +193,7 @@ export function describeMetricsStoreTests(fixture: () => MetricsFixture): void {
         const report = await metricsReport(store, orgId, window, readAt);
         const start = windowStart(readAt, window);
         const expectFigures = (
-          got: Omit<DeliveryFigures, 'latency_buckets'>,
+          got: Pick<DeliveryFigures, 'attempted' | 'succeeded' | 'failed' | 'latency'>,
           rows: typeof raw,
           what: string,
         ) => {
@@ -213,6 +215,26 @@ export function describeMetricsStoreTests(fixture: () => MetricsFixture): void {
           }
         };
         expectFigures(report.summary, raw, `${window} summary`);
+        // The timeline: intervals on UTC step boundaries from the window's start to the end of the
+        // current minute, each equal to a count of the attempts inside it, adding up to the summary.
+        const timeline = await metricsTimeline(store, orgId, window, readAt);
+        const step = TIMELINE_STEP_MS[window];
+        expect(timeline.step_seconds).toBe(step / 1000);
+        expect(timeline.buckets[0]!.from).toBe(iso(start));
+        expect(timeline.buckets.at(-1)!.to).toBe(iso(Math.floor(readAt / 60_000) * 60_000 + 60_000));
+        timeline.buckets.forEach((bucket, i) => {
+          const from = Date.parse(bucket.from);
+          const to = Date.parse(bucket.to);
+          if (i > 0) expect(bucket.from).toBe(timeline.buckets[i - 1]!.to);
+          if (i > 0) expect(from % step).toBe(0);
+          if (i < timeline.buckets.length - 1) expect(to % step).toBe(0);
+          expect(to - from).toBeLessThanOrEqual(step);
+          const rows = raw.filter((r) => r.at >= from && r.at < to);
+          expectFigures(bucket, rows, `${window} timeline ${bucket.from}`);
+        });
+        const added = timeline.buckets.reduce((n, b) => n + b.attempted, 0);
+        expect(added, `${window} timeline total`).toBe(report.summary.attempted);
+        expect(timeline.buckets.reduce((n, b) => n + b.failed, 0)).toBe(report.summary.failed);
         for (const entry of report.webhooks) {
           const rows = raw.filter((r) => r.webhookId === entry.id);
           expectFigures(entry, rows, `${window} ${entry.name}`);

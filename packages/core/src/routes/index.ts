@@ -2,6 +2,7 @@ import type { AnyRoute } from '../router.js';
 import { auditWebhookDeliveryRoutes } from './audit-webhook-deliveries.js';
 import { auditWebhookMetricsRoutes } from './audit-webhook-metrics.js';
 import { auditWebhookTestRoutes } from './audit-webhook-test.js';
+import { auditWebhookTimelineRoutes } from './audit-webhook-timeline.js';
 import { auditWebhookRoutes } from './audit-webhooks.js';
 import { checkpointRoutes } from './checkpoint.js';
 import { createOrganizationRoutes } from './create-organization.js';
@@ -33,5 +34,6 @@ export const allRoutes: readonly AnyRoute[] = [
   ...auditWebhookRoutes,
   ...auditWebhookDeliveryRoutes,
   ...auditWebhookMetricsRoutes,
+  ...auditWebhookTimelineRoutes,
   ...auditWebhookTestRoutes,
 ];

@@ -272,6 +272,11 @@ const TABLE: Row[] = [
     expect: managers(200),
     call: (c, w) => c.send('GET', `${HOOKS}/metrics?window=7d`, undefined, w.token),
   },
+  {
+    operationId: 'getAuditWebhookMetricsTimeline',
+    expect: managers(200),
+    call: (c, w) => c.send('GET', `${HOOKS}/metrics/timeline?window=30d`, undefined, w.token),
+  },
 ];
 
 const HOOKS = `${ORG}/audit-webhooks`;
