@@ -14,6 +14,7 @@ export default defineConfig({
       'examples/*/{src,test}/**/*.test.ts',
       'scripts/test/**/*.test.ts',
     ],
+    globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // In CI the results are also written as JSON, so the run can end on one plain summary line.

@@ -1,0 +1,65 @@
+/** Entry of the dashboard: who is signed in, then the page for the current route. */
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { type ApiError, api, setApiToken, storedToken, storeToken } from './api.js';
+import { SettingsPage } from './settings-page.js';
+import { SignIn } from './sign-in.js';
+import { Status } from './states.js';
+import type { Me } from './types.js';
+import './styles.css';
+
+type Session =
+  | { state: 'checking' }
+  | { state: 'signed-out'; error?: string }
+  | { state: 'signed-in'; me: Me };
+
+function App() {
+  const [session, setSession] = useState<Session>({ state: 'checking' });
+
+  // A stored token first; without one, the host's own sign-in (cookies) may already say who this is.
+  const check = async (token: string | null) => {
+    setApiToken(token);
+    try {
+      const me = await api<Me>('GET', '/me', undefined, token);
+      setSession({ state: 'signed-in', me });
+      return null;
+    } catch (error) {
+      const e = error as ApiError;
+      if (token) storeToken(null);
+      setApiToken(null);
+      const message = e.status === 401 ? null : e.message;
+      setSession({ state: 'signed-out', ...(message ? { error: message } : {}) });
+      return e;
+    }
+  };
+
+  useEffect(() => {
+    void check(storedToken());
+  }, []);
+
+  if (session.state === 'checking') return <Status>Checking who is signed in…</Status>;
+  if (session.state === 'signed-out') {
+    return (
+      <SignIn
+        error={session.error}
+        onToken={async (token) => {
+          const error = await check(token);
+          if (!error) storeToken(token);
+          return error ? (error.status === 401 ? 'That API token was not accepted.' : error.message) : null;
+        }}
+      />
+    );
+  }
+  return (
+    <SettingsPage
+      me={session.me}
+      onSignOut={() => {
+        storeToken(null);
+        setApiToken(null);
+        setSession({ state: 'signed-out' });
+      }}
+    />
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vite';
+
+/**
+ * Builds the single-page app into `assets/`, which the handler serves. Asset URLs start with a
+ * placeholder base that the handler replaces with the path the host mounts the dashboard at, so one
+ * build serves `/dashboard` or any other mount point.
+ */
+export default defineConfig({
+  root: 'app',
+  base: '/__latchkey_dashboard__/',
+  publicDir: false,
+  build: {
+    outDir: '../assets',
+    emptyOutDir: true,
+    target: 'es2022',
+    assetsInlineLimit: 0,
+    modulePreload: false,
+    reportCompressedSize: true,
+  },
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+});
