@@ -126,6 +126,25 @@ export function describeExample(name: string): void {
       expect(anonymous.status).toBe(401);
     });
 
+    it('serves the dashboard beside the API: its page on every route of the app, its built files, nothing else', async () => {
+      for (const path of ['/dashboard', '/dashboard/settings/notifications/audit-webhooks']) {
+        const page = await fetch(started.url + path);
+        expect(page.status, path).toBe(200);
+        expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+        const html = await page.text();
+        expect(html).toContain('<meta name="latchkey-api" content="/api/v2" />');
+        const script = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+        expect(script).toBeDefined();
+        const js = await fetch(started.url + script!, { headers: { 'accept-encoding': 'gzip' } });
+        expect(js.status).toBe(200);
+        expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+        expect(js.headers.get('cache-control')).toContain('immutable');
+      }
+      expect((await fetch(`${started.url}/dashboard/assets/missing.js`)).status).toBe(404);
+      expect((await fetch(`${started.url}/dashboard`, { method: 'POST' })).status).toBe(405);
+    });
+
     it('creates audit webhooks with its keyring, reaching private hosts only when allowlisted', async () => {
       expect(started.output()).toMatch(/^keyring: generated for this process$/m);
       const hooks = '/api/v2/organizations/acme/audit-webhooks';

@@ -97,6 +97,7 @@ child.stdout.on('data', (chunk) => {
       'Try it:',
       `  curl -s -H 'Authorization: Bearer ${token}' ${url}/api/v2/organizations/acme`,
       '',
+      `Dashboard:        ${url}/dashboard (sign in with the admin token; Settings > Notifications > Audit Webhooks)`,
       `OpenAPI document: ${url}/api/v2/openapi.json`,
       `Audit public key: ${auditKey} (pin it to verify exports: verifyActivityExport from @latchkey/core/client)`,
       store === pgliteDir ? `Data and token are kept in ${dataDir} (delete it to start afresh).` : '',

@@ -2,7 +2,8 @@
 import type { AddressInfo } from 'node:net';
 import { latchkeyExpress } from '@latchkey/adapter-express';
 import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
-import { latchkeyClientError } from '@latchkey/core/node';
+import { latchkeyClientError, sendCoreResponse } from '@latchkey/core/node';
+import { createDashboard } from '@latchkey/dashboard';
 import express from 'express';
 import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
 
@@ -11,6 +12,17 @@ const { core, port } = await createExampleCore();
 const app = express();
 // Before any body parser: pushes are verified over the raw bytes.
 app.use(latchkeyExpress(core));
+// The dashboard (Settings > Notifications > Audit Webhooks) at /dashboard, beside the API it calls.
+const dashboard = createDashboard({ apiBasePath: core.basePath });
+app.use(async (request, response, next) => {
+  const answer = await dashboard.handle({
+    method: request.method,
+    url: request.originalUrl,
+    headers: request.headers,
+  });
+  if (answer) await sendCoreResponse(response, answer);
+  else next();
+});
 // Audit webhook delivery metrics for Prometheus (this example listens on 127.0.0.1 only).
 app.get('/metrics', async (_request, response) => {
   response.type(PROMETHEUS_CONTENT_TYPE).send(await core.metricsText());

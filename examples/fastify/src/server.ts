@@ -1,8 +1,10 @@
 /** Latchkey served by Fastify, run from source: `pnpm --dir examples/fastify start`. */
+import type { IncomingHttpHeaders } from 'node:http';
 import { latchkeyFastify, latchkeyFrameworkErrors } from '@latchkey/adapter-fastify';
 import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
-import { latchkeyClientError } from '@latchkey/core/node';
-import Fastify from 'fastify';
+import { latchkeyClientError, sendCoreResponse } from '@latchkey/core/node';
+import { createDashboard } from '@latchkey/dashboard';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
 
 const { core, port } = await createExampleCore();
@@ -14,6 +16,20 @@ const app = Fastify({
   clientErrorHandler: latchkeyClientError,
 });
 await app.register(latchkeyFastify, { core });
+// The dashboard (Settings > Notifications > Audit Webhooks) at /dashboard, beside the API it calls.
+const dashboard = createDashboard({ apiBasePath: core.basePath });
+const serveDashboard = async (request: FastifyRequest, reply: FastifyReply) => {
+  const answer = await dashboard.handle({
+    method: request.method,
+    url: request.url,
+    headers: request.headers as IncomingHttpHeaders,
+  });
+  if (!answer) return reply.callNotFound();
+  reply.hijack();
+  await sendCoreResponse(reply.raw, answer);
+};
+app.all(dashboard.basePath, serveDashboard);
+app.all(`${dashboard.basePath}/*`, serveDashboard);
 // Audit webhook delivery metrics for Prometheus (this example listens on 127.0.0.1 only).
 app.get('/metrics', async (_request, reply) =>
   reply.type(PROMETHEUS_CONTENT_TYPE).send(await core.metricsText()),

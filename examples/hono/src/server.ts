@@ -5,13 +5,23 @@ import { getRequestListener } from '@hono/node-server';
 import { latchkeyHono, latchkeyRequestErrors } from '@latchkey/adapter-hono';
 import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
 import { latchkeyClientError } from '@latchkey/core/node';
-import { Hono } from 'hono';
+import { createDashboard } from '@latchkey/dashboard';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
 
 const { core, port } = await createExampleCore();
 
 const app = new Hono();
 app.route('/', latchkeyHono(core));
+// The dashboard (Settings > Notifications > Audit Webhooks) at /dashboard, beside the API it calls.
+const dashboard = createDashboard({ apiBasePath: core.basePath });
+const serveDashboard: MiddlewareHandler = async (c, next) => {
+  const answer = await dashboard.fetch(c.req.raw);
+  if (answer) return answer;
+  await next();
+};
+app.use(dashboard.basePath, serveDashboard);
+app.use(`${dashboard.basePath}/*`, serveDashboard);
 // Audit webhook delivery metrics for Prometheus (this example listens on 127.0.0.1 only).
 app.get('/metrics', async (c) =>
   c.body(await core.metricsText(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE }),
