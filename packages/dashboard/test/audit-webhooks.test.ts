@@ -50,7 +50,10 @@ describe.skipIf(skip !== null)(`dashboard in Chromium${skip ? ` (skipped: ${skip
     // Chromium logs every error answer as a console error; those the app handles (the 401 of a bad
     // sign-in, the 503 of the error-state test) are not script errors.
     page.on('console', (message) => {
-      if (message.type() === 'error' && !/the server responded with a status of [45]\d\d/.test(message.text()))
+      if (
+        message.type() === 'error' &&
+        !/the server responded with a status of [45]\d\d/.test(message.text())
+      )
         problems.push(message.text());
     });
   }, 90_000);
