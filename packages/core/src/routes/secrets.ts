@@ -185,12 +185,12 @@ async function push(ctx: RouteContext<PushBodyInput>) {
               'push_force_overwrite',
               {
                 conflict_mode: mode,
-                keys: plan.writes.map((w) => w.key),
-                overwritten: plan.overwritten,
-                versions: plan.writes.map((w) => ({
-                  key: w.key,
-                  version: w.version,
-                  deleted: w.value === null,
+                // The conflict records of source section 2.3, one per key written, with the version
+                // the push wrote (decisions.md, Activity).
+                keys: plan.overwritten.map((record, i) => ({
+                  ...record,
+                  new_version: plan.writes[i]!.version,
+                  deleted: plan.writes[i]!.value === null,
                 })),
               },
               { device_id: device.id },

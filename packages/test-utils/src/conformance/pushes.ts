@@ -241,11 +241,11 @@ export function describePushTests(ctx: ConformanceContext): void {
       const event = (await events('push_force_overwrite')).find(
         (e) => e.id === (forced.json as { event_id: string }).event_id,
       );
-      expect(event?.data).toMatchObject({
-        keys: ['F1', 'F2'],
-        overwritten: [
-          { key: 'F1', server_version: 2, client_if_version: 1 },
-          { key: 'F2', server_version: 1, client_if_version: null },
+      expect(event?.data).toEqual({
+        conflict_mode: 'lenient',
+        keys: [
+          { key: 'F1', server_version: 2, client_if_version: 1, new_version: 3, deleted: false },
+          { key: 'F2', server_version: 1, client_if_version: null, new_version: 2, deleted: false },
         ],
       });
     });
