@@ -1,0 +1,61 @@
+/**
+ * `latchkey pull`: an environment's secrets into a `.env` or JSON file (mode 0600), and the versions
+ * seen remembered for this server and organization, so a later `push` sends only what changed, each
+ * change with the version it was based on.
+ */
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { createContext, type GlobalOptions, seg } from '../context.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { formatSecrets, type SecretsFormat } from '../secrets-file.js';
+
+export interface ServerSecret {
+  key: string;
+  value: string;
+  version: number;
+  updated_at: string;
+}
+
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** The API path of an environment. */
+export const environmentPath = (org: string, project: string, env: string) =>
+  `/organizations/${seg(org)}/projects/${seg(project)}/environments/${seg(env)}`;
+
+export function registerPull(program: Command): void {
+  program
+    .command('pull')
+    .description("Write an environment's secrets to a file and remember their versions")
+    .option('--format <format>', 'env or json', 'env')
+    .option('--out <file>', 'the file to write (default .env, or secrets.json with --format json)')
+    .action(async (options: { format: string; out?: string }, command: Command) => {
+      if (options.format !== 'env' && options.format !== 'json') {
+        throw new CliError(`--format must be env or json, not "${options.format}".`, EXIT.usage);
+      }
+      const format = options.format as SecretsFormat;
+      const ctx = createContext(command.optsWithGlobals<GlobalOptions>());
+      const { url, client, org } = ctx.connect();
+      const { project, env } = ctx.scope();
+      const { secrets } = await client.json<{ secrets: ServerSecret[] }>(
+        'GET',
+        `${environmentPath(org, project, env)}/secrets`,
+      );
+      const out = resolve(options.out ?? (format === 'json' ? 'secrets.json' : '.env'));
+      writeFileSync(out, formatSecrets(Object.fromEntries(secrets.map((s) => [s.key, s.value])), format), {
+        mode: 0o600,
+      });
+      ctx.config.updateState(url.href, org, (state) => {
+        state.versions ??= {};
+        state.versions[`${project}/${env}`] = Object.fromEntries(
+          secrets.map((s) => [s.key, { version: s.version, sha256: sha256(s.value) }]),
+        );
+      });
+      ctx.out.result({ file: out, secrets: secrets.map(({ key, version }) => ({ key, version })) }, () =>
+        ctx.out.line(
+          `Pulled ${secrets.length} secret(s) of ${project}/${env} into ${out} (versions recorded).`,
+        ),
+      );
+    });
+}

@@ -1,0 +1,71 @@
+/**
+ * What every command starts from: its options merged from flags, the environment (`LATCHKEY_URL`,
+ * `LATCHKEY_TOKEN`, `LATCHKEY_ORG`, `LATCHKEY_PROJECT`, `LATCHKEY_ENV`) and the config file, in that
+ * order, and the HTTP client they make.
+ */
+import { ConfigStore, configDir, type Settings } from './config.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { checkServerUrl, createHttpClient, type HttpClient } from './http-client.js';
+import { createOutput, type Output } from './output.js';
+
+/** The global options, as commander gives them. */
+export interface GlobalOptions extends Settings {
+  json?: boolean;
+}
+
+export interface CommandContext {
+  config: ConfigStore;
+  out: Output;
+  settings: Settings;
+  /** The server (checked), the client, and the organization: what a command that calls the API needs. */
+  connect(): { url: URL; client: HttpClient; org: string };
+  /** `--project` and `--env`, or a usage error naming what is missing. */
+  scope(): { project: string; env: string };
+}
+
+export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): CommandContext {
+  const config = new ConfigStore(configDir(env));
+  const file = config.settings();
+  const pick = (key: keyof Settings, variable: string) => options[key] ?? env[variable] ?? file[key];
+  const settings: Settings = {
+    url: pick('url', 'LATCHKEY_URL'),
+    token: pick('token', 'LATCHKEY_TOKEN'),
+    org: pick('org', 'LATCHKEY_ORG'),
+    project: pick('project', 'LATCHKEY_PROJECT'),
+    env: pick('env', 'LATCHKEY_ENV'),
+  };
+  const out = createOutput(options.json === true);
+  return {
+    config,
+    out,
+    settings,
+    connect() {
+      if (!settings.url)
+        throw new CliError(
+          'No server: give --url, LATCHKEY_URL, or `latchkey config set url …`.',
+          EXIT.usage,
+        );
+      if (!settings.token) {
+        throw new CliError(
+          'No API token: give --token, LATCHKEY_TOKEN, or `latchkey config set token …`.',
+          EXIT.usage,
+        );
+      }
+      if (!settings.org)
+        throw new CliError(
+          'No organization: give --org, LATCHKEY_ORG, or `latchkey config set org …`.',
+          EXIT.usage,
+        );
+      const url = checkServerUrl(settings.url);
+      return { url, client: createHttpClient(url, settings.token), org: settings.org };
+    },
+    scope() {
+      const missing = [!settings.project && '--project', !settings.env && '--env'].filter(Boolean);
+      if (missing.length > 0) throw new CliError(`This command needs ${missing.join(' and ')}.`, EXIT.usage);
+      return { project: settings.project!, env: settings.env! };
+    },
+  };
+}
+
+/** A path segment, escaped. */
+export const seg = (value: string) => encodeURIComponent(value);

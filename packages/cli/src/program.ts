@@ -1,0 +1,49 @@
+/**
+ * The `latchkey` command tree. Global options may stand before or after the command words; every
+ * command has `--help`.
+ */
+import { Command } from 'commander';
+import { registerActivity } from './commands/activity.js';
+import { registerConfig } from './commands/config.js';
+import { registerDevice } from './commands/device.js';
+import { registerPull } from './commands/pull.js';
+import { registerPush } from './commands/push.js';
+import { registerWhoami } from './commands/whoami.js';
+
+export const VERSION = '0.1.0';
+
+/** Adds the global options to a command, so they are accepted after its words too. */
+function withGlobals(command: Command): Command {
+  return command
+    .option('--url <url>', 'the Latchkey server (env LATCHKEY_URL)')
+    .option('--token <token>', 'an API token (env LATCHKEY_TOKEN)')
+    .option('--org <slug>', 'organization (env LATCHKEY_ORG)')
+    .option('--project <slug>', 'project (env LATCHKEY_PROJECT)')
+    .option('--env <slug>', 'environment (env LATCHKEY_ENV)')
+    .option('--json', 'print results as JSON, for scripts');
+}
+
+export function createProgram(): Command {
+  const program = withGlobals(new Command('latchkey'))
+    .description('Signed pushes and pulls of secrets, devices and the activity log of a Latchkey server.')
+    .version(VERSION)
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ showGlobalOptions: true })
+    // Before the commands are added, so each inherits it: errors come back to main(), which owns the exit code.
+    .exitOverride();
+  registerWhoami(program);
+  registerConfig(program);
+  registerDevice(program);
+  registerPull(program);
+  registerPush(program);
+  registerActivity(program);
+  // Each leaf command takes the global options as well, wherever they are written.
+  const visit = (command: Command) => {
+    for (const sub of command.commands) {
+      if (sub.commands.length === 0) withGlobals(sub);
+      visit(sub);
+    }
+  };
+  visit(program);
+  return program;
+}

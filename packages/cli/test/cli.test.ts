@@ -1,0 +1,231 @@
+/**
+ * The real `latchkey` binary, spawned as a user runs it, against the Express example server on a
+ * fresh store: devices, pull and push with conflict modes and their exit codes, two machines racing
+ * on one key, force-overwrite by role, activity export and verification, and its refusals.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExample, stopExample } from '../../../examples/spawn-example.js';
+
+const TOKEN = 'lk_cli_end_to_end_test_token_00000000000000';
+const BIN = fileURLToPath(new URL('../bin/latchkey.mjs', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe('latchkey CLI against a real server', () => {
+  let server: Awaited<ReturnType<typeof startExample>>;
+  const work = mkdtempSync(join(tmpdir(), 'latchkey-cli-'));
+  let developerToken = '';
+
+  /** Runs the binary as one machine (its own config directory). */
+  const machine = (name: string, token = TOKEN) => {
+    const config = join(work, name);
+    return (...args: string[]): Promise<Run> =>
+      new Promise((resolve) => {
+        execFile(
+          process.execPath,
+          [BIN, ...args],
+          {
+            cwd: work,
+            env: {
+              ...process.env,
+              LATCHKEY_CONFIG_DIR: config,
+              LATCHKEY_URL: server.url,
+              LATCHKEY_TOKEN: token,
+              LATCHKEY_ORG: 'acme',
+              LATCHKEY_PROJECT: 'web',
+              LATCHKEY_ENV: 'prod',
+            },
+          },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+  };
+  const api = async (method: string, path: string, body?: unknown, token = TOKEN) => {
+    const response = await fetch(`${server.url}/api/v2${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  };
+  const file = (name: string) => join(work, name);
+
+  beforeAll(async () => {
+    server = await startExample('express', {
+      PORT: '0',
+      LATCHKEY_STORE: 'memory',
+      LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
+      LATCHKEY_DATA_DIR: join(work, 'server'),
+    });
+    expect((await api('POST', '/organizations/acme/projects', { slug: 'web' })).status).toBe(201);
+    expect(
+      (await api('POST', '/organizations/acme/projects/web/environments', { slug: 'prod' })).status,
+    ).toBe(201);
+    expect(
+      (
+        await api('POST', '/organizations/acme/members', {
+          user: 'dev',
+          role: 'developer',
+          grants: [{ project: 'web', environments: ['prod'] }],
+        })
+      ).status,
+    ).toBe(201);
+    developerToken = (await api('POST', '/organizations/acme/tokens', { user: 'dev', name: 'cli' })).json[
+      'token'
+    ] as string;
+  }, 60_000);
+
+  afterAll(async () => {
+    if (server) await stopExample(server.child, 'SIGKILL');
+  });
+
+  it('says who the token is, with global options before or after the command words', async () => {
+    const alice = machine('alice');
+    const me = await alice('whoami');
+    expect(me.code).toBe(0);
+    expect(me.stdout).toMatch(/^admin \(owner\) in acme/);
+    const json = await alice('whoami', '--json');
+    expect(JSON.parse(json.stdout)).toMatchObject({ role: 'owner', organization: { slug: 'acme' } });
+    expect(JSON.parse((await alice('--json', 'whoami')).stdout)).toMatchObject({ role: 'owner' });
+  });
+
+  it('enrolls a device: the private key stays here (0600) and is remembered for pushes', async () => {
+    const alice = machine('alice');
+    const enrolled = await alice('device', 'enroll', '--name', 'laptop', '--json');
+    expect(enrolled.code).toBe(0);
+    const device = JSON.parse(enrolled.stdout) as { id: string; key_file: string; public_key: string };
+    expect(statSync(device.key_file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(device.key_file, 'utf8')).toContain('BEGIN PRIVATE KEY');
+    expect(statSync(join(work, 'alice', 'state.json')).mode & 0o777).toBe(0o600);
+    const list = await alice('device', 'list');
+    expect(list.stdout).toMatch(new RegExp(`${device.id}\\s+laptop\\s+admin\\s+active.*\\(this machine\\)`));
+    // Enrolling again under the same name would overwrite the key: refused.
+    expect((await alice('device', 'enroll', '--name', 'laptop')).code).toBe(1);
+  });
+
+  it('pulls into a 0600 .env, then pushes only what changed, signed', async () => {
+    const alice = machine('alice');
+    writeFileSync(file('first.env'), 'API_URL=https://api.example\nDB_PASSWORD="p@ss word\\n2"\n');
+    const first = await alice('push', 'first.env');
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/API_URL\s+added\s+1/);
+    const pulled = await alice('pull', '--out', 'pulled.env');
+    expect(pulled.code).toBe(0);
+    expect(statSync(file('pulled.env')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file('pulled.env'), 'utf8')).toBe(
+      'API_URL=https://api.example\nDB_PASSWORD="p@ss word\\n2"\n',
+    );
+    expect((await alice('push', 'pulled.env')).stdout).toContain('Nothing changed');
+    writeFileSync(file('pulled.env'), 'API_URL=https://api2.example\nNEW_KEY=1\n');
+    const pushed = await alice('push', 'pulled.env', '--json');
+    expect(pushed.code).toBe(0);
+    const versions = (JSON.parse(pushed.stdout) as { versions: { key: string; version: number }[] }).versions;
+    expect(versions.sort((a, b) => a.key.localeCompare(b.key))).toEqual([
+      { key: 'API_URL', version: 2 },
+      { key: 'DB_PASSWORD', version: 2 },
+      { key: 'NEW_KEY', version: 1 },
+    ]);
+    const secrets = (await api('GET', '/organizations/acme/projects/web/environments/prod/secrets')).json[
+      'secrets'
+    ] as { key: string }[];
+    expect(secrets.map((s) => s.key).sort()).toEqual(['API_URL', 'NEW_KEY']);
+  });
+
+  it('lets one of two machines racing on a key win; the other exits 3 with the conflict table', async () => {
+    const alice = machine('alice');
+    const bob = machine('bob');
+    expect((await bob('device', 'enroll', '--name', 'desktop')).code).toBe(0);
+    for (const [run, out] of [
+      [alice, 'a.env'],
+      [bob, 'b.env'],
+    ] as const)
+      expect((await run('pull', '--out', out)).code).toBe(0);
+    writeFileSync(file('a.env'), readFileSync(file('a.env'), 'utf8').replace('NEW_KEY=1', 'NEW_KEY=alice'));
+    writeFileSync(file('b.env'), readFileSync(file('b.env'), 'utf8').replace('NEW_KEY=1', 'NEW_KEY=bob'));
+    const [a, b] = await Promise.all([alice('push', 'a.env'), bob('push', 'b.env')]);
+    const loser = a.code === 0 ? b : a;
+    expect([a.code, b.code].sort()).toEqual([0, 3]);
+    expect(loser.stderr).toMatch(/key\s+server version\s+your version/);
+    expect(loser.stderr).toMatch(/NEW_KEY\s+2\s+1/);
+    expect(loser.stderr).toMatch(/latchkey: version_conflict: .*\(HTTP 409\)/);
+  });
+
+  it('refuses strict mode without the versions a pull records (exit 3)', async () => {
+    const carol = machine('carol');
+    expect((await carol('device', 'enroll', '--name', 'ci')).code).toBe(0);
+    writeFileSync(file('c.env'), 'NEW_KEY=carol\n');
+    const strict = await carol('push', 'c.env', '--conflict-mode', 'strict');
+    expect(strict.code).toBe(3);
+    expect(strict.stderr).toContain('if_version_required');
+    expect(strict.stderr).toContain('NEW_KEY');
+  });
+
+  it('refuses --force-overwrite to a developer (exit 4); an admin’s is recorded as push_force_overwrite', async () => {
+    const dev = machine('dev', developerToken);
+    expect((await dev('device', 'enroll', '--name', 'dev-laptop')).code).toBe(0);
+    writeFileSync(file('d.env'), 'NEW_KEY=forced\n');
+    const refused = await dev('push', 'd.env', '--force-overwrite');
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain('forbidden');
+    const carol = machine('carol');
+    const forced = await carol('push', 'd.env', '--force-overwrite');
+    expect(forced.code).toBe(0);
+    const history = (await api('GET', '/organizations/acme/history?type=push_force_overwrite')).json[
+      'events'
+    ] as {
+      data: { keys: { key: string; client_if_version: number | null }[] };
+    }[];
+    expect(history).toHaveLength(1);
+    expect(history[0]!.data.keys).toMatchObject([{ key: 'NEW_KEY', client_if_version: null }]);
+  });
+
+  it('exports the activity log with progress, and verifies it; an edited line fails with exit 5', async () => {
+    const alice = machine('alice');
+    const exported = await alice('activity', 'export', '--out', 'activity.ndjson');
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toMatch(/^Exported \d+ lines/);
+    const checkpoint = await api('GET', '/organizations/acme/activity/checkpoint');
+    const key = checkpoint.json['public_key'] as string;
+    const verified = await alice('activity', 'verify', 'activity.ndjson', '--public-key', key);
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain('signed by the given key: valid');
+    const lines = readFileSync(file('activity.ndjson'), 'utf8').split('\n');
+    lines[2] = lines[2]!.replace('"web"', '"wex"');
+    writeFileSync(file('edited.ndjson'), lines.join('\n'));
+    const edited = await alice('activity', 'verify', 'edited.ndjson');
+    expect(edited.code).toBe(5);
+    expect(edited.stderr).toMatch(/edited\.ndjson:3: edited/);
+    const truncated = readFileSync(file('activity.ndjson'), 'utf8').split('\n').slice(0, 4).join('\n');
+    writeFileSync(file('truncated.ndjson'), `${truncated}\n`);
+    const cut = await alice('activity', 'verify', 'truncated.ndjson', '--public-key', key);
+    expect(cut.code).toBe(5);
+    expect(cut.stderr).toContain('truncated');
+  });
+
+  it('refuses plain http beyond loopback, a bad token, and unknown options, each with its exit code', async () => {
+    const alice = machine('alice');
+    const plain = await alice('whoami', '--url', 'http://latchkey.example');
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toContain('Refusing plain http://');
+    const stranger = machine('stranger', `lk_${'x'.repeat(43)}`);
+    const refused = await stranger('whoami');
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/^latchkey: unauthenticated: .*\(HTTP 401\)\n$/);
+    expect((await alice('pull', '--nope')).code).toBe(2);
+    expect((await alice('frobnicate')).code).toBe(2);
+    const down = await alice('whoami', '--url', 'http://127.0.0.1:1');
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('Cannot reach');
+  });
+});
