@@ -7,13 +7,15 @@
  * `LATCHKEY_STORE` (`memory`, a `postgres://` URL or a PGlite data directory; see example-store.ts)
  * and `LATCHKEY_AUDIT_KEY_FILE` (see example-audit-key.ts), `LATCHKEY_KEYRING` (see
  * example-keyring.ts), the audit webhook settings of example-webhooks.ts, and `LATCHKEY_DELIVERIES`
- * (`in-process`, the default, or `off` when delivery worker processes send them).
+ * (`in-process`, the default, or `off` when delivery worker processes send them); HTTPS with
+ * `LATCHKEY_TLS_CERT` and `LATCHKEY_TLS_KEY` (see example-tls.ts).
  */
 import type { Server } from 'node:http';
 import { type Core, createCore } from '@latchkey/core';
 import { loadExampleAuditKey } from './example-audit-key.js';
 import { loadExampleKeyring } from './example-keyring.js';
 import { openExampleStore } from './example-store.js';
+import { type ExampleTls, readExampleTls } from './example-tls.js';
 import { readWebhookEnvironment } from './example-webhooks.js';
 
 /** Prints `message` to stderr and exits 1. */
@@ -23,11 +25,18 @@ export function fail(message: string): never {
 }
 
 /** Reads and checks the environment, then builds (and bootstraps) the core. Exits 1 on bad input. */
-export async function createExampleCore(): Promise<{ core: Core; port: number }> {
+export async function createExampleCore(): Promise<{ core: Core; port: number; tls: ExampleTls | null }> {
   const port = Number(process.env['PORT'] || '3000');
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     fail(`PORT must be an integer from 0 to 65535, got "${process.env['PORT']}".`);
   }
+  const tls = (() => {
+    try {
+      return readExampleTls();
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  })();
   const token = process.env['LATCHKEY_BOOTSTRAP_ADMIN_TOKEN'];
   if (token !== undefined && !/^[A-Za-z0-9_-]{1,200}$/.test(token)) {
     fail(
@@ -82,7 +91,7 @@ export async function createExampleCore(): Promise<{ core: Core; port: number }>
   console.log(
     `audit webhook deliveries: ${deliveries === 'off' ? 'left to delivery workers' : 'in this process'}`,
   );
-  return { core, port };
+  return { core, port, tls };
 }
 
 /**

@@ -5,12 +5,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import https from 'node:https';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateDeviceKeyPair, generateKeyringKey, signPush } from '@latchkey/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeLoopbackCertificate } from './loopback-certificate.js';
 
 const TOKEN = 'lk_example_spawn_test_token_0000000000000000';
 
@@ -56,7 +58,7 @@ export function startExample(
     const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${output}`)), 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
-      const match = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m.exec(output);
+      const match = /^listening on (http:\/\/127\.0\.0\.1:(\d+)|https:\/\/localhost:(\d+))$/m.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve({ child, url: match[1]!, line: match[0], output: () => output });
@@ -225,6 +227,63 @@ export function describeExample(name: string): void {
       } finally {
         await stopExample(own.child, 'SIGKILL');
       }
+    });
+
+    it('serves HTTPS with the certificate and key it is given, and refuses half a pair', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'latchkey-tls-'));
+      const certificate = makeLoopbackCertificate(dir);
+      const secure = await startExample(
+        name,
+        {
+          PORT: '0',
+          LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
+          LATCHKEY_TLS_CERT: certificate.certFile,
+          LATCHKEY_TLS_KEY: certificate.keyFile,
+        },
+        'node',
+      );
+      try {
+        expect(secure.url).toMatch(/^https:\/\/localhost:\d+$/);
+        const answer = await new Promise<{ status: number; body: string; protocol: string }>(
+          (resolve, reject) => {
+            https
+              .get(
+                `${secure.url}/api/v2/me`,
+                { ca: certificate.cert, headers: { authorization: `Bearer ${TOKEN}` } },
+                (response) => {
+                  const protocol = (response.socket as import('node:tls').TLSSocket).getProtocol() ?? '';
+                  let body = '';
+                  response.on('data', (chunk: Buffer) => {
+                    body += chunk.toString('utf8');
+                  });
+                  response.on('end', () =>
+                    resolve({
+                      status: response.statusCode ?? 0,
+                      body,
+                      protocol,
+                    }),
+                  );
+                },
+              )
+              .on('error', reject);
+          },
+        );
+        expect(answer.status).toBe(200);
+        expect(JSON.parse(answer.body)).toMatchObject({ role: 'owner' });
+        expect(answer.protocol).toMatch(/^TLSv1\.[23]$/);
+      } finally {
+        await stopExample(secure.child, 'SIGKILL');
+      }
+      const half = await startExample(
+        name,
+        { PORT: '0', LATCHKEY_TLS_CERT: certificate.certFile },
+        'node',
+      ).then(
+        () => undefined,
+        (e: { code?: number; output?: string }) => e,
+      );
+      expect(half?.output).toContain('Give both LATCHKEY_TLS_CERT and LATCHKEY_TLS_KEY');
+      rmSync(dir, { recursive: true, force: true });
     });
 
     it('refuses a store it does not have, with a clear message', async () => {

@@ -1,13 +1,15 @@
 /** Latchkey served by Express, run from source: `pnpm --dir examples/express start`. */
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { latchkeyExpress } from '@latchkey/adapter-express';
 import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
 import { latchkeyClientError, sendCoreResponse } from '@latchkey/core/node';
 import { createDashboard } from '@latchkey/dashboard';
 import express from 'express';
 import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
+import { listeningLine } from '../../example-tls.js';
 
-const { core, port } = await createExampleCore();
+const { core, port, tls } = await createExampleCore();
 
 const app = express();
 // Before any body parser: pushes are verified over the raw bytes.
@@ -28,8 +30,9 @@ app.get('/metrics', async (_request, response) => {
   response.type(PROMETHEUS_CONTENT_TYPE).send(await core.metricsText());
 });
 
-const server = app.listen(port, '127.0.0.1', () => {
-  console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+// HTTPS when the environment gives a certificate and key (see example-tls.ts).
+const server = (tls ? createHttpsServer(tls, app) : createHttpServer(app)).listen(port, '127.0.0.1', () => {
+  console.log(listeningLine(server.address(), tls));
 });
 // Requests Node's parser refuses (oversized headers, malformed framing) get our error body too.
 server.on('clientError', latchkeyClientError);

@@ -6,14 +6,17 @@ import { latchkeyClientError, sendCoreResponse } from '@latchkey/core/node';
 import { createDashboard } from '@latchkey/dashboard';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
+import { listeningLine } from '../../example-tls.js';
 
-const { core, port } = await createExampleCore();
+const { core, port, tls } = await createExampleCore();
 
 // frameworkErrors: malformed URLs under /api/v2 get Latchkey's error body too; clientErrorHandler:
 // so do requests Node's parser refuses (oversized headers, malformed framing).
+// HTTPS when the environment gives a certificate and key (see example-tls.ts).
 const app = Fastify({
   frameworkErrors: latchkeyFrameworkErrors(core),
   clientErrorHandler: latchkeyClientError,
+  ...(tls ? { https: tls } : {}),
 });
 await app.register(latchkeyFastify, { core });
 // The dashboard (Settings > Notifications > Audit Webhooks) at /dashboard, beside the API it calls.
@@ -36,8 +39,8 @@ app.get('/metrics', async (_request, reply) =>
 );
 
 try {
-  const url = await app.listen({ port, host: '127.0.0.1' });
-  console.log(`listening on ${url}`);
+  await app.listen({ port, host: '127.0.0.1' });
+  console.log(listeningLine(app.server.address(), tls));
 } catch (error) {
   fail(`Cannot listen on 127.0.0.1:${port}: ${(error as Error).message}`);
 }

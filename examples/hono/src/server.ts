@@ -1,6 +1,6 @@
 /** Latchkey served by Hono on Node, run from source: `pnpm --dir examples/hono start`. */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
 import { getRequestListener } from '@hono/node-server';
 import { latchkeyHono, latchkeyRequestErrors } from '@latchkey/adapter-hono';
 import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
@@ -8,8 +8,9 @@ import { latchkeyClientError } from '@latchkey/core/node';
 import { createDashboard } from '@latchkey/dashboard';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
+import { listeningLine } from '../../example-tls.js';
 
-const { core, port } = await createExampleCore();
+const { core, port, tls } = await createExampleCore();
 
 const app = new Hono();
 app.route('/', latchkeyHono(core));
@@ -29,11 +30,13 @@ app.get('/metrics', async (c) =>
 
 // getRequestListener rather than serve(): only it takes an errorHandler, which gives the requests
 // @hono/node-server refuses itself (a Host it cannot build a URL from) our error body.
-const server = createServer(getRequestListener(app.fetch, { errorHandler: latchkeyRequestErrors }));
+const listener = getRequestListener(app.fetch, { errorHandler: latchkeyRequestErrors });
+// HTTPS when the environment gives a certificate and key (see example-tls.ts).
+const server = tls ? createHttpsServer(tls, listener) : createServer(listener);
 // Requests Node's parser refuses (oversized headers, malformed framing) get our error body too.
 server.on('clientError', latchkeyClientError);
 server.listen(port, '127.0.0.1', () => {
-  console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  console.log(listeningLine(server.address(), tls));
 });
 server.on('error', (error) => fail(`Cannot listen on 127.0.0.1:${port}: ${error.message}`));
 stopOnSignals(server, () => new Promise((resolve) => server.close(resolve)), core);

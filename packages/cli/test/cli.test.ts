@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeLoopbackCertificate } from '../../../examples/loopback-certificate.js';
 import { startExample, stopExample } from '../../../examples/spawn-example.js';
 
 const TOKEN = 'lk_cli_end_to_end_test_token_00000000000000';
@@ -26,7 +27,7 @@ describe('latchkey CLI against a real server', () => {
   let developerToken = '';
 
   /** Runs the binary as one machine (its own config directory). */
-  const machine = (name: string, token = TOKEN) => {
+  const machine = (name: string, token = TOKEN, extra: Record<string, string> = {}) => {
     const config = join(work, name);
     return (...args: string[]): Promise<Run> =>
       new Promise((resolve) => {
@@ -43,6 +44,7 @@ describe('latchkey CLI against a real server', () => {
               LATCHKEY_ORG: 'acme',
               LATCHKEY_PROJECT: 'web',
               LATCHKEY_ENV: 'prod',
+              ...extra,
             },
           },
           (error, stdout, stderr) =>
@@ -211,6 +213,33 @@ describe('latchkey CLI against a real server', () => {
     const cut = await alice('activity', 'verify', 'truncated.ndjson', '--public-key', key);
     expect(cut.code).toBe(5);
     expect(cut.stderr).toContain('truncated');
+  });
+
+  it('talks TLS to a server with a certificate it trusts, and refuses one it does not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'latchkey-cli-tls-'));
+    const certificate = makeLoopbackCertificate(dir);
+    const secure = await startExample('hono', {
+      PORT: '0',
+      LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
+      LATCHKEY_TLS_CERT: certificate.certFile,
+      LATCHKEY_TLS_KEY: certificate.keyFile,
+    });
+    try {
+      expect(secure.url).toMatch(/^https:\/\//);
+      const trusting = machine('tls', TOKEN, {
+        LATCHKEY_URL: secure.url,
+        NODE_EXTRA_CA_CERTS: certificate.certFile,
+      });
+      const me = await trusting('whoami');
+      expect(me.code).toBe(0);
+      expect(me.stdout).toMatch(/^admin \(owner\) in acme/);
+      const wary = machine('tls', TOKEN, { LATCHKEY_URL: secure.url });
+      const refused = await wary('whoami');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/Cannot reach https:\/\/localhost:\d+: \w*(CERT|SIGNATURE)\w*/);
+    } finally {
+      await stopExample(secure.child, 'SIGKILL');
+    }
   });
 
   it('refuses plain http beyond loopback, a bad token, and unknown options, each with its exit code', async () => {
