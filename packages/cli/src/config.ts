@@ -23,8 +23,8 @@ export const SETTING_KEYS = ['url', 'token', 'org', 'project', 'env'] as const;
 /** What the CLI remembers about one organization on one server. */
 export interface OrganizationState {
   device?: { id: string; keyFile: string; name: string };
-  /** `project/env` → key → what `pull` (or a successful `push`) saw. */
-  versions?: Record<string, Record<string, { version: number; sha256: string }>>;
+  /** `project/env` → key → what `pull` (or a successful `push`) saw (see `base-versions.ts`). */
+  versions?: Record<string, Record<string, { version: number; value: string }>>;
 }
 
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {

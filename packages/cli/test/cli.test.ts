@@ -27,11 +27,11 @@ describe('latchkey CLI against a real server', () => {
   let developerToken = '';
 
   /** Runs the binary as one machine (its own config directory). */
-  const machine = (name: string, token = TOKEN, extra: Record<string, string> = {}) => {
+  const machine = (name: string, token = TOKEN, extra: Record<string, string> = {}, input = '') => {
     const config = join(work, name);
     return (...args: string[]): Promise<Run> =>
       new Promise((resolve) => {
-        execFile(
+        const child = execFile(
           process.execPath,
           [BIN, ...args],
           {
@@ -50,6 +50,8 @@ describe('latchkey CLI against a real server', () => {
           (error, stdout, stderr) =>
             resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
         );
+        // What a person would type at the prompts; then stdin ends, as a pipe does.
+        child.stdin!.end(input);
       });
   };
   const api = async (method: string, path: string, body?: unknown, token = TOKEN) => {
@@ -161,6 +163,55 @@ describe('latchkey CLI against a real server', () => {
     expect(loser.stderr).toMatch(/key\s+server version\s+your version/);
     expect(loser.stderr).toMatch(/NEW_KEY\s+2\s+1/);
     expect(loser.stderr).toMatch(/latchkey: version_conflict: .*\(HTTP 409\)/);
+  });
+
+  it('rebases a conflict key by key: base, yours and theirs shown, only what is confirmed pushed', async () => {
+    const alice = machine('alice');
+    expect((await alice('pull', '--out', 'ra.env')).code).toBe(0);
+    expect((await machine('bob')('pull', '--out', 'rb.env')).code).toBe(0);
+    writeFileSync(file('ra.env'), 'API_URL=https://alice.example\nNEW_KEY=alice-2\n');
+    expect((await alice('push', 'ra.env')).code).toBe(0);
+    // Bob changed both keys too, and adds one: he keeps his API_URL and takes Alice's NEW_KEY.
+    writeFileSync(file('rb.env'), 'API_URL=https://bob.example\nNEW_KEY=bob-2\nBOB_ONLY=yes\n');
+    const bob = machine('bob', TOKEN, {}, 'y\nn\n');
+    const rebased = await bob('push', 'rb.env', '--rebase');
+    expect(rebased.code).toBe(0);
+    expect(rebased.stderr).toMatch(/key\s+base\s+yours\s+theirs/);
+    expect(rebased.stderr).toMatch(
+      /API_URL\s+v\d+ "https:\/\/api2\.example"\s+"https:\/\/bob\.example"\s+v\d+ "https:\/\/alice\.example"/,
+    );
+    expect(rebased.stderr).toContain("Push yours for API_URL over the server's version");
+    const secrets = (await api('GET', '/organizations/acme/projects/web/environments/prod/secrets')).json[
+      'secrets'
+    ] as { key: string; value: string }[];
+    const now = Object.fromEntries(secrets.map((s) => [s.key, s.value]));
+    expect(now).toMatchObject({ API_URL: 'https://bob.example', NEW_KEY: 'alice-2', BOB_ONLY: 'yes' });
+    // Bob's file now holds what he took from the server; a second push has nothing to send.
+    expect(readFileSync(file('rb.env'), 'utf8')).toContain('NEW_KEY=alice-2');
+    expect((await machine('bob')('push', 'rb.env')).stdout).toContain('Nothing changed');
+  });
+
+  it('rebases nothing without an answer: stdin closed means no', async () => {
+    const alice = machine('alice');
+    expect((await alice('pull', '--out', 'sa.env')).code).toBe(0);
+    expect((await machine('bob')('pull', '--out', 'sb.env')).code).toBe(0);
+    writeFileSync(
+      file('sa.env'),
+      readFileSync(file('sa.env'), 'utf8').replace('BOB_ONLY=yes', 'BOB_ONLY=alice'),
+    );
+    expect((await alice('push', 'sa.env')).code).toBe(0);
+    writeFileSync(
+      file('sb.env'),
+      readFileSync(file('sb.env'), 'utf8').replace('BOB_ONLY=yes', 'BOB_ONLY=bob'),
+    );
+    const silent = await machine('bob')('push', 'sb.env', '--rebase');
+    expect(silent.code).toBe(0);
+    expect(silent.stderr).toContain('(no answer: no)');
+    expect(silent.stdout).toContain('Nothing left to push');
+    const secrets = (await api('GET', '/organizations/acme/projects/web/environments/prod/secrets')).json[
+      'secrets'
+    ] as { key: string; value: string }[];
+    expect(secrets.find((s) => s.key === 'BOB_ONLY')?.value).toBe('alice');
   });
 
   it('refuses strict mode without the versions a pull records (exit 3)', async () => {

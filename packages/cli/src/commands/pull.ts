@@ -3,10 +3,10 @@
  * seen remembered for this server and organization, so a later `push` sends only what changed, each
  * change with the version it was based on.
  */
-import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { writeBase } from '../base-versions.js';
 import { createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { formatSecrets, type SecretsFormat } from '../secrets-file.js';
@@ -17,8 +17,6 @@ export interface ServerSecret {
   version: number;
   updated_at: string;
 }
-
-export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** The API path of an environment. */
 export const environmentPath = (org: string, project: string, env: string) =>
@@ -46,12 +44,14 @@ export function registerPull(program: Command): void {
       writeFileSync(out, formatSecrets(Object.fromEntries(secrets.map((s) => [s.key, s.value])), format), {
         mode: 0o600,
       });
-      ctx.config.updateState(url.href, org, (state) => {
-        state.versions ??= {};
-        state.versions[`${project}/${env}`] = Object.fromEntries(
-          secrets.map((s) => [s.key, { version: s.version, sha256: sha256(s.value) }]),
-        );
-      });
+      writeBase(
+        ctx.config,
+        url.href,
+        org,
+        project,
+        env,
+        Object.fromEntries(secrets.map((s) => [s.key, { version: s.version, value: s.value }])),
+      );
       ctx.out.result({ file: out, secrets: secrets.map(({ key, version }) => ({ key, version })) }, () =>
         ctx.out.line(
           `Pulled ${secrets.length} secret(s) of ${project}/${env} into ${out} (versions recorded).`,

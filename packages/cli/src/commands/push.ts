@@ -1,36 +1,44 @@
 /**
  * `latchkey push FILE`: the keys of FILE that changed since `pull`, signed with this machine's
  * device key, each with the version it was based on as `if_version` (a new key: 0; a key gone from
- * the file: a delete). A conflict prints which keys moved and exits 3, so CI tells it from an outage.
+ * the file: a delete). A conflict prints which keys moved and exits 3, so CI tells it from an
+ * outage; with `--rebase` it shows them three ways and pushes again only what the user confirms.
  */
-import { createPrivateKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { signPush, type UnsignedPush } from '@latchkey/core/client';
 import type { Command } from 'commander';
-import { createContext, type GlobalOptions } from '../context.js';
+import { advanceBase, type Base, readBase } from '../base-versions.js';
+import { type CommandContext, createContext, type GlobalOptions } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { ApiError } from '../http-client.js';
+import { ApiError, type HttpClient } from '../http-client.js';
 import { formatTable } from '../output.js';
-import { parseSecrets } from '../secrets-file.js';
-import { environmentPath, sha256 } from './pull.js';
+import { createPrompter } from '../prompt.js';
+import { detectFormat, formatSecrets, parseSecrets } from '../secrets-file.js';
+import { environmentPath } from './pull.js';
+import { type Conflict, planRebase, type ServerSecret } from './rebase.js';
 
 type Change = UnsignedPush['changes'][number];
+type PushResult = { versions: { key: string; version: number }[]; event_id: string };
 
-/** What to send: the file against the versions `pull` saw (none seen: every key, without versions). */
-export function changesOf(
-  values: Record<string, string>,
-  base: Record<string, { version: number; sha256: string }> | undefined,
-): Change[] {
+/** What to send: the file against the base (none: every key, without versions). */
+export function changesOf(values: Record<string, string>, base: Base | undefined): Change[] {
   const changes: Change[] = [];
   for (const [key, value] of Object.entries(values).sort(([a], [b]) => a.localeCompare(b))) {
     const seen = base?.[key];
-    if (seen && seen.sha256 === sha256(value)) continue;
+    if (seen && seen.value === value) continue;
     changes.push(base ? { key, value, if_version: seen?.version ?? 0 } : { key, value });
   }
   for (const [key, seen] of Object.entries(base ?? {})) {
     if (!(key in values)) changes.push({ key, delete: true, if_version: seen.version });
   }
   return changes;
+}
+
+interface PushOptions {
+  conflictMode: string;
+  forceOverwrite?: boolean;
+  rebase?: boolean;
 }
 
 export function registerPush(program: Command): void {
@@ -47,106 +55,171 @@ export function registerPush(program: Command): void {
       '--force-overwrite',
       'overwrite whatever the server holds (owners and admins; recorded as push_force_overwrite)',
     )
-    .action(
-      async (file: string, options: { conflictMode: string; forceOverwrite?: boolean }, command: Command) => {
-        if (options.conflictMode !== 'lenient' && options.conflictMode !== 'strict') {
-          throw new CliError(
-            `--conflict-mode must be lenient or strict, not "${options.conflictMode}".`,
-            EXIT.usage,
-          );
-        }
-        const ctx = createContext(command.optsWithGlobals<GlobalOptions>());
-        const { url, client, org } = ctx.connect();
-        const { project, env } = ctx.scope();
-        let text: string;
-        try {
-          text = readFileSync(file, 'utf8');
-        } catch (error) {
-          throw new CliError(
-            `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-          );
-        }
-        const values = parseSecrets(text, file);
-        const state = ctx.config.state(url.href, org);
-        if (!state.device) {
-          throw new CliError(
-            'This machine has no device for this server and organization: run `latchkey device enroll --name …` first.',
-          );
-        }
-        const base = state.versions?.[`${project}/${env}`];
-        const changes = changesOf(values, base);
-        if (changes.length === 0) {
-          ctx.out.result({ versions: [], event_id: null }, () =>
-            ctx.out.line(`Nothing changed since the last pull of ${project}/${env}.`),
-          );
-          return;
-        }
-        let privateKey: ReturnType<typeof createPrivateKey>;
-        try {
-          privateKey = createPrivateKey(readFileSync(state.device.keyFile));
-        } catch (error) {
-          throw new CliError(
-            `Cannot read the device key ${state.device.keyFile}: ${(error as Error).message}`,
-          );
-        }
-        const body = signPush(
-          {
-            device_id: state.device.id,
-            changes,
-            conflict_mode: options.conflictMode,
-            ...(options.forceOverwrite ? { force_overwrite: true } : {}),
-          },
-          { organization: org, project, environment: env },
-          privateKey,
+    .option('--rebase', 'on a conflict, show base, yours and theirs, and push again only what you confirm')
+    .action(async (file: string, options: PushOptions, command: Command) => {
+      if (options.conflictMode !== 'lenient' && options.conflictMode !== 'strict') {
+        throw new CliError(
+          `--conflict-mode must be lenient or strict, not "${options.conflictMode}".`,
+          EXIT.usage,
         );
-        let result: { versions: { key: string; version: number }[]; event_id: string };
-        try {
-          result = await client.json('POST', `${environmentPath(org, project, env)}/push`, body);
-        } catch (error) {
-          if (error instanceof ApiError) explainConflict(ctx.out, error);
-          throw error;
-        }
-        ctx.config.updateState(url.href, org, (s) => {
-          s.versions ??= {};
-          s.versions[`${project}/${env}`] ??= {};
-          const seen = s.versions[`${project}/${env}`]!;
-          for (const change of changes) if (change.delete) delete seen[change.key];
-          for (const { key, version } of result.versions) {
-            if (key in values) seen[key] = { version, sha256: sha256(values[key]!) };
-          }
-        });
-        ctx.out.result(result, () => {
-          ctx.out.table(
-            ['key', 'change', 'version'],
-            changes.map((c) => [
-              c.key,
-              c.delete ? 'deleted' : base?.[c.key] ? 'updated' : 'added',
-              result.versions.find((v) => v.key === c.key)?.version,
-            ]),
-          );
-          ctx.out.line(`Pushed ${changes.length} change(s) to ${project}/${env} (event ${result.event_id}).`);
-        });
-      },
+      }
+      if (options.rebase && options.forceOverwrite) {
+        throw new CliError('--rebase and --force-overwrite exclude each other.', EXIT.usage);
+      }
+      const ctx = createContext(command.optsWithGlobals<GlobalOptions>());
+      await push(ctx, file, options);
+    });
+}
+
+async function push(ctx: CommandContext, file: string, options: PushOptions): Promise<void> {
+  const { url, client, org } = ctx.connect();
+  const { project, env } = ctx.scope();
+  const where = { url: url.href, org, project, env };
+  const text = readText(file);
+  const values = parseSecrets(text, file);
+  const device = ctx.config.state(url.href, org).device;
+  if (!device) {
+    throw new CliError(
+      'This machine has no device for this server and organization: run `latchkey device enroll --name …` first.',
     );
+  }
+  const base = readBase(ctx.config, url.href, org, project, env);
+  let changes = changesOf(values, base);
+  if (changes.length === 0) {
+    ctx.out.result({ versions: [], event_id: null }, () =>
+      ctx.out.line(`Nothing changed since the last pull of ${project}/${env}.`),
+    );
+    return;
+  }
+  const key = readKey(device.keyFile);
+  const send = (batch: Change[]) =>
+    client.json<PushResult>(
+      'POST',
+      `${environmentPath(org, project, env)}/push`,
+      signPush(
+        {
+          device_id: device.id,
+          changes: batch,
+          conflict_mode: options.conflictMode as 'lenient' | 'strict',
+          ...(options.forceOverwrite ? { force_overwrite: true } : {}),
+        },
+        { organization: org, project, environment: env },
+        key,
+      ),
+    );
+  let result: PushResult;
+  try {
+    result = await send(changes);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    explainConflict(ctx, error);
+    const conflicts = error.body['conflicts'] as Conflict[] | undefined;
+    if (!options.rebase || error.code !== 'version_conflict' || !conflicts?.length) throw error;
+    const plan = await rebase(ctx, client, where, changes, conflicts, base);
+    // What the user took from the server goes into the file and the base: it is settled.
+    if (Object.keys(plan.taken).length > 0) {
+      const next = { ...values };
+      for (const [k, v] of Object.entries(plan.taken)) {
+        if (v === null) delete next[k];
+        else next[k] = v;
+      }
+      writeFileSync(file, formatSecrets(next, detectFormat(text)), { mode: 0o600 });
+    }
+    changes = plan.changes;
+    if (changes.length === 0) {
+      ctx.out.result({ versions: [], event_id: null }, () =>
+        ctx.out.line('Nothing left to push: the server’s values were kept.'),
+      );
+      return;
+    }
+    result = await send(changes);
+  }
+  const version = new Map(result.versions.map((v) => [v.key, v.version]));
+  advanceBase(
+    ctx.config,
+    where,
+    changes.map((c) => ({ ...c, version: version.get(c.key) })),
+  );
+  ctx.out.result(result, () => {
+    ctx.out.table(
+      ['key', 'change', 'version'],
+      changes.map((c) => [
+        c.key,
+        c.delete ? 'deleted' : base?.[c.key] ? 'updated' : 'added',
+        version.get(c.key),
+      ]),
+    );
+    ctx.out.line(`Pushed ${changes.length} change(s) to ${project}/${env} (event ${result.event_id}).`);
+  });
+}
+
+async function rebase(
+  ctx: CommandContext,
+  client: HttpClient,
+  where: { url: string; org: string; project: string; env: string },
+  changes: Change[],
+  conflicts: Conflict[],
+  base: Base | undefined,
+) {
+  const { secrets } = await client.json<{ secrets: ServerSecret[] }>(
+    'GET',
+    `${environmentPath(where.org, where.project, where.env)}/secrets`,
+  );
+  const prompter = createPrompter();
+  try {
+    const plan = await planRebase(changes, conflicts, secrets, base, ctx.out, prompter);
+    // The keys taken from the server are now what this machine has seen of them.
+    const now = new Map(secrets.map((s) => [s.key, s]));
+    advanceBase(
+      ctx.config,
+      where,
+      Object.keys(plan.taken).map((k) =>
+        now.has(k)
+          ? { key: k, value: now.get(k)!.value, version: now.get(k)!.version }
+          : { key: k, delete: true as const },
+      ),
+    );
+    return plan;
+  } finally {
+    prompter.close();
+  }
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(
+      `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+}
+
+function readKey(file: string): KeyObject {
+  try {
+    return createPrivateKey(readFileSync(file));
+  } catch (error) {
+    throw new CliError(`Cannot read the device key ${file}: ${(error as Error).message}`);
+  }
 }
 
 /** The keys a 409 or 428 names, as a table on stderr (stdout stays clean for `--json`). */
-function explainConflict(out: { json: boolean; warn(text: string): void }, error: ApiError): void {
-  const conflicts = error.body['conflicts'] as
-    | { key: string; server_version: number; client_if_version: number }[]
-    | undefined;
+function explainConflict(ctx: CommandContext, error: ApiError): void {
+  const conflicts = error.body['conflicts'] as Conflict[] | undefined;
   const keys = error.body['keys'] as string[] | undefined;
   if (conflicts?.length) {
-    const rows = conflicts.map((c) => [c.key, String(c.server_version), String(c.client_if_version)]);
-    out.warn(
+    ctx.out.warn(
       [
         'These keys changed on the server since your pull:',
-        formatTable(['key', 'server version', 'your version'], rows),
-        'Pull again and re-apply your changes (or push --force-overwrite, if your role allows it).',
+        formatTable(
+          ['key', 'server version', 'your version'],
+          conflicts.map((c) => [c.key, String(c.server_version), String(c.client_if_version)]),
+        ),
+        'Pull again and re-apply your changes, push --rebase to choose key by key, or push --force-overwrite if your role allows it.',
       ].join('\n'),
     );
   } else if (keys?.length) {
-    out.warn(
+    ctx.out.warn(
       `Strict mode needs the version each change is based on; none is known for: ${keys.join(', ')}. Pull first.`,
     );
   }
