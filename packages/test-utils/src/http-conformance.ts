@@ -18,6 +18,7 @@ import {
   conformanceTransport,
   describeAuditWebhookTests,
 } from './conformance/audit-webhooks.js';
+import { describeBackupTests } from './conformance/backup.js';
 import { describeClockTests } from './conformance/clock.js';
 import {
   ADDRESS,
@@ -187,6 +188,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeMemberLifecycleTests(ctx);
     describeCreateOrganizationTests(ctx);
     describeMeTests(ctx);
+    describeBackupTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeRoleTableTests(ctx);

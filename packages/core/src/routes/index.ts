@@ -4,6 +4,7 @@ import { auditWebhookMetricsRoutes } from './audit-webhook-metrics.js';
 import { auditWebhookTestRoutes } from './audit-webhook-test.js';
 import { auditWebhookTimelineRoutes } from './audit-webhook-timeline.js';
 import { auditWebhookRoutes } from './audit-webhooks.js';
+import { backupRoutes } from './backup.js';
 import { checkpointRoutes } from './checkpoint.js';
 import { createOrganizationRoutes } from './create-organization.js';
 import { deviceRoutes } from './devices.js';
@@ -31,6 +32,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...historyRoutes,
   ...exportRoutes,
   ...checkpointRoutes,
+  ...backupRoutes,
   ...auditWebhookRoutes,
   ...auditWebhookDeliveryRoutes,
   ...auditWebhookMetricsRoutes,

@@ -53,6 +53,11 @@ const TABLE: Row[] = [
     call: (c, w) => c.send('POST', '/api/v2/organizations', { slug: `rt-org-${w.role}` }, w.token),
   },
   {
+    operationId: 'createBackup',
+    expect: managers(200),
+    call: (c, w) => c.send('GET', `${ORG}/backup`, undefined, w.token),
+  },
+  {
     operationId: 'getMe',
     expect: all(200, 200),
     call: (c, w) => c.send('GET', '/api/v2/me', undefined, w.token),

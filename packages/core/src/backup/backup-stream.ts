@@ -1,0 +1,115 @@
+/**
+ * The content of an organization's backup, streamed as NDJSON: one line per record, each with a
+ * `kind` (`latchkey_backup` first, then `project`, `environment`, `secret`, `member`, `device`,
+ * `audit_webhook`), then an `events` line after which every line is an activity event exactly as
+ * the export writes it (chain fields included), oldest first, up to the chain head the backup
+ * started at. Secret values and signing secrets are in clear here: the client encrypts the whole
+ * (an age file) before it touches a disk. API tokens are not included (only their hashes are
+ * kept; a restored organization issues new ones).
+ */
+
+import type { ChainHead } from '../activity.js';
+import { exportJsonPages } from '../activity-export/stream.js';
+import type { Keyring } from '../keyring.js';
+import { open } from '../keyring.js';
+import type { Organization } from '../model.js';
+import {
+  toAuditWebhookView,
+  toDeviceView,
+  toEnvironmentView,
+  toMemberView,
+  toOrganizationView,
+  toProjectView,
+} from '../routes/views.js';
+import { openSecretValue } from '../secret-values.js';
+import type { LatchkeyStore } from '../store/types.js';
+import { secretContext } from '../webhooks/attempt.js';
+
+/** The backup format this code writes (and restore reads). */
+export const BACKUP_FORMAT_VERSION = 1;
+
+/** How many records of each kind a backup held. */
+export type BackupCounts = Record<
+  'project' | 'environment' | 'secret' | 'member' | 'device' | 'audit_webhook' | 'event',
+  number
+>;
+
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+
+/**
+ * Yields the backup of `organization` as text chunks and fills `counts` as it goes. `head` is the
+ * chain position the backup covers (taken before the first line).
+ */
+export async function* backupLines(
+  store: LatchkeyStore,
+  keyring: Keyring | undefined,
+  organization: Organization,
+  head: ChainHead,
+  createdAt: string,
+  counts: BackupCounts,
+): AsyncGenerator<string | Uint8Array> {
+  yield line({
+    kind: 'latchkey_backup',
+    format_version: BACKUP_FORMAT_VERSION,
+    organization: toOrganizationView(organization),
+    created_at: createdAt,
+    chain: head,
+  });
+  const projects = await store.projects.list(organization.id);
+  for (const project of projects) {
+    counts.project++;
+    yield line({ kind: 'project', ...toProjectView(project) });
+  }
+  for (const project of projects) {
+    for (const environment of await store.environments.list(project.id)) {
+      counts.environment++;
+      yield line({ kind: 'environment', ...toEnvironmentView(environment, project.slug) });
+      const secrets = await store.secrets.listLive(environment.id);
+      let chunk = '';
+      for (const secret of secrets) {
+        if (secret.value === null) continue;
+        counts.secret++;
+        chunk += line({
+          kind: 'secret',
+          project: project.slug,
+          environment: environment.slug,
+          key: secret.key,
+          value: openSecretValue(keyring, environment.id, secret.key, secret.value),
+          version: secret.version,
+          updated_at: secret.updated_at,
+        });
+      }
+      if (chunk) yield chunk;
+    }
+  }
+  for (const member of await store.members.list(organization.id)) {
+    counts.member++;
+    yield line({ kind: 'member', ...toMemberView(member) });
+  }
+  for (const device of await store.devices.list(organization.id)) {
+    counts.device++;
+    yield line({ kind: 'device', ...toDeviceView(device) });
+  }
+  for (const webhook of await store.auditWebhooks.list(organization.id)) {
+    counts.audit_webhook++;
+    if (!keyring) throw new Error('A keyring is needed to back up audit webhooks.');
+    yield line({
+      kind: 'audit_webhook',
+      ...toAuditWebhookView(webhook),
+      signing_secret: open(keyring, webhook.secret_sealed, secretContext(webhook.id)),
+    });
+  }
+  yield line({ kind: 'events', through_seq: head.seq });
+  const filter = { organizationId: organization.id };
+  const chunks =
+    store.activity.streamJson?.({ ...filter, throughSeq: head.seq }) ??
+    pagedEvents(store, organization.id, head.seq);
+  for await (const chunk of chunks) yield chunk;
+  counts.event = head.seq;
+}
+
+async function* pagedEvents(store: LatchkeyStore, organizationId: string, lastSeq: number) {
+  for await (const page of exportJsonPages(store, { organizationId }, lastSeq)) {
+    if (page.length > 0) yield `${page.map((e) => e.json).join('\n')}\n`;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * `GET /organizations/{organization}/backup`: everything needed to rebuild the organization
+ * (projects, environments, live secrets with their versions, members and grants, devices, audit
+ * webhooks with their signing secrets, the activity log with its chain), streamed as NDJSON for the
+ * client to encrypt (`latchkey backup create` makes an age file of it). Recorded as one
+ * `backup_created` event once the stream has ended, with what it held.
+ */
+import { chainHead } from '../activity-export/stream.js';
+import { type BackupCounts, backupLines } from '../backup/backup-stream.js';
+import type { CoreResponse } from '../http.js';
+import { defineRoute, type RouteContext } from '../router.js';
+import { commonErrors } from './docs.js';
+
+async function* withEvent(ctx: RouteContext) {
+  const { store, keyring } = ctx.services;
+  const head = await chainHead(store, ctx.organization.id);
+  const counts: BackupCounts = {
+    project: 0,
+    environment: 0,
+    secret: 0,
+    member: 0,
+    device: 0,
+    audit_webhook: 0,
+    event: 0,
+  };
+  yield* backupLines(store, keyring, ctx.organization, head, ctx.at, counts);
+  await store.activity.append(
+    ctx.organization.id,
+    ctx.draft('backup_created', { counts, chain_seq: head.seq }),
+  );
+}
+
+export const backupRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/organizations/{organization}/backup',
+    operationId: 'createBackup',
+    summary:
+      'The organization as NDJSON for an encrypted backup: a latchkey_backup header line, then project, environment, secret (live, with value and version), member, device and audit_webhook (with signing_secret) lines, then an events line followed by the activity log as the export writes it. Owners and admins (backup:create).',
+    tag: 'Backup',
+    permission: 'backup:create',
+    responses: {
+      200: {
+        mediaTypes: ['application/x-ndjson'],
+        description:
+          'The backup content, in clear: encrypt it before storing it (the CLI writes an age file).',
+      },
+      ...commonErrors,
+    },
+    async handler(ctx) {
+      const stamp = ctx.at.replace(/[:.]/g, '-');
+      const response: CoreResponse = {
+        status: 200,
+        headers: {
+          'content-type': 'application/x-ndjson; charset=utf-8',
+          'content-disposition': `attachment; filename="${ctx.organization.slug}-backup-${stamp}.ndjson"`,
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        },
+        body: withEvent(ctx),
+      };
+      return { response };
+    },
+  }),
+];
