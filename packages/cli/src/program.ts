@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import { registerActivity } from './commands/activity.js';
+import { registerBackup } from './commands/backup.js';
 import { registerConfig } from './commands/config.js';
 import { registerDevice } from './commands/device.js';
 import { registerPull } from './commands/pull.js';
@@ -37,6 +38,7 @@ export function createProgram(): Command {
   registerPull(program);
   registerPush(program);
   registerActivity(program);
+  registerBackup(program);
   // Each leaf command takes the global options as well, wherever they are written.
   const visit = (command: Command) => {
     for (const sub of command.commands) {

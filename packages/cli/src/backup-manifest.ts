@@ -1,0 +1,88 @@
+/**
+ * The manifest a backup file ends with, inside the encryption: the SHA-256 and length of every byte
+ * before it and how many records of each kind they hold. `backup create` computes it while the
+ * server's stream passes through; `backup restore` checks it before anything is sent.
+ */
+import { createHash } from 'node:crypto';
+
+export interface BackupManifest {
+  kind: 'manifest';
+  format_version: number;
+  organization: string | null;
+  created_at: string | null;
+  bytes: number;
+  sha256: string;
+  counts: Record<string, number>;
+}
+
+/** Watches the backup's bytes go by: hashes them and counts its records by kind. */
+export class ManifestBuilder {
+  private readonly hash = createHash('sha256');
+  private bytes = 0;
+  private pending = '';
+  private inEvents = false;
+  private readonly decoder = new TextDecoder();
+  private header: { organization?: { slug?: string }; created_at?: string; format_version?: number } = {};
+  readonly counts: Record<string, number> = {};
+
+  /** Takes the next chunk of the stream. */
+  add(chunk: Uint8Array): void {
+    this.hash.update(chunk);
+    this.bytes += chunk.byteLength;
+    if (this.inEvents) {
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) this.count('event');
+      return;
+    }
+    this.pending += this.decoder.decode(chunk, { stream: true });
+    let newline = this.pending.indexOf('\n');
+    while (newline !== -1 && !this.inEvents) {
+      this.record(this.pending.slice(0, newline));
+      this.pending = this.pending.slice(newline + 1);
+      newline = this.pending.indexOf('\n');
+    }
+    if (this.inEvents) {
+      // The rest of this chunk is events: count their line ends.
+      for (let i = this.pending.indexOf('\n'); i !== -1; i = this.pending.indexOf('\n', i + 1))
+        this.count('event');
+      this.pending = '';
+    }
+  }
+
+  private record(text: string): void {
+    const line = JSON.parse(text) as {
+      kind?: string;
+      organization?: { slug?: string };
+      created_at?: string;
+      format_version?: number;
+    };
+    if (line.kind === 'latchkey_backup') this.header = line;
+    else if (line.kind === 'events') this.inEvents = true;
+    else if (line.kind) this.count(line.kind);
+  }
+
+  private count(kind: string): void {
+    this.counts[kind] = (this.counts[kind] ?? 0) + 1;
+  }
+
+  /** The bytes added so far. */
+  bytesSoFar(): number {
+    return this.bytes;
+  }
+
+  /** The manifest {@link finish} made, once it has. */
+  last: BackupManifest | null = null;
+
+  /** The manifest of everything added (call once, at the end). */
+  finish(): BackupManifest {
+    this.last = {
+      kind: 'manifest',
+      format_version: this.header.format_version ?? 1,
+      organization: this.header.organization?.slug ?? null,
+      created_at: this.header.created_at ?? null,
+      bytes: this.bytes,
+      sha256: this.hash.digest('hex'),
+      counts: { ...this.counts },
+    };
+    return this.last;
+  }
+}
