@@ -26,7 +26,9 @@ export interface CommandContext {
 export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): CommandContext {
   const config = new ConfigStore(configDir(env));
   const file = config.settings();
-  const pick = (key: keyof Settings, variable: string) => options[key] ?? env[variable] ?? file[key];
+  // An empty environment variable counts as unset, as shells leave them.
+  const pick = (key: keyof Settings, variable: string) =>
+    options[key] ?? (env[variable] || undefined) ?? file[key];
   const settings: Settings = {
     url: pick('url', 'LATCHKEY_URL'),
     token: pick('token', 'LATCHKEY_TOKEN'),

@@ -116,6 +116,33 @@ describe('latchkey CLI against a real server', () => {
     expect(JSON.parse((await alice('--json', 'whoami')).stdout)).toMatchObject({ role: 'owner' });
   });
 
+  it('keeps settings in a 0600 config file that flags and the environment override, and never prints the token', async () => {
+    const configured = machine('configured', TOKEN, {
+      LATCHKEY_URL: '',
+      LATCHKEY_TOKEN: '',
+      LATCHKEY_ORG: '',
+    });
+    expect((await configured('whoami')).code).toBe(2);
+    for (const [key, value] of [
+      ['url', server.url],
+      ['token', TOKEN],
+      ['org', 'acme'],
+    ] as const) {
+      const set = await configured('config', 'set', key, value);
+      expect(set.code).toBe(0);
+      expect(set.stdout).not.toContain(TOKEN);
+    }
+    expect(statSync(join(work, 'configured', 'config.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(work, 'configured')).mode & 0o777).toBe(0o700);
+    expect((await configured('whoami')).stdout).toMatch(/^admin \(owner\) in acme/);
+    const shown = await configured('config', 'show');
+    expect(shown.stdout).toMatch(/token\s+lk_cli…/);
+    expect(shown.stdout).not.toContain(TOKEN);
+    // A flag beats the file: this organization does not exist for the token.
+    expect((await configured('whoami', '--token', `lk_${'y'.repeat(43)}`)).code).toBe(4);
+    expect((await configured('config', 'set', 'colour', 'blue')).code).toBe(2);
+  });
+
   it('enrolls a device: the private key stays here (0600) and is remembered for pushes', async () => {
     const alice = machine('alice');
     const enrolled = await alice('device', 'enroll', '--name', 'laptop', '--json');
