@@ -10,15 +10,8 @@
  * them, and takes 20–299 ms (85 %), 300–2,999 ms (12 %) or 3,000–9,999 ms (3 %). The latency bucket
  * keys and fine histogram buckets come from the core's own functions, through a lookup table.
  */
-import {
-  type DeliveryAttempt,
-  type DeliveryError,
-  LATENCY_BUCKET_KEYS,
-  lastDeliveryOf,
-  latencyBucket,
-  latencyBucketKey,
-} from '@latchkey/core';
-import { type SqlQueryable, tablesOf } from '@latchkey/store-postgres';
+import { LATENCY_BUCKET_KEYS, lastDeliveryOf, latencyBucket, latencyBucketKey } from '@latchkey/core';
+import { ATTEMPT_COLUMNS, type SqlQueryable, tablesOf, toAttempt } from '@latchkey/store-postgres';
 
 /** Largest latency the generator produces, in ms. */
 const MAX_LATENCY = 9_999;
@@ -42,9 +35,6 @@ export interface SeedPlan {
   fromMs: number;
   toMs: number;
 }
-
-const ATTEMPT_COLUMNS =
-  'id, organization_id, webhook_id, delivery_id, event_id, event_type, attempt, at, succeeded, status_code, latency_ms, error, next_attempt_at';
 
 /** Creates the helper schema: latency lookup (from the core's functions) and the count-merging function. */
 export async function prepareHelper({ db, helper }: SeedTarget): Promise<void> {
@@ -170,30 +160,6 @@ async function rollUpAttempts(
   );
   await db.query(`DROP TABLE ${fine}`);
   progress(`  … ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
-
-/** An attempt row as the port returns it. */
-export function toAttempt(r: Record<string, unknown>): DeliveryAttempt {
-  const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(v as string).toISOString());
-  const error = r['error'];
-  return {
-    id: r['id'] as string,
-    organization_id: r['organization_id'] as string,
-    webhook_id: r['webhook_id'] as string,
-    delivery_id: (r['delivery_id'] as string | null) ?? null,
-    event_id: r['event_id'] as string,
-    event_type: r['event_type'] as string,
-    attempt: Number(r['attempt']),
-    at: iso(r['at']),
-    succeeded: Boolean(r['succeeded']),
-    status_code: r['status_code'] === null ? null : Number(r['status_code']),
-    latency_ms: Number(r['latency_ms']),
-    error:
-      error === null || error === undefined
-        ? null
-        : ((typeof error === 'string' ? JSON.parse(error) : error) as DeliveryError),
-    next_attempt_at: r['next_attempt_at'] === null ? null : iso(r['next_attempt_at']),
-  };
 }
 
 /** Sets each webhook's `last_delivery` (its latest attempt) and `last_error` (its latest failure). */

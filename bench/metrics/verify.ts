@@ -15,13 +15,16 @@ import {
   windowCover,
   windowStart,
 } from '@latchkey/core';
-import { type PostgresStore, type SqlQueryable, tablesOf } from '@latchkey/store-postgres';
-import { toAttempt } from './seed.js';
+import {
+  ATTEMPT_COLUMNS,
+  type PostgresStore,
+  type SqlQueryable,
+  tablesOf,
+  toAttempt,
+} from '@latchkey/store-postgres';
 
 const ROLLUP_COLUMNS =
   'webhook_id, unit, start, organization_id, attempted, succeeded, failed, buckets, histogram';
-const ATTEMPT_COLUMNS =
-  'id, organization_id, webhook_id, delivery_id, event_id, event_type, attempt, at, succeeded, status_code, latency_ms, error, next_attempt_at';
 
 /** Rows of `a` not in `b`, rows of `b` not in `a` (as multisets), and how many rows `b` has. */
 async function difference(db: SqlQueryable, a: string, b: string, columns: string) {

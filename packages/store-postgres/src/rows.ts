@@ -10,6 +10,11 @@ export function isoOrNull(value: unknown): string | null {
   return value === null || value === undefined ? null : iso(value);
 }
 
+/** A jsonb column: node-postgres parses it, PGlite may hand over the text. */
+export function json<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
 /** A bigint column: node-postgres returns a string, PGlite a number. */
 export function int(value: unknown): number {
   return Number(value);

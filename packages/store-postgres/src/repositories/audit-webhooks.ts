@@ -1,16 +1,14 @@
 import type { AuditWebhook, AuditWebhookRepository } from '@latchkey/core';
-import { iso } from '../rows.js';
+import { iso, json } from '../rows.js';
 import type { Runner } from '../runner.js';
 import { deliveriesChannel, type Tables } from '../schema-name.js';
 
 const COLUMNS =
   'id, organization_id, name, url, status, secret_sealed, consecutive_failures, last_delivery, last_error, created_at, created_by';
 
-/** A jsonb column: both drivers parse it; a text value (from a cast) is parsed here. */
-const json = <T>(value: unknown): T | null =>
-  value === null || value === undefined
-    ? null
-    : ((typeof value === 'string' ? JSON.parse(value) : value) as T);
+/** A nullable jsonb column. */
+const jsonOrNull = <T>(value: unknown): T | null =>
+  value === null || value === undefined ? null : json<T>(value);
 
 export const toAuditWebhook = (r: Record<string, unknown>): AuditWebhook => ({
   id: r['id'] as string,
@@ -20,8 +18,8 @@ export const toAuditWebhook = (r: Record<string, unknown>): AuditWebhook => ({
   status: r['status'] as AuditWebhook['status'],
   secret_sealed: r['secret_sealed'] as string,
   consecutive_failures: Number(r['consecutive_failures']),
-  last_delivery: json(r['last_delivery']),
-  last_error: json(r['last_error']),
+  last_delivery: jsonOrNull(r['last_delivery']),
+  last_error: jsonOrNull(r['last_error']),
   created_at: iso(r['created_at']),
   created_by: r['created_by'] as string,
 });

@@ -6,7 +6,6 @@
 import {
   type AttemptRecord,
   type ClaimedDelivery,
-  type Delivery,
   type DeliveryAttempt,
   type DeliveryRepository,
   emptyRollup,
@@ -21,47 +20,12 @@ import {
   recordedLatency,
 } from '@latchkey/core';
 import type { SqlQueryable } from '../driver.js';
-import { iso, isoOrNull } from '../rows.js';
+import { json } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { organizationIdsQuery } from './audit-webhooks.js';
+import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS, toAttempt, toDelivery } from './delivery-rows.js';
 import { addToLaterTotals, takeAllTotals, totalsBefore } from './running-totals.js';
-
-const DELIVERY_COLUMNS =
-  'id, organization_id, webhook_id, event_id, event_seq, state, attempts, next_attempt_at, lease_until, created_at';
-const ATTEMPT_COLUMNS =
-  'id, organization_id, webhook_id, delivery_id, event_id, event_type, attempt, at, succeeded, status_code, latency_ms, error, next_attempt_at';
-
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
-
-const toDelivery = (r: Record<string, unknown>): Delivery => ({
-  id: r['id'] as string,
-  organization_id: r['organization_id'] as string,
-  webhook_id: r['webhook_id'] as string,
-  event_id: r['event_id'] as string,
-  event_seq: Number(r['event_seq']),
-  state: r['state'] as Delivery['state'],
-  attempts: Number(r['attempts']),
-  next_attempt_at: iso(r['next_attempt_at']),
-  lease_until: isoOrNull(r['lease_until']),
-  created_at: iso(r['created_at']),
-});
-
-const toAttempt = (r: Record<string, unknown>): DeliveryAttempt => ({
-  id: r['id'] as string,
-  organization_id: r['organization_id'] as string,
-  webhook_id: r['webhook_id'] as string,
-  delivery_id: (r['delivery_id'] as string | null) ?? null,
-  event_id: r['event_id'] as string,
-  event_type: r['event_type'] as string,
-  attempt: Number(r['attempt']),
-  at: iso(r['at']),
-  succeeded: Boolean(r['succeeded']),
-  status_code: r['status_code'] === null ? null : Number(r['status_code']),
-  latency_ms: Number(r['latency_ms']),
-  error: r['error'] === null || r['error'] === undefined ? null : json(r['error']),
-  next_attempt_at: isoOrNull(r['next_attempt_at']),
-});
 
 /** Adds one attempt to its webhook's minute and hour rollups, under the rows' locks (no lost update). */
 async function rollUp(q: SqlQueryable, t: Tables, attempt: DeliveryAttempt): Promise<void> {

@@ -20,10 +20,10 @@ import {
   spanCover,
 } from '@latchkey/core';
 import type { SqlQueryable } from '../driver.js';
+import { json } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 
-const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 const toIso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString() : '-infinity');
 
