@@ -3,8 +3,9 @@ import { defineConfig, type Options } from 'tsup';
 /**
  * The build every library shares: ESM + CJS + types for Node 20, from `tsconfig.build.json`.
  * `node:` specifiers are kept as written, since Deno and Bun resolve built-ins by that prefix.
+ * `extra` adds what one package needs beyond that.
  */
-export function libraryConfig(entry: Record<string, string>) {
+export function libraryConfig(entry: Record<string, string>, extra: Options = {}) {
   const options: Options = {
     entry,
     format: ['esm', 'cjs'],
@@ -14,6 +15,7 @@ export function libraryConfig(entry: Record<string, string>) {
     target: 'node20',
     tsconfig: 'tsconfig.build.json',
     removeNodeProtocol: false,
+    ...extra,
   };
   return defineConfig(options);
 }
