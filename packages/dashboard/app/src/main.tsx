@@ -6,7 +6,17 @@ import { SettingsPage } from './settings-page.js';
 import { SignIn } from './sign-in.js';
 import { Status } from './states.js';
 import type { Me } from './types.js';
-import './styles.css';
+// The styles, one concern per file, in cascade order (narrow-screen rules last).
+import './styles/theme.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/forms.css';
+import './styles/states.css';
+import './styles/figures.css';
+import './styles/webhooks.css';
+import './styles/charts.css';
+import './styles/tables-dialogs.css';
+import './styles/narrow.css';
 
 type Session =
   | { state: 'checking' }
