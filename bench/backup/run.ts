@@ -10,7 +10,7 @@
  * Goal: the CLI's peak RSS under 200 MB. `backup restore` is not measured yet (it does not exist).
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -122,7 +122,6 @@ try {
   if (measured!.code !== 0) throw new Error(`backup create exited ${measured!.code}:\n${stdout}`);
   fileMb = statSync(out).size / 1_048_576;
   log('checking the file with age -d…');
-  const { writeFileSync } = await import('node:fs');
   writeFileSync(join(dir, 'identity.txt'), `${identity}\n`, { mode: 0o600 });
   const { stdout: last } = await promisify(execFile)(
     'sh',
