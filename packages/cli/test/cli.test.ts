@@ -1,110 +1,16 @@
 /**
  * The real `latchkey` binary, spawned as a user runs it, against the Express example server on a
- * fresh store: devices, pull and push with conflict modes and their exit codes, two machines racing
- * on one key, force-overwrite by role, activity export and verification, and its refusals.
+ * fresh store: settings, devices, pull and push with conflict modes and their exit codes, two
+ * machines racing on one key, rebase, force-overwrite by role, activity export and verification,
+ * and its refusals.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Decrypter } from 'age-encryption';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLoopbackCertificate } from '../../../examples/loopback-certificate.js';
-import { startExample, stopExample } from '../../../examples/spawn-example.js';
-
-const TOKEN = 'lk_cli_end_to_end_test_token_00000000000000';
-
-/** Why Debian's age tool cannot check our backups here, or null. In CI its absence is a failure. */
-const ageMissing = (() => {
-  try {
-    execFileSync('age', ['--version'], { stdio: 'ignore' });
-    return null;
-  } catch {
-    if (process.env['CI']) throw new Error('The CLI tests need the age tool (Debian: apt-get install age).');
-    return 'no age tool on PATH (Debian: apt-get install age)';
-  }
-})();
-const BIN = fileURLToPath(new URL('../bin/latchkey.mjs', import.meta.url));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { describe, expect, it } from 'vitest';
+import { TOKEN, useCliServer } from './cli-harness.js';
 
 describe('latchkey CLI against a real server', () => {
-  let server: Awaited<ReturnType<typeof startExample>>;
-  const work = mkdtempSync(join(tmpdir(), 'latchkey-cli-'));
-  let developerToken = '';
-
-  /** Runs the binary as one machine (its own config directory). */
-  const machine = (name: string, token = TOKEN, extra: Record<string, string> = {}, input = '') => {
-    const config = join(work, name);
-    return (...args: string[]): Promise<Run> =>
-      new Promise((resolve) => {
-        const child = execFile(
-          process.execPath,
-          [BIN, ...args],
-          {
-            cwd: work,
-            env: {
-              ...process.env,
-              LATCHKEY_CONFIG_DIR: config,
-              LATCHKEY_URL: server.url,
-              LATCHKEY_TOKEN: token,
-              LATCHKEY_ORG: 'acme',
-              LATCHKEY_PROJECT: 'web',
-              LATCHKEY_ENV: 'prod',
-              ...extra,
-            },
-          },
-          (error, stdout, stderr) =>
-            resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-        );
-        // What a person would type at the prompts; then stdin ends, as a pipe does.
-        child.stdin!.end(input);
-      });
-  };
-  const api = async (method: string, path: string, body?: unknown, token = TOKEN) => {
-    const response = await fetch(`${server.url}/api/v2${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
-  };
-  const file = (name: string) => join(work, name);
-
-  beforeAll(async () => {
-    server = await startExample('express', {
-      PORT: '0',
-      LATCHKEY_STORE: 'memory',
-      LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
-      LATCHKEY_DATA_DIR: join(work, 'server'),
-    });
-    expect((await api('POST', '/organizations/acme/projects', { slug: 'web' })).status).toBe(201);
-    expect(
-      (await api('POST', '/organizations/acme/projects/web/environments', { slug: 'prod' })).status,
-    ).toBe(201);
-    expect(
-      (
-        await api('POST', '/organizations/acme/members', {
-          user: 'dev',
-          role: 'developer',
-          grants: [{ project: 'web', environments: ['prod'] }],
-        })
-      ).status,
-    ).toBe(201);
-    developerToken = (await api('POST', '/organizations/acme/tokens', { user: 'dev', name: 'cli' })).json[
-      'token'
-    ] as string;
-  }, 60_000);
-
-  afterAll(async () => {
-    if (server) await stopExample(server.child, 'SIGKILL');
-  });
+  const { machine, api, file, work, state, url } = useCliServer();
 
   it('says who the token is, with global options before or after the command words', async () => {
     const alice = machine('alice');
@@ -124,7 +30,7 @@ describe('latchkey CLI against a real server', () => {
     });
     expect((await configured('whoami')).code).toBe(2);
     for (const [key, value] of [
-      ['url', server.url],
+      ['url', url()],
       ['token', TOKEN],
       ['org', 'acme'],
     ] as const) {
@@ -265,7 +171,7 @@ describe('latchkey CLI against a real server', () => {
   });
 
   it('refuses --force-overwrite to a developer (exit 4); an admin’s is recorded as push_force_overwrite', async () => {
-    const dev = machine('dev', developerToken);
+    const dev = machine('dev', state.developerToken);
     expect((await dev('device', 'enroll', '--name', 'dev-laptop')).code).toBe(0);
     writeFileSync(file('d.env'), 'NEW_KEY=forced\n');
     const refused = await dev('push', 'd.env', '--force-overwrite');
@@ -304,109 +210,6 @@ describe('latchkey CLI against a real server', () => {
     const cut = await alice('activity', 'verify', 'truncated.ndjson', '--public-key', key);
     expect(cut.code).toBe(5);
     expect(cut.stderr).toContain('truncated');
-  });
-
-  it.skipIf(ageMissing !== null)(
-    `writes a backup the real age tool decrypts, ending with a manifest of its content${ageMissing ? ` (skipped: ${ageMissing})` : ''}`,
-    async () => {
-      execFileSync('age-keygen', ['-o', file('identity.txt')], { stdio: 'ignore' });
-      const recipient = /public key: (age1\w+)/.exec(readFileSync(file('identity.txt'), 'utf8'))![1]!;
-      const alice = machine('alice');
-      const made = await alice('backup', 'create', '--out', 'acme.age', '--recipient', recipient);
-      expect(made.code).toBe(0);
-      expect(made.stderr).toMatch(/^backing up: [\d.]+ MB received$/m);
-      expect(made.stdout).toMatch(/secret\s+\d+/);
-      expect(statSync(file('acme.age')).mode & 0o777).toBe(0o600);
-      const plain = execFileSync('age', ['-d', '-i', file('identity.txt'), file('acme.age')]);
-      const text = plain.toString('utf8');
-      const body = text.slice(0, text.lastIndexOf('\n', text.length - 2) + 1);
-      const manifest = JSON.parse(text.slice(body.length)) as {
-        kind: string;
-        sha256: string;
-        bytes: number;
-        organization: string;
-        counts: Record<string, number>;
-      };
-      expect(manifest).toMatchObject({
-        kind: 'manifest',
-        organization: 'acme',
-        bytes: Buffer.byteLength(body),
-      });
-      expect(manifest.sha256).toBe(createHash('sha256').update(body).digest('hex'));
-      const lines = body
-        .trimEnd()
-        .split('\n')
-        .map((l) => JSON.parse(l) as { kind?: string; key?: string; value?: string });
-      const secrets = lines.filter((l) => l.kind === 'secret');
-      expect(manifest.counts['secret']).toBe(secrets.length);
-      const server = (await api('GET', '/organizations/acme/projects/web/environments/prod/secrets')).json[
-        'secrets'
-      ] as {
-        key: string;
-        value: string;
-      }[];
-      for (const s of server) expect(secrets.find((l) => l.key === s.key)?.value).toBe(s.value);
-      const events = lines.slice(lines.findIndex((l) => l.kind === 'events') + 1);
-      expect(manifest.counts['event']).toBe(events.length);
-      // A flipped byte or a cut file does not decrypt.
-      const bytes = readFileSync(file('acme.age'));
-      bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 1;
-      writeFileSync(file('flipped.age'), bytes);
-      expect(() =>
-        execFileSync('age', ['-d', '-i', file('identity.txt'), file('flipped.age')], { stdio: 'pipe' }),
-      ).toThrow();
-      writeFileSync(file('cut.age'), readFileSync(file('acme.age')).subarray(0, 400));
-      expect(() =>
-        execFileSync('age', ['-d', '-i', file('identity.txt'), file('cut.age')], { stdio: 'pipe' }),
-      ).toThrow();
-    },
-  );
-
-  it('writes a passphrase backup, and refuses a developer (exit 4) and a bad choice of keys (exit 2)', async () => {
-    writeFileSync(file('passphrase.txt'), 'correct horse battery staple\n');
-    const alice = machine('alice');
-    expect(
-      (await alice('backup', 'create', '--out', 'p.age', '--passphrase-file', 'passphrase.txt')).code,
-    ).toBe(0);
-    const decrypter = new Decrypter();
-    decrypter.addPassphrase('correct horse battery staple');
-    const text = await decrypter.decrypt(readFileSync(file('p.age')), 'text');
-    expect(text).toContain('"kind":"latchkey_backup"');
-    expect(text.trimEnd().split('\n').at(-1)).toContain('"kind":"manifest"');
-    const dev = machine('dev', developerToken);
-    const refused = await dev('backup', 'create', '--out', 'd.age', '--passphrase-file', 'passphrase.txt');
-    expect(refused.code).toBe(4);
-    expect(existsSync(file('d.age'))).toBe(false);
-    expect(existsSync(file('d.age.partial'))).toBe(false);
-    expect((await alice('backup', 'create', '--out', 'x.age')).code).toBe(2);
-    expect((await alice('backup', 'create', '--out', 'x.age', '--recipient', 'age1nope')).code).toBe(2);
-  });
-
-  it('talks TLS to a server with a certificate it trusts, and refuses one it does not', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'latchkey-cli-tls-'));
-    const certificate = makeLoopbackCertificate(dir);
-    const secure = await startExample('hono', {
-      PORT: '0',
-      LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
-      LATCHKEY_TLS_CERT: certificate.certFile,
-      LATCHKEY_TLS_KEY: certificate.keyFile,
-    });
-    try {
-      expect(secure.url).toMatch(/^https:\/\//);
-      const trusting = machine('tls', TOKEN, {
-        LATCHKEY_URL: secure.url,
-        NODE_EXTRA_CA_CERTS: certificate.certFile,
-      });
-      const me = await trusting('whoami');
-      expect(me.code).toBe(0);
-      expect(me.stdout).toMatch(/^admin \(owner\) in acme/);
-      const wary = machine('tls', TOKEN, { LATCHKEY_URL: secure.url });
-      const refused = await wary('whoami');
-      expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/Cannot reach https:\/\/localhost:\d+: \w*(CERT|SIGNATURE)\w*/);
-    } finally {
-      await stopExample(secure.child, 'SIGKILL');
-    }
   });
 
   it('refuses plain http beyond loopback, a bad token, and unknown options, each with its exit code', async () => {
