@@ -1,5 +1,5 @@
 /** Turning zod failures into `error.details`, and the schema of each path parameter. */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { idSchema, SlugSchema, UserSchema } from './schemas.js';
 
 /** The schema each named path parameter must satisfy; a failure is a 400, not a 404. */
@@ -12,6 +12,8 @@ export const paramSchemas: Record<string, z.ZodType> = {
   device: idSchema('dev'),
   token: idSchema('tok'),
   auditWebhook: idSchema('awh'),
+  restore: idSchema('rst'),
+  part: z.string().regex(/^(0|[1-9][0-9]{0,5})$/),
 };
 
 /** `{path, message}` entries for a zod error; paths are dotted and prefixed with `body.` or `query.`. */

@@ -22,6 +22,8 @@ export interface Tables {
   attempts: string;
   rollups: string;
   totals: string;
+  restoreSessions: string;
+  restoreParts: string;
   migrations: string;
 }
 
@@ -70,6 +72,8 @@ export function tablesOf(schema: string): Tables {
     attempts: table('webhook_attempts'),
     rollups: table('webhook_rollups'),
     totals: table('webhook_running_totals'),
+    restoreSessions: table('restore_sessions'),
+    restoreParts: table('restore_parts'),
     migrations: table('latchkey_migrations'),
   };
 }

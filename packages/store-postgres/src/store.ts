@@ -12,6 +12,7 @@ import { sqlNonces } from './repositories/nonces.js';
 import { sqlOrganizations } from './repositories/organizations.js';
 import { sqlProjects } from './repositories/projects.js';
 import { sqlRequests } from './repositories/requests.js';
+import { sqlRestores } from './repositories/restores.js';
 import { sqlSecrets } from './repositories/secrets.js';
 import { sqlTokens } from './repositories/tokens.js';
 import { driverRunner, type Runner, transactionRunner } from './runner.js';
@@ -52,6 +53,7 @@ function repositories(db: Runner, t: Tables, driver?: SqlDriver): StoreTransacti
     requests: sqlRequests(db, t),
     auditWebhooks: sqlAuditWebhooks(db, t),
     deliveries: sqlDeliveries(db, t),
+    restores: sqlRestores(db, t),
   };
 }
 

@@ -4,6 +4,7 @@
  * captured from the store itself, so a new query without an index fails here.
  */
 import { generateDeviceKeyPair, signPush } from '@latchkey/core';
+import { manifestOf } from '@latchkey/test-utils';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, pgDriver, tablesOf } from '../src/index.js';
@@ -42,6 +43,8 @@ function seedStatements(schema: string): string[] {
     `INSERT INTO ${t.attempts} (id, organization_id, webhook_id, delivery_id, event_id, event_type, attempt, at, succeeded, status_code, latency_ms, error, next_attempt_at) SELECT 'att_seed_' || i, 'org_seed_' || (i % ${n} + 1), 'awh_seed_' || (i % ${n} + 1), NULL, 'evt_seed_' || i, 't', 1, now() - (i || ' seconds')::interval, true, 200, 50, NULL, NULL FROM generate_series(1, ${4 * n}) i`,
     `INSERT INTO ${t.rollups} SELECT 'awh_seed_' || (i % ${n} + 1), CASE WHEN i % 2 = 0 THEN 'minute' ELSE 'hour' END, now() - (i || ' minutes')::interval, 'org_seed_' || (i % ${n} + 1), 1, 1, 0, '{}', '{}' FROM generate_series(1, ${4 * n}) i`,
     `INSERT INTO ${t.totals} SELECT 'awh_seed_' || (i % ${n} + 1), date_trunc('minute', now()) - (i || ' minutes')::interval, 'org_seed_' || (i % ${n} + 1), 1, 1, 0, '{}', '{}' FROM generate_series(1, ${4 * n}) i`,
+    `INSERT INTO ${t.restoreSessions} SELECT 'rst_seed_' || i, 'org_seed_' || i, 'u', '{}', false, now(), now() + (i || ' seconds')::interval FROM generate_series(1, ${n}) i`,
+    `INSERT INTO ${t.restoreParts} SELECT 'rst_seed_' || (i % ${n} + 1), i, 'x' FROM generate_series(1, ${4 * n}) i`,
     `INSERT INTO ${t.events} SELECT 'org_seed_' || (i % ${n} + 1), i, 'evt_seed_' || i, CASE WHEN i % 3 = 0 THEN 'push_applied' ELSE 'project_created' END, 'web', 'prod', now(), '{}' FROM generate_series(1, ${10 * n}) i`,
   ];
 }
@@ -198,6 +201,19 @@ describe.skipIf(postgresUnavailable !== null)('indexes for every hot query (real
     await store.deliveries.count(org, hookId, 'pending');
     await store.deliveries.pruneAttempts('2000-01-01T00:00:00Z', 100);
     await store.deliveries.pruneRollups('2000-01-01T00:00:00Z');
+    // A restore of acme's own backup over it (force): staging, the clearing deletes and the bulk inserts.
+    let content = '';
+    for await (const chunk of (await send('GET', '/api/v2/organizations/acme/backup')).body as AsyncIterable<
+      string | Uint8Array
+    >) {
+      content += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    }
+    const RESTORES = '/api/v2/organizations/acme/restores';
+    const begun = await send('POST', RESTORES, { manifest: manifestOf(content), force: true });
+    expect(begun.status).toBe(201);
+    const restoreId = (JSON.parse(begun.body as string) as { id: string }).id;
+    expect((await send('PUT', `${RESTORES}/${restoreId}/parts/0`, { data: content })).status).toBe(200);
+    expect((await send('POST', `${RESTORES}/${restoreId}/commit`)).status).toBe(200);
 
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();

@@ -39,6 +39,7 @@ import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js'
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
 import { describePushTests } from './conformance/pushes.js';
 import { describeRequestTests } from './conformance/requests.js';
+import { describeRestoreTests } from './conformance/restore.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
@@ -189,6 +190,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeCreateOrganizationTests(ctx);
     describeMeTests(ctx);
     describeBackupTests(ctx);
+    describeRestoreTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeRoleTableTests(ctx);

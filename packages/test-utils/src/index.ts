@@ -2,6 +2,7 @@
  * The shared conformance suites of Latchkey (private, never published): every store runs the store
  * suite, every way of serving the core runs the HTTP suite, every adapter the transport suite.
  */
+export { manifestOf } from './conformance/restore.js';
 export { describeHttpConformance, expectError, type HttpConformanceOptions } from './http-conformance.js';
 export { postChunked, type RunningServer, running } from './http-helpers.js';
 export {

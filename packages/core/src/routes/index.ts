@@ -15,6 +15,7 @@ import { memberLifecycleRoutes } from './member-lifecycle.js';
 import { memberRoutes } from './members.js';
 import { metaRoutes } from './meta.js';
 import { organizationRoutes } from './organization.js';
+import { restoreRoutes } from './restore.js';
 import { secretRoutes } from './secrets.js';
 import { tokenRoutes } from './tokens.js';
 
@@ -33,6 +34,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...exportRoutes,
   ...checkpointRoutes,
   ...backupRoutes,
+  ...restoreRoutes,
   ...auditWebhookRoutes,
   ...auditWebhookDeliveryRoutes,
   ...auditWebhookMetricsRoutes,

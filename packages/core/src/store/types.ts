@@ -15,6 +15,12 @@ export type { OrganizationRepository } from './ports/organizations.js';
 export type { ProjectRepository } from './ports/projects.js';
 export type { RequestKeys, RequestRecords, RequestRepository } from './ports/requests.js';
 export type {
+  RestoredIdKind,
+  RestoredSecret,
+  RestoreRepository,
+  RestoreSession,
+} from './ports/restores.js';
+export type {
   ApplyPushInput,
   ApplyPushResult,
   SecretRepository,

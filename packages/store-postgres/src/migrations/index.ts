@@ -3,6 +3,7 @@ import { initial } from './0001-initial.js';
 import { auditWebhooks } from './0002-audit-webhooks.js';
 import { deliveryNotifications } from './0003-delivery-notifications.js';
 import { runningTotals } from './0004-running-totals.js';
+import { restores } from './0005-restores.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -12,4 +13,5 @@ export const MIGRATIONS: readonly Migration[] = [
   auditWebhooks,
   deliveryNotifications,
   runningTotals,
+  restores,
 ];

@@ -57,6 +57,48 @@ const TABLE: Row[] = [
     expect: managers(200),
     call: (c, w) => c.send('GET', `${ORG}/backup`, undefined, w.token),
   },
+  // Restores are for owners only. acme is not empty, so the owner's begin (without force) is a 409,
+  // and a session id nobody began is a 404: nothing here changes acme.
+  {
+    operationId: 'beginRestore',
+    expect: { ...managers(403), owner: 409 },
+    call: (c, w) =>
+      c.send(
+        'POST',
+        `${ORG}/restores`,
+        {
+          manifest: {
+            sha256: '0'.repeat(64),
+            bytes: 1,
+            counts: {
+              project: 0,
+              environment: 0,
+              secret: 0,
+              member: 0,
+              device: 0,
+              audit_webhook: 0,
+              event: 0,
+            },
+          },
+        },
+        w.token,
+      ),
+  },
+  {
+    operationId: 'putRestorePart',
+    expect: { ...managers(403), owner: 404 },
+    call: (c, w) => c.send('PUT', `${ORG}/restores/rst_0000000000000000/parts/0`, { data: 'x\n' }, w.token),
+  },
+  {
+    operationId: 'commitRestore',
+    expect: { ...managers(403), owner: 404 },
+    call: (c, w) => c.send('POST', `${ORG}/restores/rst_0000000000000000/commit`, undefined, w.token),
+  },
+  {
+    operationId: 'abandonRestore',
+    expect: { ...managers(403), owner: 404 },
+    call: (c, w) => c.send('DELETE', `${ORG}/restores/rst_0000000000000000`, undefined, w.token),
+  },
   {
     operationId: 'getMe',
     expect: all(200, 200),

@@ -16,6 +16,7 @@ import { memoryNonces } from './nonces.js';
 import { memoryOrganizations } from './organizations.js';
 import { memoryProjects } from './projects.js';
 import { composedRequests } from './requests.js';
+import { memoryRestores } from './restores.js';
 import { memorySecrets } from './secrets.js';
 import { createState, type Journal, type MemoryState } from './state.js';
 import { memoryTokens } from './tokens.js';
@@ -39,6 +40,7 @@ function repositories(state: MemoryState, journal: Journal): StoreTransaction {
     activity: memoryActivity(state, journal),
     auditWebhooks: memoryAuditWebhooks(state, journal),
     deliveries: memoryDeliveries(state, journal),
+    restores: memoryRestores(state, journal),
   };
   return { ...base, requests: composedRequests(base) };
 }
@@ -94,6 +96,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
     activity: gated(outside.activity, gate),
     auditWebhooks: gated(outside.auditWebhooks, gate),
     deliveries: gated(outside.deliveries, gate),
+    restores: gated(outside.restores, gate),
   };
   const store: LatchkeyStore = {
     ...outsideGated,

@@ -16,6 +16,7 @@ import type {
   Project,
 } from '../../model.js';
 import type { Rollup } from '../../webhooks/metrics-rollup.js';
+import type { RestoreSession } from '../ports/restores.js';
 
 /** One stored key of an environment. */
 export interface StoredSecret {
@@ -57,6 +58,8 @@ export interface MemoryState {
   totals: Map<string, StoredTotal>;
   /** Called (soon, not synchronously) when deliveries are queued or released. */
   deliveryWatchers: Set<() => void>;
+  /** Staged restores and their parts (session id -> index -> part). */
+  restores: { sessions: Map<string, RestoreSession>; parts: Map<string, Map<number, string>> };
 }
 
 /** A minute or hour rollup of one webhook. */
@@ -106,6 +109,7 @@ export function createState(maxNonces: number): MemoryState {
     rollups: new Map(),
     totals: new Map(),
     deliveryWatchers: new Set(),
+    restores: { sessions: new Map(), parts: new Map() },
   };
 }
 

@@ -9,6 +9,7 @@ import type { NonceRepository } from './nonces.js';
 import type { OrganizationRepository } from './organizations.js';
 import type { ProjectRepository } from './projects.js';
 import type { RequestRepository } from './requests.js';
+import type { RestoreRepository } from './restores.js';
 import type { SecretRepository } from './secrets.js';
 import type { TokenRepository } from './tokens.js';
 
@@ -26,6 +27,7 @@ export interface StoreTransaction {
   requests: RequestRepository;
   auditWebhooks: AuditWebhookRepository;
   deliveries: DeliveryRepository;
+  restores: RestoreRepository;
 }
 
 /** A complete Latchkey store. */

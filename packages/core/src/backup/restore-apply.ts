@@ -1,0 +1,283 @@
+/**
+ * Applying a staged restore, inside one transaction: a first pass reads the whole backup and checks
+ * everything (schema, order, references, chain, SHA-256 and counts) before anything is written; then
+ * the organization's content is replaced and a second pass writes it, checking the SHA-256 again so
+ * that content changed in between undoes the whole. Secret values and signing secrets are sealed
+ * with this server's keyring; ids are kept unless another organization holds them.
+ */
+import type { ChainHead } from '../activity.js';
+import { parseEd25519PublicKey } from '../crypto.js';
+import { LatchkeyError } from '../errors.js';
+import { type Keyring, open, seal } from '../keyring.js';
+import type { ActivityDraft, ActivityEvent, Environment, Project } from '../model.js';
+import { sealSecretValue } from '../secret-values.js';
+import type { RestoredIdKind, RestoredSecret, RestoreSession, StoreTransaction } from '../store/types.js';
+import { secretContext } from '../webhooks/attempt.js';
+import type { BackupHeader } from './backup-records.js';
+import type { BackupCounts } from './backup-stream.js';
+import { type BackupItem, invalidBackup, readBackup } from './restore-reader.js';
+
+const BATCH = 1_000;
+
+/** What a restore needs besides the transaction. */
+export interface RestoreInput {
+  session: RestoreSession;
+  organizationId: string;
+  /** The member applying it: kept as an owner when the backup does not name them. */
+  user: string;
+  keyring: Keyring | undefined;
+  ids: (prefix: string) => string;
+  at: string;
+  draft(type: string, data: Record<string, unknown>): ActivityDraft;
+}
+
+/** What a restore did. */
+export interface RestoreResult {
+  counts: BackupCounts;
+  event: ActivityEvent;
+}
+
+/** The sealing context of a staged part: it can be opened only as that part of that session. */
+export const partContext = (sessionId: string, index: number) => `restore:${sessionId}:part:${index}`;
+
+/** The session's parts in order, opened when they were sealed. */
+async function* partsOf(tx: StoreTransaction, input: RestoreInput): AsyncGenerator<string> {
+  let index = 0;
+  for await (const part of tx.restores.parts(input.session.id)) {
+    yield input.keyring ? open(input.keyring, part, partContext(input.session.id, index)) : part;
+    index++;
+  }
+}
+
+/** True when the organization holds nothing a restore would overwrite. */
+export async function isEmptyOrganization(tx: StoreTransaction, organizationId: string, user: string) {
+  // One after another: inside a transaction they share one connection.
+  const projects = await tx.projects.list(organizationId);
+  const devices = await tx.devices.list(organizationId);
+  const webhooks = await tx.auditWebhooks.list(organizationId);
+  const members = await tx.members.list(organizationId);
+  return (
+    projects.length === 0 &&
+    devices.length === 0 &&
+    webhooks.length === 0 &&
+    members.every((m) => m.user === user)
+  );
+}
+
+/** Checks the whole backup, then replaces the organization's content with it. */
+export async function applyRestore(tx: StoreTransaction, input: RestoreInput): Promise<RestoreResult> {
+  const { session, organizationId } = input;
+  const stats = await tx.restores.partStats(session.id);
+  if (stats.count === 0 || stats.maxIndex !== stats.count - 1) {
+    throw invalidBackup(null, `parts are missing: ${stats.count} received, up to index ${stats.maxIndex}`);
+  }
+  const plan = await inspect(readBackup(partsOf(tx, input), session.manifest), input);
+  if (!session.force && !(await isEmptyOrganization(tx, organizationId, input.user))) {
+    throw notEmpty();
+  }
+  const newest = (await tx.activity.list({ organizationId, limit: 1 }))[0];
+  const replaced: ChainHead | null = newest ? { seq: newest.seq, hash: newest.hash } : null;
+  await tx.restores.clearOrganization(organizationId);
+  const taken = new Map<RestoredIdKind, Set<string>>();
+  for (const [kind, ids] of plan.ids) taken.set(kind, await tx.restores.takenIds(kind, ids));
+  const idFor = (kind: RestoredIdKind, id: string, prefix: string) =>
+    taken.get(kind)?.has(id) ? input.ids(prefix) : id;
+
+  const writer = new Writer(tx, input, idFor);
+  for await (const item of readBackup(partsOf(tx, input), session.manifest, false)) await writer.write(item);
+  await writer.flush();
+
+  let restorerAdded = false;
+  if (!plan.members.has(input.user)) {
+    await tx.members.create({
+      organization_id: organizationId,
+      user: input.user,
+      role: 'owner',
+      grants: [],
+      created_at: input.at,
+    });
+    restorerAdded = true;
+  }
+  const event = await tx.activity.append(
+    organizationId,
+    input.draft('backup_restored', {
+      counts: plan.counts,
+      source: {
+        organization: plan.header.organization.slug,
+        created_at: plan.header.created_at,
+        chain: plan.header.chain,
+      },
+      replaced_chain: replaced,
+      force: session.force,
+      restorer_added: restorerAdded,
+    }),
+  );
+  await tx.restores.end(session.id);
+  return { counts: plan.counts, event };
+}
+
+/** The 409 of a restore into an organization that holds data, without `force`. */
+export function notEmpty(): LatchkeyError {
+  return new LatchkeyError(
+    'organization_not_empty',
+    'The organization is not empty (it has projects, devices, audit webhooks or other members); restore with force to replace its content.',
+  );
+}
+
+interface Plan {
+  header: BackupHeader;
+  counts: BackupCounts;
+  members: Set<string>;
+  ids: Map<RestoredIdKind, string[]>;
+}
+
+/** The first pass: reads everything, checks what the reader cannot, collects ids and members. */
+async function inspect(items: AsyncIterable<BackupItem>, input: RestoreInput): Promise<Plan> {
+  let header: BackupHeader | null = null;
+  const counts: BackupCounts = {
+    project: 0,
+    environment: 0,
+    secret: 0,
+    member: 0,
+    device: 0,
+    audit_webhook: 0,
+    event: 0,
+  };
+  const members = new Set<string>();
+  const ids = new Map<RestoredIdKind, string[]>();
+  const keep = (kind: RestoredIdKind, id: string) => {
+    const list = ids.get(kind);
+    if (list) list.push(id);
+    else ids.set(kind, [id]);
+  };
+  for await (const item of items) {
+    if (item.kind === 'header') header = item.header;
+    else if (item.kind === 'event') counts.event++;
+    else {
+      const { record } = item;
+      counts[record.kind]++;
+      if (record.kind === 'member') members.add(record.user);
+      if (record.kind === 'project' || record.kind === 'environment' || record.kind === 'device')
+        keep(record.kind, record.id);
+      if (record.kind === 'audit_webhook') keep('audit_webhook', record.id);
+      if (record.kind === 'device' && !parseEd25519PublicKey(record.public_key).ok) {
+        throw invalidBackup(null, `device ${record.id} has a public key this server refuses`);
+      }
+    }
+  }
+  if (counts.audit_webhook > 0 && !input.keyring) {
+    throw new LatchkeyError(
+      'service_unavailable',
+      'The backup holds audit webhooks, which need encryption at rest, and this server has no keyring configured (core option keyring).',
+    );
+  }
+  return { header: header!, counts, members, ids };
+}
+
+/** The second pass: writes each record, secrets and events in batches. */
+class Writer {
+  private readonly projects = new Map<string, Project>();
+  private readonly environments = new Map<string, Environment>();
+  private secrets: RestoredSecret[] = [];
+  private events: ActivityEvent[] = [];
+
+  constructor(
+    private readonly tx: StoreTransaction,
+    private readonly input: RestoreInput,
+    private readonly idFor: (kind: RestoredIdKind, id: string, prefix: string) => string,
+  ) {}
+
+  async write(item: BackupItem): Promise<void> {
+    const { tx, input } = this;
+    const organization_id = input.organizationId;
+    if (item.kind === 'header') return;
+    if (item.kind === 'event') {
+      this.events.push(item.event);
+      if (this.events.length >= BATCH) await this.flushEvents();
+      return;
+    }
+    const { record } = item;
+    switch (record.kind) {
+      case 'project': {
+        const project = { ...pick(record, 'slug', 'name', 'created_at'), organization_id };
+        const full = { ...project, id: this.idFor('project', record.id, 'prj') };
+        await tx.projects.create(full);
+        this.projects.set(record.slug, full);
+        return;
+      }
+      case 'environment': {
+        const environment: Environment = {
+          id: this.idFor('environment', record.id, 'env'),
+          organization_id,
+          project_id: this.projects.get(record.project)!.id,
+          slug: record.slug,
+          require_strict_conflict_mode: record.require_strict_conflict_mode,
+          created_at: record.created_at,
+        };
+        await tx.environments.create(environment);
+        this.environments.set(`${record.project}/${record.slug}`, environment);
+        return;
+      }
+      case 'secret': {
+        const environmentId = this.environments.get(`${record.project}/${record.environment}`)!.id;
+        this.secrets.push({
+          environment_id: environmentId,
+          key: record.key,
+          version: record.version,
+          value: sealSecretValue(input.keyring, environmentId, record.key, record.value),
+          updated_at: record.updated_at,
+        });
+        if (this.secrets.length >= BATCH) await this.flushSecrets();
+        return;
+      }
+      case 'member':
+        await tx.members.create({ ...pick(record, 'user', 'role', 'grants', 'created_at'), organization_id });
+        return;
+      case 'device': {
+        const parsed = parseEd25519PublicKey(record.public_key);
+        await tx.devices.create({
+          ...pick(record, 'user', 'name', 'status', 'created_at', 'revoked_at'),
+          id: this.idFor('device', record.id, 'dev'),
+          organization_id,
+          public_key: parsed.ok ? parsed.key : record.public_key,
+        });
+        return;
+      }
+      case 'audit_webhook': {
+        const id = this.idFor('audit_webhook', record.id, 'awh');
+        await tx.auditWebhooks.create({
+          ...pick(record, 'name', 'url', 'status', 'consecutive_failures', 'last_delivery', 'last_error'),
+          id,
+          organization_id,
+          secret_sealed: seal(input.keyring!, record.signing_secret, secretContext(id)),
+          created_at: record.created_at,
+          created_by: input.user,
+        });
+        return;
+      }
+    }
+  }
+
+  async flush(): Promise<void> {
+    await this.flushSecrets();
+    await this.flushEvents();
+  }
+
+  private async flushSecrets() {
+    if (this.secrets.length === 0) return;
+    await this.tx.restores.insertSecrets(this.secrets);
+    this.secrets = [];
+  }
+
+  private async flushEvents() {
+    if (this.events.length === 0) return;
+    await this.tx.restores.insertEvents(this.input.organizationId, this.events);
+    this.events = [];
+  }
+}
+
+function pick<T extends object, K extends keyof T>(record: T, ...keys: K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) out[key] = record[key];
+  return out;
+}

@@ -1,0 +1,61 @@
+/**
+ * Port: restoring a backup. A restore is staged first (the client sends the backup in parts, each
+ * within the request size limit), then applied by one transaction that replaces the organization's
+ * content, so a restore is whole or absent.
+ */
+import type { BackupManifest } from '../../backup/backup-records.js';
+import type { ActivityEvent } from '../../model.js';
+
+/** A staged restore: who began it, what the whole must hash to, and until when it is kept. */
+export interface RestoreSession {
+  id: string;
+  organization_id: string;
+  user: string;
+  manifest: BackupManifest;
+  force: boolean;
+  created_at: string;
+  /** Sessions past this time are dropped (with their parts) by the next `begin`. */
+  expires_at: string;
+}
+
+/** A live secret as restore writes it: the value already sealed for this server. */
+export interface RestoredSecret {
+  environment_id: string;
+  key: string;
+  version: number;
+  value: string;
+  updated_at: string;
+}
+
+/** Records whose ids restore keeps when no other organization holds them. */
+export type RestoredIdKind = 'project' | 'environment' | 'device' | 'audit_webhook';
+
+export interface RestoreRepository {
+  /** Stores a new session, first dropping every expired one (of any organization) and its parts. */
+  begin(session: RestoreSession, now: string): Promise<void>;
+  /** The session, when it is of this organization and has not expired. */
+  get(organizationId: string, id: string, now: string): Promise<RestoreSession | null>;
+  /** Stores part `index` of the session, replacing an earlier upload of the same index. */
+  putPart(sessionId: string, index: number, data: string): Promise<void>;
+  /** How many parts the session holds and the highest index, to check they are 0…n-1. */
+  partStats(sessionId: string): Promise<{ count: number; maxIndex: number }>;
+  /** The parts in ascending index, read a few at a time. */
+  parts(sessionId: string): AsyncIterable<string>;
+  /** Drops the session and its parts. */
+  end(sessionId: string): Promise<void>;
+  /**
+   * Removes the organization's content: projects, environments, secrets, members, devices, audit
+   * webhooks with their deliveries, attempts and metrics, and the activity chain. The organization
+   * itself and its API tokens stay.
+   */
+  clearOrganization(organizationId: string): Promise<void>;
+  /** Which of `ids` are already used by a record of that kind (of any organization). */
+  takenIds(kind: RestoredIdKind, ids: readonly string[]): Promise<Set<string>>;
+  /** Writes live secrets as given (versions included), into environments emptied by `clearOrganization`. */
+  insertSecrets(secrets: readonly RestoredSecret[]): Promise<void>;
+  /**
+   * Appends already sealed events verbatim (no deliveries are queued for them) and moves the chain
+   * head to the last one. Called in order, from the chain's first event, after `clearOrganization`.
+   */
+  insertEvents(organizationId: string, events: readonly ActivityEvent[]): Promise<void>;
+}
