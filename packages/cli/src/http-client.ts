@@ -20,6 +20,7 @@ export class ApiError extends CliError {
 function exitCodeOf(status: number, code: string): ExitCode {
   if (status === 401 || status === 403) return EXIT.refused;
   if (code === 'version_conflict' || code === 'if_version_required') return EXIT.conflict;
+  if (code === 'backup_invalid') return EXIT.verification;
   return EXIT.failure;
 }
 

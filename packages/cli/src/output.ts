@@ -35,6 +35,7 @@ export function formatTable(columns: string[], rows: (string | number | null | u
 
 export function createOutput(json: boolean, stdout = process.stdout, stderr = process.stderr): Output {
   let lastProgress = 0;
+  let lastPhase = '';
   let open = false;
   return {
     json,
@@ -52,8 +53,10 @@ export function createOutput(json: boolean, stdout = process.stdout, stderr = pr
       if (stderr.isTTY) {
         stderr.write(`\r\x1b[2K${text}`);
         open = true;
-      } else if (Date.now() - lastProgress >= 1000) {
+      } else if (Date.now() - lastProgress >= 1000 || !text.startsWith(`${lastPhase}:`)) {
+        // Into a log, at most a line a second, but the first line of each phase ("checking:", …) at once.
         lastProgress = Date.now();
+        lastPhase = text.split(':', 1)[0]!;
         stderr.write(`${text}\n`);
       }
     },

@@ -81,6 +81,8 @@ export function useCliServer() {
       LATCHKEY_STORE: 'memory',
       LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
       LATCHKEY_DATA_DIR: join(work, 'server'),
+      // Webhooks to a loopback receiver may be created (backups carry them).
+      LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
     });
     expect((await api('POST', '/organizations/acme/projects', { slug: 'web' })).status).toBe(201);
     expect(

@@ -13,6 +13,7 @@ import type { Command } from 'commander';
 import { ManifestBuilder } from '../backup-manifest.js';
 import { createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import { registerBackupRestore } from './backup-restore.js';
 
 const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
@@ -34,6 +35,7 @@ export function readPassphrase(file: string): string {
 
 export function registerBackup(program: Command): void {
   const backup = program.command('backup').description('Encrypted backups of an organization');
+  registerBackupRestore(backup);
   backup
     .command('create')
     .description('Download the organization and write it as an age-encrypted file')
