@@ -9,6 +9,7 @@ import { registerConfig } from './commands/config.js';
 import { registerDevice } from './commands/device.js';
 import { registerPull } from './commands/pull.js';
 import { registerPush } from './commands/push.js';
+import { registerRelease } from './commands/release.js';
 import { registerWhoami } from './commands/whoami.js';
 
 export const VERSION = '0.1.0';
@@ -39,6 +40,7 @@ export function createProgram(): Command {
   registerPush(program);
   registerActivity(program);
   registerBackup(program);
+  registerRelease(program);
   // Each leaf command takes the global options as well, wherever they are written.
   const visit = (command: Command) => {
     for (const sub of command.commands) {

@@ -1,0 +1,285 @@
+/**
+ * `pnpm release:artifacts` and `latchkey release verify`, with a throwaway key: the release is
+ * checked with standard tools (`sha256sum -c`, `openssl pkeyutl -verify -rawin` over the DSSE PAE
+ * bytes, the CycloneDX library's schema validation), built twice to the same SHA256SUMS, and
+ * every kind of damage makes `release verify` fail on the check it breaks, with exit 5.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
+import { type DsseEnvelope, pae } from '@latchkey/cli';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'packages/cli/bin/latchkey.mjs');
+const work = mkdtempSync(join(tmpdir(), 'latchkey-release-'));
+
+const keyPair = () => {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return {
+    private: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    public: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+};
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const run = (file: string, args: string[], env: Record<string, string> = {}): Promise<Run> =>
+  new Promise((resolve) => {
+    execFile(file, args, { cwd: ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+
+/** `pnpm release:artifacts` as the README runs it, with the key in the environment. */
+const releaseArtifacts = (out: string, key?: string) =>
+  run('npx', ['--yes', 'pnpm@10.34.8', 'run', '--silent', 'release:artifacts', '--out', out], {
+    LATCHKEY_RELEASE_SIGNING_KEY: key ?? '',
+  });
+
+const verify = (dir: string, key: string) =>
+  run(process.execPath, [BIN, 'release', 'verify', dir, '--key', key]);
+
+describe('release artifacts', () => {
+  const first = join(work, 'first');
+  const second = join(work, 'second');
+  const key = keyPair();
+  const keyFile = join(work, 'release-key.pem');
+  const publicFile = join(work, 'trusted.pub');
+
+  beforeAll(async () => {
+    writeFileSync(keyFile, key.private, { mode: 0o600 });
+    writeFileSync(publicFile, key.public);
+    for (const out of [first, second]) {
+      const made = await releaseArtifacts(out, keyFile);
+      expect(made.stderr).toMatch(/release written to/);
+      expect(made.code).toBe(0);
+    }
+  }, 240_000);
+
+  it('writes the tarballs, SHA256SUMS that sha256sum -c accepts, the SBOM, the envelope and the key', () => {
+    const files = readdirSync(first).sort();
+    expect(files).toEqual(
+      expect.arrayContaining(['SHA256SUMS', 'sbom.cdx.json', 'provenance.intoto.jsonl', 'release-key.pub']),
+    );
+    const tarballs = files.filter((f) => f.endsWith('.tgz'));
+    expect(tarballs).toEqual(expect.arrayContaining(['latchkey-core-0.1.0.tgz', 'latchkey-cli-0.1.0.tgz']));
+    expect(tarballs.some((f) => f.includes('test-utils'))).toBe(false);
+    const checked = execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: first, encoding: 'utf8' });
+    expect(checked.trim().split('\n')).toEqual(tarballs.map((t) => `${t}: OK`));
+    expect(readFileSync(join(first, 'release-key.pub'), 'utf8')).toBe(key.public);
+    // A production build: no path of the machine that built it inside any tarball.
+    for (const tarball of tarballs) {
+      const listing = execFileSync('tar', ['-xzOf', join(first, tarball)], { maxBuffer: 64 << 20 });
+      expect({ tarball, leaks: listing.includes(Buffer.from(tmpdir())) }).toEqual({ tarball, leaks: false });
+    }
+  });
+
+  it('builds the same tarballs twice from one commit', () => {
+    expect(readFileSync(join(second, 'SHA256SUMS'), 'utf8')).toBe(
+      readFileSync(join(first, 'SHA256SUMS'), 'utf8'),
+    );
+    expect(readFileSync(join(second, 'sbom.cdx.json'), 'utf8')).toBe(
+      readFileSync(join(first, 'sbom.cdx.json'), 'utf8'),
+    );
+  });
+
+  it('writes an SBOM the CycloneDX library validates, with every package and its dependency tree', async () => {
+    const text = readFileSync(join(first, 'sbom.cdx.json'), 'utf8');
+    expect(await new Validation.JsonStrictValidator(Spec.Version.v1dot6).validate(text)).toBeNull();
+    const bom = JSON.parse(text) as {
+      specVersion: string;
+      components: { name: string; group?: string; purl?: string; hashes?: unknown[] }[];
+      dependencies: { ref: string; dependsOn?: string[] }[];
+    };
+    expect(bom.specVersion).toBe('1.6');
+    const purls = bom.components.map((c) => c.purl);
+    expect(purls).toEqual(expect.arrayContaining(['pkg:npm/%40latchkey/core@0.1.0', 'pkg:npm/zod@4.6.7']));
+    const core = bom.dependencies.find((d) => d.ref === 'pkg:npm/%40latchkey/core@0.1.0')!;
+    expect(core.dependsOn).toEqual(expect.arrayContaining(['pkg:npm/%40latchkey/webhook-verifier@0.1.0']));
+    expect(bom.components.find((c) => c.name === 'zod')?.hashes).toHaveLength(1);
+  });
+
+  it('signs the provenance so openssl verifies it over the DSSE PAE bytes', () => {
+    const envelope = JSON.parse(readFileSync(join(first, 'provenance.intoto.jsonl'), 'utf8')) as DsseEnvelope;
+    const payload = Buffer.from(envelope.payload, 'base64');
+    writeFileSync(join(work, 'pae.bin'), pae(envelope.payloadType, payload));
+    writeFileSync(join(work, 'sig.bin'), Buffer.from(envelope.signatures[0]!.sig, 'base64'));
+    const verified = execFileSync(
+      'openssl',
+      [
+        'pkeyutl',
+        '-verify',
+        '-pubin',
+        '-inkey',
+        publicFile,
+        '-rawin',
+        '-in',
+        'pae.bin',
+        '-sigfile',
+        'sig.bin',
+      ],
+      { cwd: work, encoding: 'utf8' },
+    );
+    expect(verified).toMatch(/Signature Verified Successfully/);
+    const statement = JSON.parse(payload.toString('utf8')) as {
+      _type: string;
+      predicateType: string;
+      subject: { name: string; digest: { sha256: string } }[];
+      predicate: {
+        buildDefinition: { resolvedDependencies: { uri: string; digest: Record<string, string> }[] };
+      };
+    };
+    expect(statement._type).toBe('https://in-toto.io/Statement/v1');
+    expect(statement.predicateType).toBe('https://slsa.dev/provenance/v1');
+    const sums = readFileSync(join(first, 'SHA256SUMS'), 'utf8').trim().split('\n');
+    expect(statement.subject.map((s) => `${s.digest.sha256}  ${s.name}`)).toEqual(sums);
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    expect(statement.predicate.buildDefinition.resolvedDependencies).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ digest: { gitCommit: commit } }),
+        expect.objectContaining({
+          uri: 'pnpm-lock.yaml',
+          digest: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+        }),
+      ]),
+    );
+    // A changed byte in the signed bytes fails.
+    writeFileSync(
+      join(work, 'pae.bin'),
+      pae(envelope.payloadType, Buffer.concat([payload, Buffer.from(' ')])),
+    );
+    expect(() =>
+      execFileSync(
+        'openssl',
+        [
+          'pkeyutl',
+          '-verify',
+          '-pubin',
+          '-inkey',
+          publicFile,
+          '-rawin',
+          '-in',
+          'pae.bin',
+          '-sigfile',
+          'sig.bin',
+        ],
+        { cwd: work, stdio: 'pipe' },
+      ),
+    ).toThrow();
+  });
+
+  it('passes release verify with the publisher key, one PASS line per check', async () => {
+    const passed = await verify(first, publicFile);
+    expect(passed.stdout.trim().split('\n')).toEqual([
+      'PASS checksums',
+      'PASS signature',
+      'PASS subjects',
+      'PASS sbom',
+    ]);
+    expect(passed.code).toBe(0);
+  });
+
+  /** A copy of the release, damaged by `change`, verified: which checks fail. */
+  const damaged = async (change: (dir: string) => void, trusted = publicFile) => {
+    const dir = mkdtempSync(join(work, 'damaged-'));
+    cpSync(first, dir, { recursive: true });
+    change(dir);
+    const result = await verify(dir, trusted);
+    expect(result.code).toBe(5);
+    rmSync(dir, { recursive: true, force: true });
+    return result.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('FAIL'))
+      .map((l) => l.slice(5, l.indexOf(':')));
+  };
+  const flipByte = (file: string, at: (length: number) => number) => {
+    const bytes = readFileSync(file);
+    const i = at(bytes.length);
+    bytes[i] = bytes[i]! ^ 1;
+    writeFileSync(file, bytes);
+  };
+
+  it('fails the right check, with exit 5, for every kind of damage', async () => {
+    const core = 'latchkey-core-0.1.0.tgz';
+    expect(await damaged((d) => flipByte(join(d, core), (n) => n - 30))).toEqual(['checksums', 'subjects']);
+    expect(await damaged((d) => flipByte(join(d, 'SHA256SUMS'), () => 3))).toEqual(['checksums']);
+    expect(
+      await damaged((d) => {
+        const file = join(d, 'sbom.cdx.json');
+        writeFileSync(file, readFileSync(file, 'utf8').replace('"type": "library"', '"type": "librarx"'));
+      }),
+    ).toEqual(['sbom']);
+    expect(
+      await damaged((d) => {
+        const file = join(d, 'provenance.intoto.jsonl');
+        const envelope = JSON.parse(readFileSync(file, 'utf8')) as DsseEnvelope;
+        const sig = Buffer.from(envelope.signatures[0]!.sig, 'base64');
+        sig[10] = sig[10]! ^ 1;
+        envelope.signatures[0]!.sig = sig.toString('base64');
+        writeFileSync(file, `${JSON.stringify(envelope)}\n`);
+      }),
+    ).toEqual(['signature']);
+    // A changed byte of the signed payload breaks the signature (whatever else it breaks).
+    expect(
+      await damaged((d) => {
+        const file = join(d, 'provenance.intoto.jsonl');
+        const envelope = JSON.parse(readFileSync(file, 'utf8')) as DsseEnvelope;
+        envelope.payload = Buffer.from(
+          Buffer.from(envelope.payload, 'base64').toString('utf8').replace('"sha256":"', '"sha256":"0'),
+        ).toString('base64');
+        writeFileSync(file, `${JSON.stringify(envelope)}\n`);
+      }),
+    ).toEqual(['signature', 'subjects']);
+    expect(await damaged((d) => rmSync(join(d, core)))).toEqual(['checksums', 'subjects']);
+    expect(await damaged((d) => writeFileSync(join(d, 'latchkey-extra-0.1.0.tgz'), 'not ours'))).toEqual([
+      'checksums',
+      'subjects',
+      'sbom',
+    ]);
+    const other = keyPair();
+    writeFileSync(join(work, 'other.pub'), other.public);
+    expect(await damaged(() => undefined, join(work, 'other.pub'))).toEqual(['signature']);
+    // The key inside the release is never trusted: a release re-signed with another key, its own
+    // key beside it, fails against the publisher's key.
+    const forged = mkdtempSync(join(work, 'forged-'));
+    cpSync(first, forged, { recursive: true });
+    const envelopeFile = join(forged, 'provenance.intoto.jsonl');
+    const envelope = JSON.parse(readFileSync(envelopeFile, 'utf8')) as DsseEnvelope;
+    const otherPrivate = createPrivateKey(other.private);
+    envelope.signatures = [
+      {
+        keyid: 'forged',
+        sig: sign(
+          null,
+          pae(envelope.payloadType, Buffer.from(envelope.payload, 'base64')),
+          otherPrivate,
+        ).toString('base64'),
+      },
+    ];
+    writeFileSync(envelopeFile, `${JSON.stringify(envelope)}\n`);
+    writeFileSync(join(forged, 'release-key.pub'), other.public);
+    const forgedRun = await verify(forged, publicFile);
+    expect(forgedRun.stdout).toMatch(/^FAIL signature: /m);
+    expect(forgedRun.code).toBe(5);
+    expect((await verify(forged, join(forged, 'release-key.pub'))).code).toBe(0);
+  });
+
+  it('refuses to build without a signing key, writing nothing', async () => {
+    const out = join(work, 'keyless');
+    const refused = await releaseArtifacts(out);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/No signing key: set LATCHKEY_RELEASE_SIGNING_KEY/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
