@@ -61,14 +61,13 @@ export async function* readBackup(
     hash.update(part, 'utf8');
     bytes += Buffer.byteLength(part, 'utf8');
     let start = 0;
-    let text = carry + part;
+    const text = carry + part;
     for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
       const item = state.take(text.slice(start, end));
       if (item) yield item;
       start = end + 1;
     }
     carry = text.slice(start);
-    text = '';
   }
   if (carry !== '') throw invalidBackup(state.line + 1, 'the last line is cut short (no newline)');
   if (bytes !== manifest.bytes || hash.digest('hex') !== manifest.sha256) {

@@ -39,7 +39,10 @@ export interface RestoreRepository {
   putPart(sessionId: string, index: number, data: string): Promise<void>;
   /** How many parts the session holds and the highest index, to check they are 0…n-1. */
   partStats(sessionId: string): Promise<{ count: number; maxIndex: number }>;
-  /** The parts in ascending index, read a few at a time. */
+  /**
+   * The parts in ascending index, read a few at a time. Call it on a transaction's view: the memory
+   * store's outside view waits for running transactions by returning a promise, not an iterable.
+   */
   parts(sessionId: string): AsyncIterable<string>;
   /** Drops the session and its parts. */
   end(sessionId: string): Promise<void>;
