@@ -3,8 +3,8 @@
  * and splitting its plaintext into the content and the manifest line it ends with. Nothing here
  * holds the file in memory: restore reads it twice, once to check it and once to send it.
  */
-import { createReadStream, readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
+import { readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Decrypter } from 'age-encryption';
 import { type BackupManifest, ManifestBuilder } from './backup-manifest.js';
@@ -13,17 +13,20 @@ import { CliError, EXIT } from './exit-codes.js';
 /** The keys that may open a backup: age identities from a file, or a passphrase. */
 export type BackupKey = { identities: string[] } | { passphrase: string };
 
-/** The `AGE-SECRET-KEY-1…` lines of an identity file (as `age-keygen` writes it; comments skipped). */
-export function readIdentities(file: string): string[] {
-  let text: string;
+/** A file of key material, or a one-line failure naming it. */
+export function readKeyFile(file: string, what: string): string {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
     throw new CliError(
-      `Cannot read the identity file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      `Cannot read the ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
-  const identities = text
+}
+
+/** The `AGE-SECRET-KEY-1…` lines of an identity file (as `age-keygen` writes it; comments skipped). */
+export function readIdentities(file: string): string[] {
+  const identities = readKeyFile(file, 'identity file')
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l.startsWith('AGE-SECRET-KEY-1'));
@@ -31,6 +34,30 @@ export function readIdentities(file: string): string[] {
     throw new CliError(`${file} holds no age identity (a line starting AGE-SECRET-KEY-1).`, EXIT.usage);
   }
   return identities;
+}
+
+/**
+ * The file as a web stream read only as fast as it is consumed (64 KiB at a time), so memory stays
+ * flat however slowly the parts go out; a converted Node stream reads ahead without bound.
+ */
+function fileStream(file: string): ReadableStream<Uint8Array> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      handle ??= await open(file, 'r');
+      const buffer = Buffer.allocUnsafe(65_536);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, null);
+      if (bytesRead === 0) {
+        await handle.close();
+        controller.close();
+        return;
+      }
+      controller.enqueue(buffer.subarray(0, bytesRead));
+    },
+    async cancel() {
+      await handle?.close();
+    },
+  });
 }
 
 /** The file's plaintext, chunk by chunk; a wrong key, a damaged or a cut file is a verification failure. */
@@ -42,7 +69,7 @@ export async function* decrypted(file: string, key: BackupKey): AsyncGenerator<U
   } catch (error) {
     throw new CliError(`The identity is not a valid age identity: ${(error as Error).message}`, EXIT.usage);
   }
-  const input = Readable.toWeb(createReadStream(file)) as unknown as ReadableStream<Uint8Array>;
+  const input = fileStream(file);
   let stream: ReadableStream<Uint8Array>;
   try {
     stream = (await decrypter.decrypt(input)) as unknown as ReadableStream<Uint8Array>;

@@ -3,6 +3,7 @@
  * {@link createCore} and serve `core.handle` through an adapter.
  */
 export { type ChainHead, GENESIS_HASH, sealEvent, verifyChain } from './activity.js';
+export { type BackupCounts, emptyBackupCounts } from './backup/backup-stream.js';
 export {
   type AuditKey,
   type Checkpoint,

@@ -117,20 +117,33 @@ async function sendParts(
     if (content.byteLength === 0) continue;
     hash.update(content);
     sent += content.byteLength;
-    for (const line of Buffer.from(content.buffer, content.byteOffset, content.byteLength)
-      .toString('utf8')
-      .split(/(?<=\n)/)) {
-      const encoded = Buffer.byteLength(JSON.stringify(line));
-      if (encoded > PART_BYTES) {
-        throw new CliError(`${file} holds a line longer than a request may carry (${encoded} bytes).`);
-      }
-      if (size + encoded > PART_BYTES) await flush();
-      part.push(line);
-      size += encoded;
+    // Whole runs of lines at once (a decrypted chunk is 64 KiB), measured as JSON escapes them;
+    // line by line only for a run too large for one part. Fewer, larger strings keep memory flat.
+    const text = Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('utf8');
+    const encoded = jsonLength(text);
+    const pieces = encoded <= PART_BYTES ? [{ text, encoded }] : linesOf(text, file);
+    for (const piece of pieces) {
+      if (size + piece.encoded > PART_BYTES) await flush();
+      part.push(piece.text);
+      size += piece.encoded;
     }
   }
   await flush();
   if (hash.digest('hex') !== manifest.sha256) {
     throw new CliError(`${file} changed while it was being restored.`, EXIT.verification);
   }
+}
+
+/** The UTF-8 length of `text` as a JSON string body (what it adds to a part's request). */
+const jsonLength = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+
+/** A run of lines too large for one part, line by line; a single line that large cannot be sent. */
+function linesOf(text: string, file: string): { text: string; encoded: number }[] {
+  return text.split(/(?<=\n)/).map((line) => {
+    const encoded = jsonLength(line);
+    if (encoded > PART_BYTES) {
+      throw new CliError(`${file} holds a line longer than a request may carry (${encoded} bytes).`);
+    }
+    return { text: line, encoded };
+  });
 }

@@ -4,12 +4,13 @@
  * manifest of its content; written to `OUT.partial` and renamed when complete. The server's stream
  * passes through hash, encryption and file without being held in memory.
  */
-import { createWriteStream, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Encrypter } from 'age-encryption';
 import type { Command } from 'commander';
+import { readKeyFile } from '../backup-file.js';
 import { ManifestBuilder } from '../backup-manifest.js';
 import { createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -19,15 +20,7 @@ const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 /** The passphrase in a file: its first line. */
 export function readPassphrase(file: string): string {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new CliError(
-      `Cannot read the passphrase file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
-  }
-  const passphrase = text.split(/\r?\n/, 1)[0] ?? '';
+  const passphrase = readKeyFile(file, 'passphrase file').split(/\r?\n/, 1)[0] ?? '';
   if (passphrase.length < 10)
     throw new CliError(`The passphrase in ${file} is shorter than 10 characters.`, EXIT.usage);
   return passphrase;

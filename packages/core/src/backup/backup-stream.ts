@@ -34,6 +34,17 @@ export type BackupCounts = Record<
   number
 >;
 
+/** Counts of a backup that holds nothing yet. */
+export const emptyBackupCounts = (): BackupCounts => ({
+  project: 0,
+  environment: 0,
+  secret: 0,
+  member: 0,
+  device: 0,
+  audit_webhook: 0,
+  event: 0,
+});
+
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
 /**

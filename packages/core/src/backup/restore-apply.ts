@@ -14,7 +14,7 @@ import { sealSecretValue } from '../secret-values.js';
 import type { RestoredIdKind, RestoredSecret, RestoreSession, StoreTransaction } from '../store/types.js';
 import { secretContext } from '../webhooks/attempt.js';
 import type { BackupHeader } from './backup-records.js';
-import type { BackupCounts } from './backup-stream.js';
+import { type BackupCounts, emptyBackupCounts } from './backup-stream.js';
 import { type BackupItem, invalidBackup, readBackup } from './restore-reader.js';
 
 const BATCH = 1_000;
@@ -134,15 +134,7 @@ interface Plan {
 /** The first pass: reads everything, checks what the reader cannot, collects ids and members. */
 async function inspect(items: AsyncIterable<BackupItem>, input: RestoreInput): Promise<Plan> {
   let header: BackupHeader | null = null;
-  const counts: BackupCounts = {
-    project: 0,
-    environment: 0,
-    secret: 0,
-    member: 0,
-    device: 0,
-    audit_webhook: 0,
-    event: 0,
-  };
+  const counts = emptyBackupCounts();
   const members = new Set<string>();
   const ids = new Map<RestoredIdKind, string[]>();
   const keep = (kind: RestoredIdKind, id: string) => {

@@ -15,7 +15,7 @@ import {
   type BackupRecord,
   BackupRecordSchema,
 } from './backup-records.js';
-import type { BackupCounts } from './backup-stream.js';
+import { type BackupCounts, emptyBackupCounts } from './backup-stream.js';
 
 /** What the reader yields: the header, each record, then each event. */
 export type BackupItem =
@@ -84,15 +84,7 @@ class LineState {
   private inEvents = false;
   private throughSeq = 0;
   private head: { seq: number; hash: string } | null = null;
-  private readonly counts: BackupCounts = {
-    project: 0,
-    environment: 0,
-    secret: 0,
-    member: 0,
-    device: 0,
-    audit_webhook: 0,
-    event: 0,
-  };
+  private readonly counts = emptyBackupCounts();
   private readonly projects = new Set<string>();
   /** `project/environment` -> the keys seen in it */
   private readonly environments = new Map<string, Set<string>>();

@@ -6,7 +6,7 @@
  * `backup_created` event once the stream has ended, with what it held.
  */
 import { chainHead } from '../activity-export/stream.js';
-import { type BackupCounts, backupLines } from '../backup/backup-stream.js';
+import { backupLines, emptyBackupCounts } from '../backup/backup-stream.js';
 import type { CoreResponse } from '../http.js';
 import { defineRoute, type RouteContext } from '../router.js';
 import { commonErrors } from './docs.js';
@@ -14,15 +14,7 @@ import { commonErrors } from './docs.js';
 async function* withEvent(ctx: RouteContext) {
   const { store, keyring } = ctx.services;
   const head = await chainHead(store, ctx.organization.id);
-  const counts: BackupCounts = {
-    project: 0,
-    environment: 0,
-    secret: 0,
-    member: 0,
-    device: 0,
-    audit_webhook: 0,
-    event: 0,
-  };
+  const counts = emptyBackupCounts();
   yield* backupLines(store, keyring, ctx.organization, head, ctx.at, counts);
   await store.activity.append(
     ctx.organization.id,

@@ -5,6 +5,7 @@
  * web/prod only, the viewer web/* (and no other project); a second developer granted only web/dev
  * (the "staging" one) can neither read, push to nor see the history of prod.
  */
+import { emptyBackupCounts } from '@latchkey/core';
 import { expect } from 'vitest';
 import type { TargetResponse } from '../http-target.js';
 import { describe, it } from '../keyed.js';
@@ -70,15 +71,7 @@ const TABLE: Row[] = [
           manifest: {
             sha256: '0'.repeat(64),
             bytes: 1,
-            counts: {
-              project: 0,
-              environment: 0,
-              secret: 0,
-              member: 0,
-              device: 0,
-              audit_webhook: 0,
-              event: 0,
-            },
+            counts: emptyBackupCounts(),
           },
         },
         w.token,
