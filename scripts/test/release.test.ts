@@ -173,6 +173,14 @@ describe('release artifacts', () => {
       'PASS sbom',
     ]);
     expect(passed.code).toBe(0);
+    const nowhere = await verify(join(work, 'no-such-release'), publicFile);
+    expect(nowhere.stderr).toMatch(
+      /^latchkey: Cannot read the release directory .*no-such-release: ENOENT$/m,
+    );
+    expect(nowhere.code).toBe(1);
+    const notAKey = await verify(first, join(first, 'SHA256SUMS'));
+    expect(notAKey.stderr).toMatch(/is not an Ed25519 public key/);
+    expect(notAKey.code).toBe(2);
   });
 
   /** A copy of the release, damaged by `change`, verified: which checks fail. */

@@ -3,7 +3,7 @@
  * against the publisher's public key given here (never one found in DIR): checksums, the
  * provenance signature, its subjects and the SBOM. One line per check; exit 5 on any failure.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { GlobalOptions } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -33,6 +33,13 @@ export function registerRelease(program: Command): void {
         throw new CliError(
           `${options.key} is not an Ed25519 public key: ${(error as Error).message}`,
           EXIT.usage,
+        );
+      }
+      try {
+        if (!statSync(dir).isDirectory()) throw Object.assign(new Error(), { code: 'ENOTDIR' });
+      } catch (error) {
+        throw new CliError(
+          `Cannot read the release directory ${dir}: ${(error as NodeJS.ErrnoException).code}`,
         );
       }
       const checks = await verifyRelease(dir, key);

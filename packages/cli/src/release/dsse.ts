@@ -35,7 +35,12 @@ export function keyIdOf(publicKey: KeyObject): string {
 
 /** Reads an Ed25519 public key (SPKI PEM); throws a readable error for anything else. */
 export function readEd25519PublicKey(pem: string): KeyObject {
-  const key = createPublicKey(pem);
+  let key: KeyObject;
+  try {
+    key = createPublicKey(pem);
+  } catch {
+    throw new Error('it is not a public key in PEM (SPKI, "BEGIN PUBLIC KEY")');
+  }
   if (key.asymmetricKeyType !== 'ed25519') {
     throw new Error(`it is a ${key.asymmetricKeyType ?? 'unknown'} key, not Ed25519`);
   }
