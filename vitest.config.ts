@@ -5,15 +5,15 @@ import { defineConfig } from 'vitest/config';
 // The rest is Vite's default list for server code.
 const conditions = ['@latchkey/source', 'module', 'node', 'development|production'];
 
+// The release test builds the whole workspace twice in clean checkouts, which takes both cores for a
+// minute or more: it runs after everything else (its own group), so browser and timing-sensitive
+// tests never share the machine with it.
+const RELEASE_TESTS = ['scripts/test/release.test.ts'];
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: [
-      'packages/*/{src,test}/**/*.test.ts',
-      'examples/*/{src,test}/**/*.test.ts',
-      'scripts/test/**/*.test.ts',
-    ],
     globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -21,5 +21,24 @@ export default defineConfig({
     reporters: process.env['CI']
       ? ['default', ['json', { outputFile: 'node_modules/.cache/vitest-results.json' }]]
       : ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'latchkey',
+          include: [
+            'packages/*/{src,test}/**/*.test.ts',
+            'examples/*/{src,test}/**/*.test.ts',
+            'scripts/test/**/*.test.ts',
+          ],
+          exclude: ['**/node_modules/**', ...RELEASE_TESTS],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'release', include: RELEASE_TESTS, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
