@@ -120,7 +120,16 @@ export class ContentSplitter {
 }
 
 /** Content kinds a manifest counts, as the server's restore expects them. */
-export const COUNT_KINDS = ['project', 'environment', 'secret', 'member', 'device', 'audit_webhook', 'event'];
+export const COUNT_KINDS = [
+  'project',
+  'environment',
+  'secret',
+  'deleted_secret',
+  'member',
+  'device',
+  'audit_webhook',
+  'event',
+];
 
 /**
  * Reads the whole file and checks it against the manifest it ends with: SHA-256, length and the

@@ -21,6 +21,7 @@ export const BackupCountsSchema = z.strictObject({
   project: Count,
   environment: Count,
   secret: Count,
+  deleted_secret: Count,
   member: Count,
   device: Count,
   audit_webhook: Count,
@@ -70,6 +71,15 @@ const SecretLine = z.strictObject({
   updated_at: Time,
 });
 
+const DeletedSecretLine = z.strictObject({
+  kind: z.literal('deleted_secret'),
+  project: SlugSchema,
+  environment: SlugSchema,
+  key: SecretKeySchema,
+  version: z.int().min(1).max(2_147_483_647),
+  updated_at: Time,
+});
+
 const MemberLine = z.strictObject({
   kind: z.literal('member'),
   user: UserSchema,
@@ -110,6 +120,7 @@ export const BackupRecordSchema = z.discriminatedUnion('kind', [
   ProjectLine,
   EnvironmentLine,
   SecretLine,
+  DeletedSecretLine,
   MemberLine,
   DeviceLine,
   WebhookLine,

@@ -1,6 +1,7 @@
 /**
  * The content of an organization's backup, streamed as NDJSON: one line per record, each with a
- * `kind` (`latchkey_backup` first, then `project`, `environment`, `secret`, `member`, `device`,
+ * `kind` (`latchkey_backup` first, then `project`, `environment` each followed by its `secret` and
+ * `deleted_secret` lines, `member`, `device`,
  * `audit_webhook`), then an `events` line after which every line is an activity event exactly as
  * the export writes it (chain fields included), oldest first, up to the chain head the backup
  * started at. Secret values and signing secrets are in clear here: the client encrypts the whole
@@ -30,7 +31,7 @@ export const BACKUP_FORMAT_VERSION = 1;
 
 /** How many records of each kind a backup held. */
 export type BackupCounts = Record<
-  'project' | 'environment' | 'secret' | 'member' | 'device' | 'audit_webhook' | 'event',
+  'project' | 'environment' | 'secret' | 'deleted_secret' | 'member' | 'device' | 'audit_webhook' | 'event',
   number
 >;
 
@@ -39,6 +40,7 @@ export const emptyBackupCounts = (): BackupCounts => ({
   project: 0,
   environment: 0,
   secret: 0,
+  deleted_secret: 0,
   member: 0,
   device: 0,
   audit_webhook: 0,
@@ -88,6 +90,16 @@ export async function* backupLines(
           value: openSecretValue(keyring, environment.id, secret.key, secret.value),
           version: secret.version,
           updated_at: secret.updated_at,
+        });
+      }
+      // A deleted key keeps its version, so pushes after a restore go on from it.
+      for (const tombstone of await store.secrets.listTombstones(environment.id)) {
+        counts.deleted_secret++;
+        chunk += line({
+          kind: 'deleted_secret',
+          project: project.slug,
+          environment: environment.slug,
+          ...tombstone,
         });
       }
       if (chunk) yield chunk;

@@ -222,6 +222,17 @@ class Writer {
         if (this.secrets.length >= BATCH) await this.flushSecrets();
         return;
       }
+      case 'deleted_secret': {
+        this.secrets.push({
+          environment_id: this.environments.get(`${record.project}/${record.environment}`)!.id,
+          key: record.key,
+          version: record.version,
+          value: null,
+          updated_at: record.updated_at,
+        });
+        if (this.secrets.length >= BATCH) await this.flushSecrets();
+        return;
+      }
       case 'member':
         await tx.members.create({ ...pick(record, 'user', 'role', 'grants', 'created_at'), organization_id });
         return;

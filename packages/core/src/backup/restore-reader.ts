@@ -29,6 +29,7 @@ const RANK: Record<BackupRecord['kind'], number> = {
   project: 1,
   environment: 2,
   secret: 2,
+  deleted_secret: 2,
   member: 3,
   device: 4,
   audit_webhook: 5,
@@ -151,7 +152,8 @@ class LineState {
         this.environments.set(path, new Set());
         break;
       }
-      case 'secret': {
+      case 'secret':
+      case 'deleted_secret': {
         const keys = this.environments.get(`${record.project}/${record.environment}`);
         if (!keys) throw invalidBackup(this.line, `secret ${record.key} names an unknown environment`);
         if (keys.has(record.key)) throw invalidBackup(this.line, `secret ${record.key} appears twice`);

@@ -1,8 +1,8 @@
 /**
  * `GET /organizations/{organization}/backup`: everything needed to rebuild the organization
- * (projects, environments, live secrets with their versions, members and grants, devices, audit
- * webhooks with their signing secrets, the activity log with its chain), streamed as NDJSON for the
- * client to encrypt (`latchkey backup create` makes an age file of it). Recorded as one
+ * (projects, environments, live secrets with their versions and deleted keys with their tombstone
+ * versions, members and grants, devices, audit webhooks with their signing secrets, the activity log
+ * with its chain), streamed as NDJSON for the client to encrypt (`latchkey backup create` makes an age file of it). Recorded as one
  * `backup_created` event once the stream has ended, with what it held.
  */
 import { chainHead } from '../activity-export/stream.js';
@@ -28,7 +28,7 @@ export const backupRoutes = [
     path: '/organizations/{organization}/backup',
     operationId: 'createBackup',
     summary:
-      'The organization as NDJSON for an encrypted backup: a latchkey_backup header line, then project, environment, secret (live, with value and version), member, device and audit_webhook (with signing_secret) lines, then an events line followed by the activity log as the export writes it. Owners and admins (backup:create).',
+      'The organization as NDJSON for an encrypted backup: a latchkey_backup header line, then project, environment, secret (live, with value and version), deleted_secret (a deleted key with its tombstone version, no value), member, device and audit_webhook (with signing_secret) lines, then an events line followed by the activity log as the export writes it. Owners and admins (backup:create).',
     tag: 'Backup',
     permission: 'backup:create',
     responses: {

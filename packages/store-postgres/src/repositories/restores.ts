@@ -116,7 +116,7 @@ export function sqlRestores(db: Runner, t: Tables): RestoreRepository {
       if (secrets.length === 0) return;
       await db.query(
         `INSERT INTO ${t.secrets} (environment_id, key, version, deleted, value, updated_at)
-         SELECT e, k, v, false, val, u
+         SELECT e, k, v, val IS NULL, val, u
          FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[]) AS s(e, k, v, val, u)`,
         [
           secrets.map((s) => s.environment_id),

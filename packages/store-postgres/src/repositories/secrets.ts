@@ -92,6 +92,14 @@ export function sqlSecrets(db: Runner, t: Tables): SecretRepository {
         updated_at: iso(r.updated_at),
       }));
     },
+    async listTombstones(environmentId) {
+      const { rows } = await db.query<{ key: string; version: unknown; updated_at: unknown }>(
+        `SELECT key, version, updated_at FROM ${t.secrets}
+         WHERE environment_id = $1 AND version > 0 AND deleted ORDER BY key COLLATE "C"`,
+        [environmentId],
+      );
+      return rows.map((r) => ({ key: r.key, version: int(r.version), updated_at: iso(r.updated_at) }));
+    },
     async scanValues(after, limit) {
       // Keyset order on the primary key (environment_id, key): an index scan that stops at the limit.
       const { rows } = await db.query<{ environment_id: string; key: string; value: string }>(

@@ -19,7 +19,15 @@ interface Line {
   [field: string]: unknown;
 }
 
-const COUNT_KINDS = ['project', 'environment', 'secret', 'member', 'device', 'audit_webhook'] as const;
+const COUNT_KINDS = [
+  'project',
+  'environment',
+  'secret',
+  'deleted_secret',
+  'member',
+  'device',
+  'audit_webhook',
+] as const;
 
 /** The manifest a client computes over backup content. */
 export function manifestOf(content: string) {
@@ -89,6 +97,10 @@ export function describeRestoreTests(ctx: ConformanceContext): void {
   describe('restore', () => {
     it('reproduces secrets, versions, members, devices, webhooks and the chain in a fresh organization', async () => {
       await ctx.push(ctx.admin, { changes: [{ key: 'RESTORED', value: 'line one\nline "two"' }] });
+      await ctx.push(ctx.admin, { changes: [{ key: 'RESTORED_GONE', value: 'soon deleted' }] });
+      await ctx.push(ctx.admin, { changes: [{ key: 'RESTORED_GONE', delete: true }] });
+      await ctx.push(ctx.admin, { changes: [{ key: 'RESTORED_GONE', value: 'soon deleted' }] });
+      await ctx.push(ctx.admin, { changes: [{ key: 'RESTORED_GONE', delete: true }] });
       await ctx.send(
         'POST',
         '/api/v2/organizations/acme/audit-webhooks',
@@ -149,6 +161,22 @@ export function describeRestoreTests(ctx: ConformanceContext): void {
       expect(pulled.secrets.map((s) => [s.key, s.version]).sort()).toEqual(
         source.map((s) => [s['key'], s['version']]).sort(),
       );
+      // A deleted key keeps its tombstone version: a push naming it goes on from there.
+      const gone = lines.find((l) => l.kind === 'deleted_secret' && l['key'] === 'RESTORED_GONE')!;
+      expect(gone).toMatchObject({ project: 'web', environment: 'prod', version: expect.any(Number) });
+      const tombstone = gone['version'] as number;
+      const devices = (await ctx.send('GET', '/api/v2/organizations/restored-a/devices', undefined, token))
+        .json as { devices: { id: string; public_key: string; user: string }[] };
+      const device = devices.devices.find((d) => d.public_key === ctx.admin.keys.publicKey)!;
+      const address = { organization: 'restored-a', project: 'web', environment: 'prod' };
+      const pushed = await ctx.push(
+        { ...ctx.admin, token, deviceId: device.id },
+        { changes: [{ key: 'RESTORED_GONE', value: 'back again', if_version: tombstone }] },
+        address,
+        '/api/v2/organizations/restored-a/projects/web/environments/prod',
+      );
+      expect(pushed.status).toBe(200);
+      expect(pushed.json).toMatchObject({ versions: [{ key: 'RESTORED_GONE', version: tombstone + 1 }] });
     });
 
     it('refuses tampered, cut or unordered content with nothing written', async () => {

@@ -99,7 +99,7 @@ export function memoryRestores(state: MemoryState, journal: Journal): RestoreRep
         }
         const target = keys;
         target.set(secret.key, {
-          head: { version: secret.version, deleted: false },
+          head: { version: secret.version, deleted: secret.value === null },
           value: secret.value,
           updated_at: secret.updated_at,
         });

@@ -58,6 +58,14 @@ export function memorySecrets(state: MemoryState, journal: Journal): SecretRepos
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([key, s]) => ({ key, version: s.head.version, value: s.value, updated_at: s.updated_at }));
     },
+    async listTombstones(environmentId) {
+      const table = state.secrets.get(environmentId);
+      if (!table) return [];
+      return [...table.entries()]
+        .filter(([, s]) => s.head.deleted)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, s]) => ({ key, version: s.head.version, updated_at: s.updated_at }));
+    },
     async scanValues(after, limit) {
       const rows: StoredValue[] = [];
       for (const [environmentId, table] of state.secrets) {

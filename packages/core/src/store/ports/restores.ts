@@ -18,12 +18,12 @@ export interface RestoreSession {
   expires_at: string;
 }
 
-/** A live secret as restore writes it: the value already sealed for this server. */
+/** A key as restore writes it: a live value already sealed for this server, or a tombstone (null). */
 export interface RestoredSecret {
   environment_id: string;
   key: string;
   version: number;
-  value: string;
+  value: string | null;
   updated_at: string;
 }
 
@@ -54,7 +54,7 @@ export interface RestoreRepository {
   clearOrganization(organizationId: string): Promise<void>;
   /** Which of `ids` are already used by a record of that kind (of any organization). */
   takenIds(kind: RestoredIdKind, ids: readonly string[]): Promise<Set<string>>;
-  /** Writes live secrets as given (versions included), into environments emptied by `clearOrganization`. */
+  /** Writes keys as given (versions included; a null value is a tombstone), into environments emptied by `clearOrganization`. */
   insertSecrets(secrets: readonly RestoredSecret[]): Promise<void>;
   /**
    * Appends already sealed events verbatim (no deliveries are queued for them) and moves the chain

@@ -28,6 +28,8 @@ export interface SecretRepository {
   applyPush(input: ApplyPushInput): Promise<ApplyPushResult>;
   /** The live (non-deleted) head of every key of the environment, sorted by key. */
   listLive(environmentId: string): Promise<SecretVersion[]>;
+  /** The keys of the environment whose head is a tombstone, with its version, sorted by key (for backups). */
+  listTombstones(environmentId: string): Promise<{ key: string; version: number; updated_at: string }[]>;
   /**
    * For the re-encrypt routine: the stored value of every live key of every environment, ordered by
    * environment id then key (in the store's own stable order), after `after` when given, at most
