@@ -69,3 +69,6 @@ export function createOutput(json: boolean, stdout = process.stdout, stderr = pr
     },
   };
 }
+
+/** A byte count in megabytes, for progress lines. */
+export const formatMb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;

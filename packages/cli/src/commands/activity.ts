@@ -10,8 +10,7 @@ import { verifyActivityExport } from '@latchkey/core/client';
 import type { Command } from 'commander';
 import { createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
-
-const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+import { formatMb } from '../output.js';
 
 export function registerActivity(program: Command): void {
   const activity = program.command('activity').description('Export the activity log and verify an export');
@@ -43,20 +42,20 @@ export function registerActivity(program: Command): void {
         body.on('data', (chunk: Buffer) => {
           bytes += chunk.length;
           for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-          ctx.out.progress(`exporting: ${lines.toLocaleString('en')} lines, ${mb(bytes)}`);
+          ctx.out.progress(`exporting: ${lines.toLocaleString('en')} lines, ${formatMb(bytes)}`);
         });
         try {
           await pipeline(body, createWriteStream(partial, { mode: 0o600 }));
         } catch (error) {
           rmSync(partial, { force: true });
-          throw new CliError(`The export broke off after ${mb(bytes)}: ${(error as Error).message}`);
+          throw new CliError(`The export broke off after ${formatMb(bytes)}: ${(error as Error).message}`);
         }
         renameSync(partial, options.out);
         ctx.out.done();
         const seconds = (Date.now() - started) / 1000;
         ctx.out.result({ file: options.out, lines, bytes, seconds }, () =>
           ctx.out.line(
-            `Exported ${lines.toLocaleString('en')} lines (${mb(bytes)}) to ${options.out} in ${seconds.toFixed(1)} s.`,
+            `Exported ${lines.toLocaleString('en')} lines (${formatMb(bytes)}) to ${options.out} in ${seconds.toFixed(1)} s.`,
           ),
         );
       },

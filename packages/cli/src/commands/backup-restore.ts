@@ -18,12 +18,11 @@ import type { BackupManifest } from '../backup-manifest.js';
 import { type CommandContext, createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ApiError, type HttpClient } from '../http-client.js';
+import { formatMb } from '../output.js';
 import { readPassphrase } from './backup.js';
 
 /** Encoded size a part may reach: the server's default body limit is 1 MiB, JSON escaping included. */
 const PART_BYTES = 900_000;
-
-const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 interface RestoreOptions {
   identity?: string;
@@ -55,7 +54,7 @@ export function registerBackupRestore(backup: Command): void {
       const { client, org } = ctx.connect();
       const started = Date.now();
       const manifest = await checkBackup(file, key, (bytes) =>
-        ctx.out.progress(`checking: ${mb(bytes)} decrypted`),
+        ctx.out.progress(`checking: ${formatMb(bytes)} decrypted`),
       );
       ctx.out.done();
       const counts = Object.fromEntries(COUNT_KINDS.map((kind) => [kind, manifest.counts[kind] ?? 0]));
@@ -110,7 +109,7 @@ async function sendParts(
     index++;
     part = [];
     size = 0;
-    ctx.out.progress(`restoring: ${mb(sent)} of ${mb(manifest.bytes)} sent`);
+    ctx.out.progress(`restoring: ${formatMb(sent)} of ${formatMb(manifest.bytes)} sent`);
   };
   for await (const chunk of decrypted(file, key)) {
     const content = splitter.push(chunk);

@@ -14,9 +14,8 @@ import { readKeyFile } from '../backup-file.js';
 import { ManifestBuilder } from '../backup-manifest.js';
 import { createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import { formatMb } from '../output.js';
 import { registerBackupRestore } from './backup-restore.js';
-
-const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 /** The passphrase in a file: its first line. */
 export function readPassphrase(file: string): string {
@@ -58,7 +57,7 @@ export function registerBackup(program: Command): void {
           new TransformStream<Uint8Array, Uint8Array>({
             transform(chunk, controller) {
               manifest.add(chunk);
-              ctx.out.progress(`backing up: ${mb(manifest.bytesSoFar())} received`);
+              ctx.out.progress(`backing up: ${formatMb(manifest.bytesSoFar())} received`);
               controller.enqueue(chunk);
             },
             flush(controller) {
@@ -86,7 +85,7 @@ export function registerBackup(program: Command): void {
             Object.entries(result.counts).map(([kind, count]) => [kind, count]),
           );
           ctx.out.line(
-            `Backed up ${org} to ${options.out} (${mb(result.bytes)} before encryption, sha256 ${result.sha256.slice(0, 16)}…) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+            `Backed up ${org} to ${options.out} (${formatMb(result.bytes)} before encryption, sha256 ${result.sha256.slice(0, 16)}…) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
           );
         });
       },

@@ -71,14 +71,8 @@ const SecretLine = z.strictObject({
   updated_at: Time,
 });
 
-const DeletedSecretLine = z.strictObject({
-  kind: z.literal('deleted_secret'),
-  project: SlugSchema,
-  environment: SlugSchema,
-  key: SecretKeySchema,
-  version: z.int().min(1).max(2_147_483_647),
-  updated_at: Time,
-});
+/** A deleted key: a secret line without a value. */
+const DeletedSecretLine = SecretLine.omit({ value: true }).extend({ kind: z.literal('deleted_secret') });
 
 const MemberLine = z.strictObject({
   kind: z.literal('member'),

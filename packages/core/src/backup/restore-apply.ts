@@ -14,7 +14,7 @@ import { sealSecretValue } from '../secret-values.js';
 import type { RestoredIdKind, RestoredSecret, RestoreSession, StoreTransaction } from '../store/types.js';
 import { secretContext } from '../webhooks/attempt.js';
 import type { BackupHeader } from './backup-records.js';
-import { type BackupCounts, emptyBackupCounts } from './backup-stream.js';
+import type { BackupCounts } from './backup-stream.js';
 import { type BackupItem, invalidBackup, readBackup } from './restore-reader.js';
 
 const BATCH = 1_000;
@@ -126,6 +126,7 @@ export function notEmpty(): LatchkeyError {
 
 interface Plan {
   header: BackupHeader;
+  /** The manifest's counts: the reader has checked the content holds exactly these. */
   counts: BackupCounts;
   members: Set<string>;
   ids: Map<RestoredIdKind, string[]>;
@@ -134,7 +135,6 @@ interface Plan {
 /** The first pass: reads everything, checks what the reader cannot, collects ids and members. */
 async function inspect(items: AsyncIterable<BackupItem>, input: RestoreInput): Promise<Plan> {
   let header: BackupHeader | null = null;
-  const counts = emptyBackupCounts();
   const members = new Set<string>();
   const ids = new Map<RestoredIdKind, string[]>();
   const keep = (kind: RestoredIdKind, id: string) => {
@@ -144,10 +144,8 @@ async function inspect(items: AsyncIterable<BackupItem>, input: RestoreInput): P
   };
   for await (const item of items) {
     if (item.kind === 'header') header = item.header;
-    else if (item.kind === 'event') counts.event++;
-    else {
+    else if (item.kind === 'record') {
       const { record } = item;
-      counts[record.kind]++;
       if (record.kind === 'member') members.add(record.user);
       if (record.kind === 'project' || record.kind === 'environment' || record.kind === 'device')
         keep(record.kind, record.id);
@@ -157,6 +155,7 @@ async function inspect(items: AsyncIterable<BackupItem>, input: RestoreInput): P
       }
     }
   }
+  const { counts } = input.session.manifest;
   if (counts.audit_webhook > 0 && !input.keyring) {
     throw new LatchkeyError(
       'service_unavailable',
