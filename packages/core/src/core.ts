@@ -5,6 +5,7 @@
  */
 
 import type { KeyObject } from 'node:crypto';
+import { type RestoreLimitsOption, toRestoreLimits } from './backup/restore-limits.js';
 import { bootstrapOrganization } from './bootstrap.js';
 import { toAuditKey } from './checkpoint.js';
 import { describeError } from './describe-error.js';
@@ -95,6 +96,12 @@ export interface CoreOptions {
   keyring?: KeyringOption;
   /** Audit webhook settings: DNS resolver and allowlist of the SSRF guard, retry policy, timeout. */
   webhooks?: WebhookOptions;
+  /**
+   * Limits of a staged restore: `maxParts` (default 10,000; a manifest may declare no more bytes than
+   * so many parts carry within `bodyLimit`) and `maxLineBytes` (default 16 MiB), so one restore
+   * cannot fill the server's memory or disk.
+   */
+  restores?: RestoreLimitsOption;
 }
 
 /** Options of {@link Core.startDeliveries}: the engine's tuning (the rest comes from the core). */
@@ -165,6 +172,7 @@ export function createCore(options: CoreOptions = {}): Core {
     auditKey: options.auditKey === undefined ? undefined : toAuditKey(options.auditKey),
     keyring: toKeyring(options.keyring),
     webhooks: webhookSettings(options.webhooks),
+    restores: toRestoreLimits(options.restores, bodyLimit),
   };
   const router = new Router(allRoutes);
   let openapiCache: Record<string, unknown> | undefined;

@@ -4,6 +4,7 @@
  */
 export { type ChainHead, GENESIS_HASH, sealEvent, verifyChain } from './activity.js';
 export { type BackupCounts, emptyBackupCounts } from './backup/backup-stream.js';
+export { RESTORE_LIMIT_DEFAULTS, type RestoreLimitsOption } from './backup/restore-limits.js';
 export {
   type AuditKey,
   type Checkpoint,

@@ -3,6 +3,7 @@
  * handler once. Matching, validation and the OpenAPI document all read the same table.
  */
 import type { z } from 'zod';
+import type { RestoreLimits } from './backup/restore-limits.js';
 import type { AuditKey } from './checkpoint.js';
 import type { CoreRequest, CoreResponse } from './http.js';
 import type { IdGenerator } from './ids.js';
@@ -30,6 +31,8 @@ export interface Services {
   keyring: Keyring | undefined;
   /** Audit webhook settings: SSRF guard, retry policy, timeouts. */
   webhooks: WebhookSettings;
+  /** Limits of a staged restore (core option `restores`). */
+  restores: RestoreLimits;
 }
 
 /** The request context of an authenticated, scope-resolved route. */

@@ -23,6 +23,7 @@ import { describeClockTests } from './conformance/clock.js';
 import {
   ADDRESS,
   ADMIN,
+  CONFORMANCE_MAX_LINE_BYTES,
   type ConformanceContext,
   ENV_PATH,
   type Member,
@@ -40,6 +41,7 @@ import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
 import { describePushTests } from './conformance/pushes.js';
 import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
+import { describeRestoreLimitTests } from './conformance/restore-limits.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
@@ -144,6 +146,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
         auditKey: audit.privateKeyPem,
         keyring: { current: 'k1', keys: { k1: generateKeyringKey() } },
         webhooks: { resolve: conformanceResolver, transport: ctx.webhookTransport },
+        restores: { maxLineBytes: CONFORMANCE_MAX_LINE_BYTES },
         // The tests pin this clock to check the signed_at window at exact sub-second instants.
         now: () => ctx.clock.pinnedMs ?? Date.now(),
         logger: { error: (message, meta) => failures.push({ message, meta }) },
@@ -191,6 +194,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeMeTests(ctx);
     describeBackupTests(ctx);
     describeRestoreTests(ctx);
+    describeRestoreLimitTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeRoleTableTests(ctx);

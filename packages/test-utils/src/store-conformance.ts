@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { describeKeyed, it, type SkipList } from './keyed.js';
 import { describeMemberTests } from './store-members.js';
 import { describeMetricsStoreTests } from './store-metrics.js';
+import { describeRestoreStoreTests } from './store-restores.js';
 import { describeSealedValueTests } from './store-sealed-values.js';
 import { describeTransactionTests } from './store-transactions.js';
 import { describeWebhookStoreTests } from './store-webhooks.js';
@@ -305,6 +306,7 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeMemberTests(() => ({ store, id }));
     describeWebhookStoreTests(() => ({ store, id }));
     describeSealedValueTests(() => ({ store, id }));
+    describeRestoreStoreTests(() => ({ store, id }));
     describeMetricsStoreTests(() => ({ store, id }));
   });
 }

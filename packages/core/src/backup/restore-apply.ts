@@ -28,6 +28,8 @@ export interface RestoreInput {
   keyring: Keyring | undefined;
   ids: (prefix: string) => string;
   at: string;
+  /** The longest line the reader takes (core option `restores.maxLineBytes`). */
+  maxLineBytes: number;
   draft(type: string, data: Record<string, unknown>): ActivityDraft;
 }
 
@@ -71,7 +73,10 @@ export async function applyRestore(tx: StoreTransaction, input: RestoreInput): P
   if (stats.count === 0 || stats.maxIndex !== stats.count - 1) {
     throw invalidBackup(null, `parts are missing: ${stats.count} received, up to index ${stats.maxIndex}`);
   }
-  const plan = await inspect(readBackup(partsOf(tx, input), session.manifest), input);
+  const plan = await inspect(
+    readBackup(partsOf(tx, input), session.manifest, true, input.maxLineBytes),
+    input,
+  );
   if (!session.force && !(await isEmptyOrganization(tx, organizationId, input.user))) {
     throw notEmpty();
   }
@@ -84,7 +89,8 @@ export async function applyRestore(tx: StoreTransaction, input: RestoreInput): P
     taken.get(kind)?.has(id) ? input.ids(prefix) : id;
 
   const writer = new Writer(tx, input, idFor);
-  for await (const item of readBackup(partsOf(tx, input), session.manifest, false)) await writer.write(item);
+  for await (const item of readBackup(partsOf(tx, input), session.manifest, false, input.maxLineBytes))
+    await writer.write(item);
   await writer.flush();
 
   let restorerAdded = false;

@@ -2,9 +2,12 @@
  * Reading a staged backup: splits the parts into lines, checks each against its schema, the order
  * of kinds, references (an environment's project, a secret's environment), duplicates and the
  * activity chain, and at the end the SHA-256, length and counts the manifest promised. Any fault
- * is a 422 `backup_invalid` naming the line.
+ * is a 422 `backup_invalid` naming the line. It reads in time linear in the content's size, holds
+ * one line at most, and gives the event loop a turn after every part and every few hundred lines, so
+ * a large restore does not hold up other requests (the memory store's calls never wait on I/O).
  */
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { GENESIS_HASH, verifyChain } from '../activity.js';
 import { LatchkeyError } from '../errors.js';
 import type { ActivityEvent } from '../model.js';
@@ -16,6 +19,10 @@ import {
   BackupRecordSchema,
 } from './backup-records.js';
 import { type BackupCounts, emptyBackupCounts } from './backup-stream.js';
+import { LineSplitter } from './line-splitter.js';
+
+/** Lines read between two turns of the event loop (besides one turn after each part). */
+const LINES_PER_TURN = 500;
 
 /** What the reader yields: the header, each record, then each event. */
 export type BackupItem =
@@ -47,30 +54,40 @@ export function invalidBackup(line: number | null, message: string): LatchkeyErr
 /**
  * Yields the backup's items in order. With `verify`, events are checked against their schema and
  * the chain; without (the second pass of a restore, over content whose SHA-256 the first pass
- * checked and this pass checks again), they are only parsed. Throws on the first fault.
+ * checked and this pass checks again), they are only parsed. A line longer than `maxLineBytes` is
+ * refused. Throws on the first fault.
  */
 export async function* readBackup(
   parts: AsyncIterable<string>,
   manifest: BackupManifest,
-  verify = true,
+  verify: boolean,
+  maxLineBytes: number,
 ): AsyncGenerator<BackupItem> {
   const hash = createHash('sha256');
   const state = new LineState(verify);
+  const lines = new LineSplitter(maxLineBytes, () =>
+    invalidBackup(
+      state.line + 1,
+      `it is longer than ${maxLineBytes} bytes, the longest line this server reads`,
+    ),
+  );
   let bytes = 0;
-  let carry = '';
+  let sinceTurn = 0;
   for await (const part of parts) {
     hash.update(part, 'utf8');
     bytes += Buffer.byteLength(part, 'utf8');
-    let start = 0;
-    const text = carry + part;
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      const item = state.take(text.slice(start, end));
+    for (const line of lines.push(part)) {
+      const item = state.take(line);
       if (item) yield item;
-      start = end + 1;
+      if (++sinceTurn === LINES_PER_TURN) {
+        sinceTurn = 0;
+        await nextTurn();
+      }
     }
-    carry = text.slice(start);
+    sinceTurn = 0;
+    await nextTurn();
   }
-  if (carry !== '') throw invalidBackup(state.line + 1, 'the last line is cut short (no newline)');
+  if (lines.holding) throw invalidBackup(state.line + 1, 'the last line is cut short (no newline)');
   if (bytes !== manifest.bytes || hash.digest('hex') !== manifest.sha256) {
     throw invalidBackup(null, 'its content does not match the SHA-256 and length of its manifest');
   }

@@ -1,15 +1,17 @@
 /**
  * Restoring a backup, staged because a backup is larger than one request may be: `POST …/restores`
  * begins with the manifest (SHA-256, length, counts), `PUT …/restores/{restore}/parts/{part}` sends
- * the content in order, in parts of whole lines that each fit the body limit, and `POST
- * …/restores/{restore}/commit` checks all of it against the manifest and applies it in one
- * transaction, recorded as `backup_restored`. Parts are sealed with the keyring while staged (they
- * hold secret values in clear) and dropped when the restore is applied, abandoned or expires.
- * Owners only (backup:restore); a session is its creator's alone.
+ * the content in order, in parts that each fit the body limit, and `POST …/restores/{restore}/commit`
+ * checks all of it against the manifest and applies it in one transaction, recorded as
+ * `backup_restored`. Parts are sealed with the keyring while staged (they hold secret values in
+ * clear) and dropped when the restore is applied, fails, is abandoned or expires. A restore holds no
+ * more than its manifest declares, within the server's limits (`restore-limits.ts`), and an
+ * organization has one open at a time. Owners only (backup:restore); a session is its creator's alone.
  */
 import { z } from 'zod';
 import { BackupCountsSchema, BackupManifestSchema } from '../backup/backup-records.js';
 import { applyRestore, isEmptyOrganization, notEmpty, partContext } from '../backup/restore-apply.js';
+import { checkDeclaredBytes, checkPartNumber, tooManyBytes } from '../backup/restore-limits.js';
 import { LatchkeyError } from '../errors.js';
 import { seal } from '../keyring.js';
 import { defineRoute, type RouteContext } from '../router.js';
@@ -27,7 +29,10 @@ const BeginRestoreBody = z.strictObject({
 });
 const RestoreSessionResponse = z.strictObject({ id: z.string(), expires_at: z.string() });
 const PartBody = z.strictObject({
-  data: z.string().min(1).describe('the next whole lines of the backup content'),
+  data: z
+    .string()
+    .min(1)
+    .describe('the next piece of the backup content; a line may run on into the next part'),
 });
 const PartResponse = z.strictObject({ part: z.int(), bytes: z.int() });
 const RestoredResponse = z.strictObject({
@@ -39,16 +44,35 @@ const notEmptyError = error(
   'organization_not_empty: the organization has projects, devices, audit webhooks or other members, and force was not given',
 );
 const invalidError = error(
-  'backup_invalid: the content does not match its manifest, is cut short, or a line is malformed or out of place; the message names the line. Nothing was written.',
+  'backup_invalid: the content does not match its manifest, is cut short, or a line is malformed, out of place or longer than the server reads (core option restores.maxLineBytes, default 16 MiB); the message names the line. Nothing was written, and the staged restore is dropped.',
 );
+const inProgressError = error(
+  'restore_in_progress: the organization already has a restore that is open (not committed, abandoned or expired); the message names it. Commit or abandon it first.',
+);
+const partInvalidError = error(
+  'backup_invalid: the part would bring the parts to more bytes than the manifest declares, or its number is past what those bytes allow (a part holds a byte at least). The part is not stored.',
+);
+const tooLargeError = (what: string) =>
+  error(`payload_too_large: the body is over the limit (default 1 MiB), or ${what}`);
+
+/** The 409 of a second restore while one is open. */
+function inProgress(open: RestoreSession): LatchkeyError {
+  return new LatchkeyError(
+    'restore_in_progress',
+    `A restore is already open in this organization (${open.id}, begun by ${open.user}, until ${open.expires_at}); commit or abandon it first.`,
+  );
+}
 
 /** The caller's own staged restore named in the path, or a 404. */
 async function sessionOf(ctx: RouteContext): Promise<RestoreSession> {
   const session = await ctx.services.store.restores.get(ctx.organization.id, ctx.params['restore']!, ctx.at);
-  if (!session || session.user !== ctx.principal.user) {
-    throw new LatchkeyError('not_found', 'The restore was not found (or it has expired).');
-  }
+  if (!session || session.user !== ctx.principal.user) throw gone();
   return session;
+}
+
+/** The 404 of a restore that is not there (never was, or was applied, dropped or expired). */
+function gone(): LatchkeyError {
+  return new LatchkeyError('not_found', 'The restore was not found (or it has expired).');
 }
 
 export const restoreRoutes = [
@@ -57,18 +81,22 @@ export const restoreRoutes = [
     path: RESTORES,
     operationId: 'beginRestore',
     summary:
-      'Begin restoring a backup: give the manifest of its content (SHA-256, length in bytes, counts). Refused for an organization that is not empty unless force is true. Owners only (backup:restore).',
+      'Begin restoring a backup: give the manifest of its content (SHA-256, length in bytes, counts). Refused for an organization that is not empty unless force is true, and while the organization has another restore open (one at a time). Owners only (backup:restore).',
     tag: 'Backup',
     permission: 'backup:restore',
     body: BeginRestoreBody,
     responses: {
       201: { description: 'Send the parts, then commit', schema: RestoreSessionResponse },
-      409: notEmptyError,
+      409: error(`${notEmptyError.description}; or ${inProgressError.description}`),
       ...commonErrors,
+      413: tooLargeError(
+        'the manifest declares more bytes than this server restores (core option restores.maxParts parts within the body limit)',
+      ),
     },
     async handler(ctx) {
-      const { store } = ctx.services;
+      const { store, restores } = ctx.services;
       const force = ctx.body.force ?? false;
+      checkDeclaredBytes(ctx.body.manifest.bytes, restores);
       if (!force && !(await isEmptyOrganization(store, ctx.organization.id, ctx.principal.user))) {
         throw notEmpty();
       }
@@ -81,7 +109,8 @@ export const restoreRoutes = [
         created_at: ctx.at,
         expires_at: new Date(Date.parse(ctx.at) + SESSION_MS).toISOString(),
       };
-      await store.restores.begin(session, ctx.at);
+      const open = await store.restores.begin(session, ctx.at);
+      if (open) throw inProgress(open);
       return { status: 201, body: { id: session.id, expires_at: session.expires_at } };
     },
   }),
@@ -91,18 +120,27 @@ export const restoreRoutes = [
     path: `${RESTORE}/parts/{part}`,
     operationId: 'putRestorePart',
     summary:
-      'Send part {part} (0, 1, 2, … in order) of the backup content: whole lines, within the body limit. Sending a part again replaces it.',
+      'Send part {part} (0, 1, 2, …) of the backup content, within the body limit; a line may run on into the next part. Sending a part again replaces it. The parts may hold no more bytes in all than the manifest declares, and numbers stop at the server maximum (core option restores.maxParts, default 10,000).',
     tag: 'Backup',
     permission: 'backup:restore',
     body: PartBody,
-    responses: { 200: { description: 'Stored', schema: PartResponse }, ...commonErrors },
+    responses: {
+      200: { description: 'Stored', schema: PartResponse },
+      422: partInvalidError,
+      ...commonErrors,
+      413: tooLargeError('the part number is past the most parts this server takes in one restore'),
+    },
     async handler(ctx) {
       const session = await sessionOf(ctx);
       const index = Number(ctx.params['part']);
-      const { keyring, store } = ctx.services;
+      const { keyring, store, restores } = ctx.services;
+      checkPartNumber(session, index, restores);
+      const bytes = Buffer.byteLength(ctx.body.data);
       const data = keyring ? seal(keyring, ctx.body.data, partContext(session.id, index)) : ctx.body.data;
-      await store.restores.putPart(session.id, index, data);
-      return { status: 200, body: { part: index, bytes: Buffer.byteLength(ctx.body.data) } };
+      const total = await store.restores.putPart(session.id, index, data, bytes, session.manifest.bytes);
+      if (total === null) throw gone();
+      if (total > session.manifest.bytes) throw tooManyBytes(index, total, session.manifest.bytes);
+      return { status: 200, body: { part: index, bytes } };
     },
   }),
 
@@ -111,7 +149,7 @@ export const restoreRoutes = [
     path: `${RESTORE}/commit`,
     operationId: 'commitRestore',
     summary:
-      'Check the whole content against the manifest (SHA-256, length, counts, every line, the activity chain), then replace the organization’s content with it in one transaction: projects, environments, secrets with their versions, members and grants, devices, audit webhooks (signing secrets sealed with this server’s keyring) and the activity log, followed by a backup_restored event.',
+      'Check the whole content against the manifest (SHA-256, length, counts, every line, the activity chain), then replace the organization’s content with it in one transaction: projects, environments, secrets with their versions, members and grants, devices, audit webhooks (signing secrets sealed with this server’s keyring) and the activity log, followed by a backup_restored event. A commit that fails drops the staged restore: begin again.',
     tag: 'Backup',
     permission: 'backup:restore',
     responses: {
@@ -121,23 +159,32 @@ export const restoreRoutes = [
       ...commonErrors,
     },
     async handler(ctx) {
-      const { store, keyring, ids } = ctx.services;
-      await sessionOf(ctx);
-      const result = await store.transaction(async (tx) => {
-        // Read again inside the transaction (locking it where the store can), so two commits of one
-        // session cannot both apply it.
-        const session = await tx.restores.get(ctx.organization.id, ctx.params['restore']!, ctx.at);
-        if (!session) throw new LatchkeyError('not_found', 'The restore was not found (or it has expired).');
-        return applyRestore(tx, {
-          session,
-          organizationId: ctx.organization.id,
-          user: ctx.principal.user,
-          keyring,
-          ids,
-          at: ctx.at,
-          draft: (type, data) => ctx.draft(type, data),
+      const { store, keyring, ids, restores } = ctx.services;
+      const { id } = await sessionOf(ctx);
+      let result: Awaited<ReturnType<typeof applyRestore>>;
+      try {
+        result = await store.transaction(async (tx) => {
+          // Read again inside the transaction (locking it where the store can), so two commits of one
+          // session cannot both apply it.
+          const session = await tx.restores.get(ctx.organization.id, id, ctx.at);
+          if (!session) throw gone();
+          return applyRestore(tx, {
+            session,
+            organizationId: ctx.organization.id,
+            user: ctx.principal.user,
+            keyring,
+            ids,
+            at: ctx.at,
+            maxLineBytes: restores.maxLineBytes,
+            draft: (type, data) => ctx.draft(type, data),
+          });
         });
-      });
+      } catch (error) {
+        // The transaction has undone its writes; the parts go too (a retry begins again), rather
+        // than filling the store until the session expires. If this fails, expiry drops them.
+        await store.restores.end(id).catch(() => undefined);
+        throw error;
+      }
       return {
         status: 200,
         body: { restored: result.counts, event: { id: result.event.id, seq: result.event.seq } },

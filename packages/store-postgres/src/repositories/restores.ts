@@ -26,11 +26,14 @@ export function sqlRestores(db: Runner, t: Tables): RestoreRepository {
   };
   return {
     async begin(session, now) {
-      await db.atomic(async (q) => {
+      return db.atomic(async (q) => {
         await q.query(`DELETE FROM ${t.restoreSessions} WHERE expires_at <= $1`, [now]);
-        await q.query(
+        // One per organization (a unique index): of two begins at once, the second waits for the
+        // first to commit, inserts nothing, and reads the first's session.
+        const { rows } = await q.query(
           `INSERT INTO ${t.restoreSessions} (id, organization_id, user_id, manifest, force, created_at, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+           VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (organization_id) DO NOTHING RETURNING id`,
           [
             session.id,
             session.organization_id,
@@ -41,6 +44,13 @@ export function sqlRestores(db: Runner, t: Tables): RestoreRepository {
             session.expires_at,
           ],
         );
+        if (rows.length > 0) return null;
+        const open = await q.query(
+          `SELECT id, organization_id, user_id, manifest, force, created_at, expires_at
+           FROM ${t.restoreSessions} WHERE organization_id = $1`,
+          [session.organization_id],
+        );
+        return open.rows[0] ? toSession(open.rows[0]) : null;
       });
     },
     async get(organizationId, id, now) {
@@ -52,12 +62,28 @@ export function sqlRestores(db: Runner, t: Tables): RestoreRepository {
       );
       return rows[0] ? toSession(rows[0]) : null;
     },
-    async putPart(sessionId, index, data) {
-      await db.query(
-        `INSERT INTO ${t.restoreParts} (session_id, part, data) VALUES ($1, $2, $3)
-         ON CONFLICT (session_id, part) DO UPDATE SET data = EXCLUDED.data`,
-        [sessionId, index, data],
-      );
+    async putPart(sessionId, index, data, bytes, maxBytes) {
+      return db.atomic(async (q) => {
+        // The session's row, locked, holds the running total: parts sent at once take turns.
+        const session = await q.query<{ bytes: string }>(
+          `SELECT bytes FROM ${t.restoreSessions} WHERE id = $1 FOR UPDATE`,
+          [sessionId],
+        );
+        if (!session.rows[0]) return null;
+        const before = await q.query<{ bytes: string }>(
+          `SELECT bytes FROM ${t.restoreParts} WHERE session_id = $1 AND part = $2`,
+          [sessionId, index],
+        );
+        const total = Number(session.rows[0].bytes) - Number(before.rows[0]?.bytes ?? 0) + bytes;
+        if (total > maxBytes) return total;
+        await q.query(
+          `INSERT INTO ${t.restoreParts} (session_id, part, data, bytes) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (session_id, part) DO UPDATE SET data = EXCLUDED.data, bytes = EXCLUDED.bytes`,
+          [sessionId, index, data, bytes],
+        );
+        await q.query(`UPDATE ${t.restoreSessions} SET bytes = $2 WHERE id = $1`, [sessionId, total]);
+        return total;
+      });
     },
     async partStats(sessionId) {
       const { rows } = await db.query<{ count: number; max: number }>(

@@ -13,6 +13,8 @@ export const ADMIN = 'lk_conformance_admin_token_acme_0000000000000';
 export const OTHER_ORG_ADMIN = 'lk_conformance_admin_token_globex_00000000000';
 export const ENV_PATH = '/api/v2/organizations/acme/projects/web/environments/prod';
 export const ADDRESS = { organization: 'acme', project: 'web', environment: 'prod' };
+/** The suite's core reads lines of restored content up to 2 MiB (core option `restores.maxLineBytes`), so a test can pass it cheaply. */
+export const CONFORMANCE_MAX_LINE_BYTES = 2 * 1_048_576;
 
 /** A member with an API token and one enrolled device. */
 export interface Member {

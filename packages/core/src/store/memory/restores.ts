@@ -26,32 +26,40 @@ export function memoryRestores(state: MemoryState, journal: Journal): RestoreRep
   return {
     async begin(session, now) {
       for (const old of [...restores.sessions.values()]) if (old.expires_at <= now) dropSession(old.id);
+      for (const open of restores.sessions.values()) {
+        if (open.organization_id === session.organization_id) return clone(open);
+      }
       restores.sessions.set(session.id, clone(session));
       restores.parts.set(session.id, new Map());
       journal?.push(() => {
         restores.sessions.delete(session.id);
         restores.parts.delete(session.id);
       });
+      return null;
     },
     async get(organizationId, id, now) {
       const session: RestoreSession | undefined = restores.sessions.get(id);
       if (!session || session.organization_id !== organizationId || session.expires_at <= now) return null;
       return clone(session);
     },
-    async putPart(sessionId, index, data) {
+    async putPart(sessionId, index, data, bytes, maxBytes) {
       const parts = restores.parts.get(sessionId);
-      if (!parts) return;
+      if (!parts) return null;
       const before = parts.get(index);
-      parts.set(index, data);
+      let total = bytes;
+      for (const [other, part] of parts) if (other !== index) total += part.bytes;
+      if (total > maxBytes) return total;
+      parts.set(index, { data, bytes });
       journal?.push(() => (before === undefined ? parts.delete(index) : parts.set(index, before)));
+      return total;
     },
     async partStats(sessionId) {
-      const parts = restores.parts.get(sessionId) ?? new Map<number, string>();
+      const parts = restores.parts.get(sessionId) ?? new Map<number, unknown>();
       return { count: parts.size, maxIndex: parts.size === 0 ? -1 : Math.max(...parts.keys()) };
     },
     async *parts(sessionId) {
-      const parts = restores.parts.get(sessionId) ?? new Map<number, string>();
-      for (const index of [...parts.keys()].sort((a, b) => a - b)) yield parts.get(index)!;
+      const parts = restores.parts.get(sessionId) ?? new Map<number, { data: string }>();
+      for (const index of [...parts.keys()].sort((a, b) => a - b)) yield parts.get(index)!.data;
     },
     async end(sessionId) {
       dropSession(sessionId);

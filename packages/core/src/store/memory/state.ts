@@ -58,8 +58,11 @@ export interface MemoryState {
   totals: Map<string, StoredTotal>;
   /** Called (soon, not synchronously) when deliveries are queued or released. */
   deliveryWatchers: Set<() => void>;
-  /** Staged restores and their parts (session id -> index -> part). */
-  restores: { sessions: Map<string, RestoreSession>; parts: Map<string, Map<number, string>> };
+  /** Staged restores and their parts (session id -> index -> part and its size as sent). */
+  restores: {
+    sessions: Map<string, RestoreSession>;
+    parts: Map<string, Map<number, { data: string; bytes: number }>>;
+  };
 }
 
 /** A minute or hour rollup of one webhook. */

@@ -31,12 +31,29 @@ export interface RestoredSecret {
 export type RestoredIdKind = 'project' | 'environment' | 'device' | 'audit_webhook';
 
 export interface RestoreRepository {
-  /** Stores a new session, first dropping every expired one (of any organization) and its parts. */
-  begin(session: RestoreSession, now: string): Promise<void>;
+  /**
+   * Stores a new session, first dropping every expired one (of any organization) and its parts, and
+   * answers null; or, when the organization already has a session that has not expired, stores
+   * nothing and answers that one. One check-and-insert: of two calls at once for one organization,
+   * one stores its session and the other answers it.
+   */
+  begin(session: RestoreSession, now: string): Promise<RestoreSession | null>;
   /** The session, when it is of this organization and has not expired. */
   get(organizationId: string, id: string, now: string): Promise<RestoreSession | null>;
-  /** Stores part `index` of the session, replacing an earlier upload of the same index. */
-  putPart(sessionId: string, index: number, data: string): Promise<void>;
+  /**
+   * Stores part `index` of the session (`bytes` long as the client sent it, before any sealing),
+   * replacing an earlier upload of the same index, unless the session's parts would then hold more
+   * than `maxBytes` in all: then it stores nothing. Answers the bytes the parts hold with this one
+   * (stored or not), or null when the session is gone. One step: parts sent at once cannot together
+   * pass `maxBytes`.
+   */
+  putPart(
+    sessionId: string,
+    index: number,
+    data: string,
+    bytes: number,
+    maxBytes: number,
+  ): Promise<number | null>;
   /** How many parts the session holds and the highest index, to check they are 0…n-1. */
   partStats(sessionId: string): Promise<{ count: number; maxIndex: number }>;
   /**
@@ -44,7 +61,7 @@ export interface RestoreRepository {
    * store's outside view waits for running transactions by returning a promise, not an iterable.
    */
   parts(sessionId: string): AsyncIterable<string>;
-  /** Drops the session and its parts. */
+  /** Drops the session and its parts (nothing when it is already gone). */
   end(sessionId: string): Promise<void>;
   /**
    * Removes the organization's content: projects, environments, secrets, members, devices, audit
