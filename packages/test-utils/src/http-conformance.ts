@@ -42,6 +42,7 @@ import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
+import { describeWellFormedTextTests } from './conformance/well-formed-text.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
 import type { StartTarget } from './http-target.js';
 import { describeKeyed, type SkipList } from './keyed.js';
@@ -184,6 +185,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
 
     describeRequestTests(ctx);
     describePushTests(ctx);
+    describeWellFormedTextTests(ctx);
     describeRoleTests(ctx);
     describeWhoActsOnWhomTests(ctx);
     describeMemberLifecycleTests(ctx);

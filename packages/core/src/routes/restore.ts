@@ -14,6 +14,7 @@ import { LatchkeyError } from '../errors.js';
 import { seal } from '../keyring.js';
 import { defineRoute, type RouteContext } from '../router.js';
 import type { RestoreSession } from '../store/types.js';
+import { text } from '../text.js';
 import { commonErrors, error } from './docs.js';
 
 const RESTORES = '/organizations/{organization}/restores';
@@ -27,7 +28,7 @@ const BeginRestoreBody = z.strictObject({
 });
 const RestoreSessionResponse = z.strictObject({ id: z.string(), expires_at: z.string() });
 const PartBody = z.strictObject({
-  data: z.string().min(1).describe('the next whole lines of the backup content'),
+  data: text().min(1).describe('the next whole lines of the backup content'),
 });
 const PartResponse = z.strictObject({ part: z.int(), bytes: z.int() });
 const RestoredResponse = z.strictObject({
