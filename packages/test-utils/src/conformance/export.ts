@@ -32,7 +32,9 @@ export function describeExportTests(ctx: ConformanceContext): void {
         seq: before.at(-1)!.seq,
         hash: before.at(-1)!.hash,
       });
-      expect(await verifyActivityExport(response.text, { publicKey: ctx.auditPublicKey })).toMatchObject({
+      expect(
+        await verifyActivityExport(response.text, { organization: 'acme', publicKey: ctx.auditPublicKey }),
+      ).toMatchObject({
         ok: true,
         events: before.length,
       });
