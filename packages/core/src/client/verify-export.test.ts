@@ -129,6 +129,13 @@ describe('verifyActivityExport', () => {
       line: 4,
       reason: 'malformed',
     });
+    for (const empty of ['{"checkpoint":null}', '{"checkpoint":"acme"}']) {
+      expect(await verifyUnpinned([...exportOf(events, null), empty])).toMatchObject({
+        ok: false,
+        line: 11,
+        reason: 'malformed',
+      });
+    }
     const first = JSON.stringify({ ...events[0], prev_hash: events[1]!.hash });
     expect(await verify([first])).toMatchObject({ ok: false, line: 1, reason: 'edited' });
   });

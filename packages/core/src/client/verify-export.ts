@@ -128,7 +128,11 @@ export async function verifyActivityExport(
       return fail(number, 'malformed', 'The line is not JSON.');
     }
     if (typeof value === 'object' && value !== null && 'checkpoint' in value) {
-      checkpoint = { value: (value as { checkpoint: Checkpoint }).checkpoint, line: number };
+      const signed = (value as { checkpoint: unknown }).checkpoint;
+      if (typeof signed !== 'object' || signed === null) {
+        return fail(number, 'malformed', 'The checkpoint line holds no checkpoint.');
+      }
+      checkpoint = { value: signed as Checkpoint, line: number };
       continue;
     }
     if (!isEvent(value)) return fail(number, 'malformed', 'The line is neither an event nor a checkpoint.');
