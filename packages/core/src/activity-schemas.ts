@@ -1,23 +1,21 @@
 /** The schemas of the evidence trail: history, export and checkpoints. */
 import { z } from 'zod';
+import { text, wellFormed } from './text.js';
 
 /** An RFC 3339 time with an offset (`Z` or `±hh:mm`), as the history filters take it. */
-const Rfc3339 = z.iso.datetime({ offset: true });
+const Rfc3339 = z.iso.datetime({ offset: true }).check(wellFormed);
 
 /** Query of the history endpoints. */
 export const HistoryQuery = z.strictObject({
-  limit: z
-    .string()
+  limit: text()
     .regex(/^[0-9]{1,3}$/, 'an integer from 1 to 500')
     .transform(Number)
     .pipe(z.number().int().min(1).max(500))
     .optional(),
-  cursor: z
-    .string()
+  cursor: text()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a next_cursor of an earlier page')
     .optional(),
-  type: z
-    .string()
+  type: text()
     .regex(/^[a-z][a-z0-9_]{0,63}(,[a-z][a-z0-9_]{0,63}){0,49}$/, 'a comma-separated list of event types')
     .optional(),
   since: Rfc3339.optional().describe('inclusive'),

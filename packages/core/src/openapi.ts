@@ -98,6 +98,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: stri
       version: '2.0.0',
       description:
         'Signed pushes with optimistic concurrency, device checks, role-based access and a tamper-evident activity log. ' +
+        'Every string a request carries (body, query, path) must be well-formed Unicode without NUL, and a body or query must be UTF-8: otherwise 400 invalid_request, whose error.details [{path, message}] name where. ' +
         'Every non-2xx body is {"error":{"code","message","status"}}; error codes: ' +
         Object.entries(ERROR_STATUS)
           .map(([code, status]) => `${code} (${status})`)

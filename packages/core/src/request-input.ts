@@ -30,12 +30,27 @@ export function splitUrl(target: string): { segments: string[]; rawQuery: string
 export function parseQuery(rawQuery: string | undefined): Record<string, string> {
   const query: Record<string, string> = {};
   if (rawQuery === undefined) return query;
-  for (const [key, value] of new URLSearchParams(rawQuery)) {
+  for (const pair of rawQuery.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const key = decodeQueryPart(eq === -1 ? pair : pair.slice(0, eq));
     if (key in query)
       throw new LatchkeyError('invalid_request', `Query parameter ${key} is given more than once.`);
-    query[key] = value;
+    query[key] = decodeQueryPart(eq === -1 ? '' : pair.slice(eq + 1));
   }
   return query;
+}
+
+/**
+ * One name or value of a query, as form encoding writes it (`+` for a space). `URLSearchParams`
+ * would turn bytes that are not UTF-8 into U+FFFD without a word; here they are a 400, as in a path.
+ */
+function decodeQueryPart(part: string): string {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '));
+  } catch {
+    throw new LatchkeyError('invalid_request', 'The query is not valid percent-encoded UTF-8.');
+  }
 }
 
 /** Size in bytes of a request body. */
@@ -110,10 +125,10 @@ export function rejectUnknownQuery(query: Record<string, string>): undefined {
 /** Checks path parameters against their schemas (ids, slugs). */
 export function validateParams(params: Record<string, string>): Record<string, string> {
   for (const [name, value] of Object.entries(params)) {
-    const schema = paramSchemas[name];
-    if (schema && !schema.safeParse(value).success) {
+    const result = paramSchemas[name]?.safeParse(value);
+    if (result && !result.success) {
       throw new LatchkeyError('invalid_request', `The path parameter ${name} is not valid.`, {
-        details: [{ path: `path.${name}`, message: 'not a valid identifier' }],
+        details: zodDetails(result.error, `path.${name}`),
       });
     }
   }

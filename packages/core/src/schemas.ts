@@ -4,27 +4,28 @@
  */
 import { z } from 'zod';
 import { ROLES } from './permissions.js';
+import { text } from './text.js';
 
 /** Organization, project and environment slugs: lower-case letters, digits and inner hyphens. */
-export const SlugSchema = z
-  .string()
-  .regex(
-    /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
-    'must be a slug: a-z, 0-9 and inner hyphens, at most 63 characters',
-  );
+export const SlugSchema = text().regex(
+  /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
+  'must be a slug: a-z, 0-9 and inner hyphens, at most 63 characters',
+);
 
 /** An id with its type prefix, e.g. `dev_…`. */
 export const idSchema = (prefix: string) =>
-  z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]{8,64}$`), `must be an id starting with ${prefix}_`);
+  text().regex(new RegExp(`^${prefix}_[A-Za-z0-9]{8,64}$`), `must be an id starting with ${prefix}_`);
 
 /** A user identifier as the host app knows it (a user id or an email). */
-export const UserSchema = z
-  .string()
+export const UserSchema = text()
   .min(1)
   .max(254)
   .refine((user) => !/[\s\p{Cc}]/u.test(user), 'must not contain white space or control characters');
 
 export const RoleSchema = z.enum(ROLES);
+
+/** A display name (of an organization, project, token or device): 1 to `max` characters of text. */
+export const nameSchema = (max = 200) => text().min(1).max(max);
 
 /** A JSON object with one array property, e.g. `{ projects: [...] }`. */
 export const listOf = <T extends z.ZodType>(key: string, item: T) => z.strictObject({ [key]: z.array(item) });
@@ -38,21 +39,19 @@ export const GrantSchema = z.strictObject({
 });
 
 /** A secret key name. */
-export const SecretKeySchema = z
-  .string()
-  .regex(
-    /^[A-Za-z_][A-Za-z0-9_.-]{0,255}$/,
-    'must start with a letter or _ and use A-Z, a-z, 0-9, _, . or -',
-  );
+export const SecretKeySchema = text().regex(
+  /^[A-Za-z_][A-Za-z0-9_.-]{0,255}$/,
+  'must start with a letter or _ and use A-Z, a-z, 0-9, _, . or -',
+);
 
 export const CreateOrganizationBody = z.strictObject({
   slug: SlugSchema,
-  name: z.string().min(1).max(200).optional(),
+  name: nameSchema().optional(),
 });
 
 export const CreateProjectBody = z.strictObject({
   slug: SlugSchema,
-  name: z.string().min(1).max(200).optional(),
+  name: nameSchema().optional(),
 });
 
 export const CreateEnvironmentBody = z.strictObject({
@@ -81,13 +80,12 @@ export const UpdateMemberBody = z
 
 export const CreateTokenBody = z.strictObject({
   user: UserSchema,
-  name: z.string().min(1).max(200),
+  name: nameSchema(),
 });
 
 export const EnrollDeviceBody = z.strictObject({
-  name: z.string().min(1).max(200),
-  public_key: z
-    .string()
+  name: nameSchema(),
+  public_key: text()
     .min(1)
     .max(4096)
     .describe('Ed25519 public key: SPKI PEM, or the raw 32 bytes in base64url'),
@@ -96,7 +94,10 @@ export const EnrollDeviceBody = z.strictObject({
 export const PushChangeSchema = z
   .strictObject({
     key: SecretKeySchema,
-    value: z.string().max(1_048_576).optional(),
+    value: text()
+      .max(1_048_576)
+      .optional()
+      .describe('well-formed Unicode without NUL: stored exactly as signed'),
     delete: z.literal(true).optional(),
     if_version: z.int().min(0).max(2_147_483_647).optional(),
   })
@@ -112,15 +113,13 @@ export const PushBody = z
       .min(0)
       .max(Number.MAX_SAFE_INTEGER)
       .describe('Unix seconds; must be within 300 s of now'),
-    nonce: z
-      .string()
+    nonce: text()
       .regex(/^[A-Za-z0-9_-]{22,256}$/, 'must be at least 16 random bytes, base64url')
       .describe('Never reusable'),
     conflict_mode: z.enum(['lenient', 'strict']).optional(),
     force_overwrite: z.boolean().optional(),
     changes: z.array(PushChangeSchema).min(1).max(1000),
-    client_sig: z
-      .string()
+    client_sig: text()
       .max(200)
       .describe('base64url Ed25519 signature over the JCS of the body without client_sig'),
   })

@@ -1,8 +1,9 @@
 /** The schemas of audit webhooks: management, the attempt log, tests and metrics (source section 2). */
 import { z } from 'zod';
+import { text, wellFormed } from './text.js';
 import { LATENCY_BUCKET_KEYS } from './webhooks/metrics-rollup.js';
 
-const Rfc3339 = z.iso.datetime({ offset: true });
+const Rfc3339 = z.iso.datetime({ offset: true }).check(wellFormed);
 
 export const AuditWebhookStatusSchema = z.enum(['active', 'disabled', 'dead_letter']);
 
@@ -24,13 +25,12 @@ export const LastDeliverySchema = z.strictObject({
 });
 
 export const CreateAuditWebhookBody = z.strictObject({
-  name: z
-    .string()
+  name: text()
     .trim()
     .min(1)
     .max(100)
     .refine((name) => !/\p{Cc}/u.test(name), 'must not contain control characters'),
-  url: z.string().max(2_048).describe('https:// URL of the receiver; must reach a public address'),
+  url: text().max(2_048).describe('https:// URL of the receiver; must reach a public address'),
 });
 
 export const RecoverBody = z.strictObject({
@@ -71,14 +71,12 @@ export const DeliveryAttemptSchema = z.strictObject({
 });
 
 export const DeliveriesQuery = z.strictObject({
-  limit: z
-    .string()
+  limit: text()
     .regex(/^[0-9]{1,3}$/, 'an integer from 1 to 100')
     .transform(Number)
     .pipe(z.number().int().min(1).max(100))
     .optional(),
-  cursor: z
-    .string()
+  cursor: text()
     .regex(/^att_[A-Za-z0-9]{8,64}$/, 'a next_cursor of an earlier page')
     .optional(),
 });

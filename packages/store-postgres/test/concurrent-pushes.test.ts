@@ -92,6 +92,7 @@ describe.skipIf(postgresUnavailable !== null)(
         headers: { authorization: `Bearer ${acme.deviceEnv.TOKEN}` },
       });
       const verdict = await verifyActivityExport(exported.body as AsyncIterable<string>, {
+        organization: 'acme',
         publicKey: acme.auditPublicKey,
       });
       expect(verdict).toMatchObject({ ok: true, events: events.length });

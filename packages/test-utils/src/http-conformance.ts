@@ -44,6 +44,7 @@ import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
+import { describeWellFormedTextTests } from './conformance/well-formed-text.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
 import type { StartTarget } from './http-target.js';
 import { describeKeyed, type SkipList } from './keyed.js';
@@ -187,6 +188,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
 
     describeRequestTests(ctx);
     describePushTests(ctx);
+    describeWellFormedTextTests(ctx);
     describeRoleTests(ctx);
     describeWhoActsOnWhomTests(ctx);
     describeMemberLifecycleTests(ctx);

@@ -1,7 +1,8 @@
 /**
  * `latchkey activity export` streams the organization's activity log to a file (NDJSON or CSV),
- * with progress; `activity verify` checks an NDJSON export line by line (the hash chain and, with
- * the organization's audit public key, its signed checkpoint) and names the first bad line.
+ * with progress; `activity verify` checks an NDJSON export line by line (the hash chain from its
+ * first event, the organization every line names and, with the organization's audit public key,
+ * its signed checkpoint) and names the first bad line.
  */
 import { createReadStream, createWriteStream, renameSync, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -63,43 +64,65 @@ export function registerActivity(program: Command): void {
 
   activity
     .command('verify')
-    .description('Check an NDJSON export: hash chain, and the signed checkpoint with --public-key')
+    .description(
+      'Check an NDJSON export from the chain’s first event: hash chain, organization, and the signed checkpoint with --public-key',
+    )
     .argument('<file>', 'an NDJSON export')
     .option(
       '--public-key <key>',
       "the organization's audit public key (raw base64url or SPKI PEM), pinned out of band",
     )
-    .action(async (file: string, options: { publicKey?: string }, command: Command) => {
-      const ctx = createContext(command.optsWithGlobals<GlobalOptions>());
-      const stream = createReadStream(file);
-      let verdict: Awaited<ReturnType<typeof verifyActivityExport>>;
-      try {
-        verdict = await verifyActivityExport(
-          stream,
-          options.publicKey ? { publicKey: options.publicKey } : {},
-        );
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code) throw new CliError(`Cannot read ${file}: ${code}`);
-        throw new CliError(`Cannot verify ${file}: ${(error as Error).message}`, EXIT.verification);
-      }
-      if (!verdict.ok) {
-        ctx.out.result(verdict, () => undefined);
-        throw new CliError(
-          `${file}:${verdict.line}: ${verdict.reason}: ${verdict.message}`,
-          EXIT.verification,
-        );
-      }
-      const checkpoint = verdict.checkpoint;
-      ctx.out.result(verdict, () => {
-        ctx.out.line(
-          `${file}: ${verdict.events.toLocaleString('en')} events, chain intact up to seq ${verdict.head.seq}.`,
-        );
-        if (checkpoint && options.publicKey)
-          ctx.out.line(`Checkpoint at seq ${checkpoint.seq} signed by the given key: valid.`);
-        else if (checkpoint)
-          ctx.out.line('Checkpoint present but not checked: give --public-key to detect truncation.');
-        else ctx.out.line('No checkpoint: give --public-key to require one.');
-      });
-    });
+    .option(
+      '--organization <slug>',
+      'the organization the export must be of (every event and the checkpoint name it); default the configured one',
+    )
+    .option('--partial', 'the export was made with --since: it may start after the chain’s first event')
+    .action(
+      async (
+        file: string,
+        options: { publicKey?: string; organization?: string; partial?: boolean },
+        command: Command,
+      ) => {
+        const ctx = createContext(command.optsWithGlobals<GlobalOptions>());
+        const organization = options.organization ?? ctx.settings.org;
+        if (!organization) {
+          throw new CliError(
+            'Which organization is this export of? Give --organization, --org, LATCHKEY_ORG, or `latchkey config set org …`.',
+            EXIT.usage,
+          );
+        }
+        const stream = createReadStream(file);
+        let verdict: Awaited<ReturnType<typeof verifyActivityExport>>;
+        try {
+          verdict = await verifyActivityExport(stream, {
+            organization,
+            ...(options.publicKey ? { publicKey: options.publicKey } : {}),
+            ...(options.partial ? { partial: true } : {}),
+          });
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code) throw new CliError(`Cannot read ${file}: ${code}`);
+          throw new CliError(`Cannot verify ${file}: ${(error as Error).message}`, EXIT.verification);
+        }
+        if (!verdict.ok) {
+          ctx.out.result(verdict, () => undefined);
+          throw new CliError(
+            `${file}:${verdict.line}: ${verdict.reason}: ${verdict.message}`,
+            EXIT.verification,
+          );
+        }
+        const { checkpoint, head, events } = verdict;
+        ctx.out.result({ ...verdict, organization, partial: options.partial === true }, () => {
+          const from = options.partial ? 'chain intact' : 'chain intact from its first event';
+          ctx.out.line(
+            `${file}: ${events.toLocaleString('en')} events of ${organization}, ${from} up to seq ${head.seq}.`,
+          );
+          if (checkpoint && options.publicKey)
+            ctx.out.line(`Checkpoint at seq ${checkpoint.seq} signed by the given key: valid.`);
+          else if (checkpoint)
+            ctx.out.line('Checkpoint present but not checked: give --public-key to detect truncation.');
+          else ctx.out.line('No checkpoint: give --public-key to require one.');
+        });
+      },
+    );
 }

@@ -6,12 +6,13 @@
 import { z } from 'zod';
 import { ActivityEventSchema } from '../activity-schemas.js';
 import { GrantSchema, RoleSchema, SecretKeySchema, SlugSchema, UserSchema } from '../schemas.js';
+import { text } from '../text.js';
 import { DeliveryErrorSchema, LastDeliverySchema } from '../webhook-schemas.js';
 import { BACKUP_FORMAT_VERSION } from './backup-stream.js';
 
 const Time = z.iso.datetime({ offset: true });
 const Count = z.int().min(0).max(1_000_000_000);
-const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'lower-case hex SHA-256');
+const Sha256 = text().regex(/^[0-9a-f]{64}$/, 'lower-case hex SHA-256');
 const Name = z.string().min(1).max(200);
 /** Ids are kept when free on this server and replaced otherwise, so any tidy token will do. */
 const Id = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'an id');

@@ -1,40 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { type ChainHead, sealEvent } from '../activity.js';
 import { generateAuditKey, signCheckpoint, toAuditKey } from '../checkpoint.js';
-import type { ActivityEvent } from '../model.js';
-import { verifyActivityExport } from './verify-export.js';
+import type { ActivityDraft, ActivityEvent } from '../model.js';
+import { type VerifyExportOptions, verifyActivityExport } from './verify-export.js';
 
 const key = generateAuditKey();
 const auditKey = toAuditKey(key.privateKeyPem);
 
-function chain(n: number): ActivityEvent[] {
+/** A chain of `n` events; `shape` may change any event's draft (its organization, type, data). */
+function chain(
+  n: number,
+  shape: (i: number, draft: ActivityDraft) => ActivityDraft = (_, draft) => draft,
+): ActivityEvent[] {
   const events: ActivityEvent[] = [];
   let head: ChainHead | null = null;
   for (let i = 1; i <= n; i++) {
-    const event: ActivityEvent = sealEvent(
-      {
-        id: `evt_${String(i).padStart(8, '0')}`,
-        type: i % 2 ? 'push_applied' : 'project_created',
-        occurred_at: new Date(Date.UTC(2026, 10, 24, 0, 0, i)).toISOString(),
-        organization: 'acme',
-        actor: { type: 'user', id: 'admin' },
-        data: { i },
-      },
-      head,
-    );
+    const draft: ActivityDraft = {
+      id: `evt_${String(i).padStart(8, '0')}`,
+      type: i % 2 ? 'push_applied' : 'project_created',
+      occurred_at: new Date(Date.UTC(2026, 10, 24, 0, 0, i)).toISOString(),
+      organization: 'acme',
+      actor: { type: 'user', id: 'admin' },
+      data: { i },
+    };
+    const event: ActivityEvent = sealEvent(shape(i, draft), head);
     events.push(event);
     head = { seq: event.seq, hash: event.hash };
   }
   return events;
 }
 
-const checkpointOf = (e: ActivityEvent, k = auditKey) =>
+const checkpointOf = (e: ActivityEvent, k = auditKey, organization = e.organization) =>
   JSON.stringify({
-    checkpoint: signCheckpoint(
-      { organization: 'acme', seq: e.seq, hash: e.hash },
-      k,
-      '2026-11-24T01:00:00.000Z',
-    ),
+    checkpoint: signCheckpoint({ organization, seq: e.seq, hash: e.hash }, k, '2026-11-24T01:00:00.000Z'),
   });
 
 function exportOf(events: ActivityEvent[], closing: string | null = checkpointOf(events.at(-1)!)): string[] {
@@ -43,9 +41,11 @@ function exportOf(events: ActivityEvent[], closing: string | null = checkpointOf
 
 const text = (lines: string[]) => `${lines.join('\n')}\n`;
 /** With the organization's audit key pinned. */
-const verify = (lines: string[]) => verifyActivityExport(text(lines), { publicKey: key.publicKey });
+const verify = (lines: string[], options: Partial<VerifyExportOptions> = {}) =>
+  verifyActivityExport(text(lines), { organization: 'acme', publicKey: key.publicKey, ...options });
 /** With no key: only the chain is checked. */
-const verifyUnpinned = (lines: string[]) => verifyActivityExport(text(lines));
+const verifyUnpinned = (lines: string[], options: Partial<VerifyExportOptions> = {}) =>
+  verifyActivityExport(text(lines), { organization: 'acme', ...options });
 
 /** Re-seals an edited event so its own hash is consistent again, as a forger would. */
 function forge(event: ActivityEvent, data: Record<string, unknown>): ActivityEvent {
@@ -62,7 +62,9 @@ describe('verifyActivityExport', () => {
     const chunks = Array.from({ length: Math.ceil(bytes.length / 7) }, (_, i) =>
       bytes.subarray(i * 7, i * 7 + 7),
     );
-    expect(await verifyActivityExport(chunks, { publicKey: key.publicKey })).toMatchObject({
+    expect(
+      await verifyActivityExport(chunks, { organization: 'acme', publicKey: key.publicKey }),
+    ).toMatchObject({
       ok: true,
       events: 10,
     });
@@ -127,7 +129,88 @@ describe('verifyActivityExport', () => {
       line: 4,
       reason: 'malformed',
     });
+    for (const empty of ['{"checkpoint":null}', '{"checkpoint":"acme"}']) {
+      expect(await verifyUnpinned([...exportOf(events, null), empty])).toMatchObject({
+        ok: false,
+        line: 11,
+        reason: 'malformed',
+      });
+    }
     const first = JSON.stringify({ ...events[0], prev_hash: events[1]!.hash });
     expect(await verify([first])).toMatchObject({ ok: false, line: 1, reason: 'edited' });
+  });
+
+  it('requires the chain’s first event unless the export is declared partial', async () => {
+    const six = chain(6);
+    // The first 5 of 6 events cut: the last line and its checkpoint are genuine.
+    const cut = exportOf(six.slice(5));
+    expect(await verify(cut)).toMatchObject({ ok: false, line: 1, reason: 'deleted' });
+    expect(await verifyUnpinned(cut)).toMatchObject({ ok: false, line: 1, reason: 'deleted' });
+    expect(await verify(cut, { partial: true })).toMatchObject({ ok: true, events: 1, head: { seq: 6 } });
+    expect(await verify(exportOf(six.slice(2)), { partial: true })).toMatchObject({ ok: true, events: 4 });
+  });
+
+  it('still checks the links and the checkpoint of a partial export', async () => {
+    const six = chain(6);
+    const holed = exportOf(six.slice(2));
+    holed.splice(1, 1);
+    expect(await verify(holed, { partial: true })).toMatchObject({ ok: false, line: 2, reason: 'deleted' });
+    const tailCut = exportOf(six.slice(2, 5), checkpointOf(six[5]!));
+    expect(await verify(tailCut, { partial: true })).toMatchObject({
+      ok: false,
+      line: 4,
+      reason: 'truncated',
+    });
+    const forged = exportOf(
+      six.slice(2),
+      checkpointOf(six[5]!, toAuditKey(generateAuditKey().privateKeyPem)),
+    );
+    expect(await verify(forged, { partial: true })).toMatchObject({ reason: 'checkpoint_invalid' });
+    expect(await verify(exportOf(six.slice(2), null), { partial: true })).toMatchObject({
+      reason: 'truncated',
+    });
+  });
+
+  it('refuses a checkpoint for another organization, even one signed by the pinned key', async () => {
+    const lines = exportOf(events, checkpointOf(events[9]!, auditKey, 'globex'));
+    expect(await verify(lines)).toMatchObject({ ok: false, line: 11, reason: 'wrong_organization' });
+    expect(await verifyUnpinned(lines)).toMatchObject({ ok: false, line: 11, reason: 'wrong_organization' });
+  });
+
+  it('refuses events that name another organization, and an export verified as the wrong one', async () => {
+    const globex = chain(4, (_, draft) => ({ ...draft, organization: 'globex' }));
+    // Intact and signed, but globex's: not acme's log.
+    expect(await verify(exportOf(globex, checkpointOf(globex[3]!, auditKey, 'acme')))).toMatchObject({
+      ok: false,
+      line: 1,
+      reason: 'wrong_organization',
+    });
+    expect(await verify(exportOf(globex), { organization: 'globex' })).toMatchObject({ ok: true });
+    const mixed = chain(4, (i, draft) => (i === 3 ? { ...draft, organization: 'globex' } : draft));
+    expect(await verify(exportOf(mixed))).toMatchObject({ ok: false, line: 3, reason: 'wrong_organization' });
+  });
+
+  it('accepts another organization’s events only as a restored chain that backup_restored closes', async () => {
+    const restored = (source: string, type = 'backup_restored') =>
+      chain(4, (i, draft) =>
+        i < 4
+          ? { ...draft, organization: 'acme' }
+          : { ...draft, organization: 'beta', type, data: { source: { organization: source } } },
+      );
+    const good = restored('acme');
+    expect(await verify(exportOf(good), { organization: 'beta' })).toMatchObject({ ok: true, events: 4 });
+    for (const bad of [restored('globex'), restored('acme', 'project_created')]) {
+      expect(await verify(exportOf(bad), { organization: 'beta' })).toMatchObject({
+        ok: false,
+        line: 1,
+        reason: 'wrong_organization',
+      });
+    }
+    // Without the closing event the borrowed run stands alone.
+    expect(await verify(exportOf(good.slice(0, 3)), { organization: 'beta' })).toMatchObject({
+      ok: false,
+      line: 1,
+      reason: 'wrong_organization',
+    });
   });
 });

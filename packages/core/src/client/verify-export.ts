@@ -1,13 +1,16 @@
 /**
  * `verifyActivityExport`: checks an NDJSON activity export line by line and names the first bad
  * line and why. Each line's hash must match its content, each line must chain to the one before,
- * and, with the organization's audit public key, the closing checkpoint must be signed by that key
- * and name the last event: so an edited, deleted, reordered, truncated or wholesale-rewritten log
- * is caught, not only an edited line.
+ * the first line must be the chain's first event (unless the caller says the export is partial),
+ * every line must name the organization the caller expects, and, with the organization's audit
+ * public key, the closing checkpoint must be signed by that key and name the last event: so an
+ * edited, deleted, reordered, truncated, front-cut, borrowed or wholesale-rewritten log is caught,
+ * not only an edited line.
  */
 import { type ChainHead, GENESIS_HASH, sealEvent } from '../activity.js';
 import { type Checkpoint, verifyCheckpoint } from '../checkpoint.js';
 import type { ActivityDraft, ActivityEvent } from '../model.js';
+import { OrganizationCheck } from './organization-check.js';
 
 /** Why an export does not verify. */
 export type ExportFault =
@@ -22,7 +25,9 @@ export type ExportFault =
   /** The export ends before the event its checkpoint names, or without the checkpoint. */
   | 'truncated'
   /** The checkpoint is not signed by the given key, or names another head than the last event. */
-  | 'checkpoint_invalid';
+  | 'checkpoint_invalid'
+  /** An event or the checkpoint names another organization than the one expected. */
+  | 'wrong_organization';
 
 export type ExportVerdict =
   | {
@@ -39,10 +44,21 @@ export type ExportVerdict =
 /** Options of {@link verifyActivityExport}. */
 export interface VerifyExportOptions {
   /**
+   * The slug of the organization whose log this is meant to be. Every event and the checkpoint
+   * must name it, so one organization's intact export cannot pass for another's.
+   */
+  organization: string;
+  /**
    * The organization's audit public key (raw base64url or SPKI PEM), pinned out of band. With it,
    * the export must end with a checkpoint that this key signed and that names its last event.
    */
   publicKey?: string;
+  /**
+   * The export may start after the chain's first event (an export with `since`). Without it, the
+   * first event must be `seq` 1 after the genesis hash, so a copy with its first lines cut fails.
+   * Either way, the lines must chain to each other and the checkpoint must name the last one.
+   */
+  partial?: boolean;
 }
 
 type Source = string | Uint8Array | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
@@ -86,18 +102,21 @@ function isEvent(value: unknown): value is ActivityEvent {
 
 /**
  * Verifies an NDJSON export (a string, bytes, or a stream of chunks such as a file read stream or
- * a `fetch` body). A full export (no `since` or `type` filter) is checked from the genesis of the
- * chain; a filtered one from its first line on, which it has to trust.
+ * a `fetch` body) of `options.organization`. A full export (no filter) is checked from the genesis
+ * of the chain; one exported with `since` only with `partial`, from its first line on, which it has
+ * to trust. An export filtered by `type` or `until` has gaps or ends before its checkpoint's head,
+ * so it does not verify: verify the full export.
  */
 export async function verifyActivityExport(
   source: Source,
-  options: VerifyExportOptions = {},
+  options: VerifyExportOptions,
 ): Promise<ExportVerdict> {
   let number = 0;
   let previous: { event: ActivityEvent; line: number } | null = null;
   let gap: { line: number; seq: number } | null = null;
   let checkpoint: { value: Checkpoint; line: number } | null = null;
   let events = 0;
+  const owner = new OrganizationCheck(options.organization);
   for await (const text of linesOf(source)) {
     number++;
     if (text.trim() === '') continue;
@@ -109,7 +128,11 @@ export async function verifyActivityExport(
       return fail(number, 'malformed', 'The line is not JSON.');
     }
     if (typeof value === 'object' && value !== null && 'checkpoint' in value) {
-      checkpoint = { value: (value as { checkpoint: Checkpoint }).checkpoint, line: number };
+      const signed = (value as { checkpoint: unknown }).checkpoint;
+      if (typeof signed !== 'object' || signed === null) {
+        return fail(number, 'malformed', 'The checkpoint line holds no checkpoint.');
+      }
+      checkpoint = { value: signed as Checkpoint, line: number };
       continue;
     }
     if (!isEvent(value)) return fail(number, 'malformed', 'The line is neither an event nor a checkpoint.');
@@ -126,6 +149,15 @@ export async function verifyActivityExport(
     if (event.seq === 1 && event.prev_hash !== GENESIS_HASH) {
       return fail(number, 'edited', 'The first event of a chain must follow the genesis hash.');
     }
+    if (!previous && event.seq !== 1 && options.partial !== true) {
+      return fail(
+        number,
+        'deleted',
+        `The export starts at seq ${event.seq}: the events before it are missing. Only an export made with since starts later; verify it as partial.`,
+      );
+    }
+    const foreign = owner.event(event, number);
+    if (foreign) return fail(foreign.line, 'wrong_organization', foreign.message);
     if (gap) {
       // The line after a jump in seq tells a deletion from a swap.
       if (event.seq < gap.seq) {
@@ -157,6 +189,15 @@ export async function verifyActivityExport(
     events++;
   }
   if (gap) return fail(gap.line, 'deleted', `Events are missing before seq ${gap.seq}.`);
+  const carried = owner.end();
+  if (carried) return fail(carried.line, 'wrong_organization', carried.message);
+  if (checkpoint && checkpoint.value.organization !== options.organization) {
+    return fail(
+      checkpoint.line,
+      'wrong_organization',
+      `The checkpoint is for organization ${JSON.stringify(checkpoint.value.organization)}, not ${JSON.stringify(options.organization)}.`,
+    );
+  }
   const head: ChainHead = previous
     ? { seq: previous.event.seq, hash: previous.event.hash }
     : { seq: 0, hash: GENESIS_HASH };

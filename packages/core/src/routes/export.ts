@@ -4,6 +4,7 @@
  * the export is not in its own output, and an export the client abandoned is not recorded).
  */
 import { csvHeader, csvRows } from '../activity-export/csv.js';
+import { escapeLineSeparators } from '../activity-export/line-separators.js';
 import { chainHead, type ExportFilter, exportJsonPages, exportPages } from '../activity-export/stream.js';
 import { ExportTally } from '../activity-export/tally.js';
 import { signCheckpoint } from '../checkpoint.js';
@@ -41,7 +42,9 @@ async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter,
   } else {
     const chunks =
       store.activity.streamJson?.({ ...filter, throughSeq: lastSeq }) ?? jsonLines(store, filter, lastSeq);
-    for await (const chunk of chunks) {
+    for await (const stored of chunks) {
+      // Stored JSON keeps U+2028, U+2029 and U+0085 raw; on the wire each line must stay one line.
+      const chunk = escapeLineSeparators(stored);
       tally.addLines(chunk);
       yield chunk;
     }
@@ -83,7 +86,7 @@ export const exportRoutes = [
       200: {
         mediaTypes: ['application/x-ndjson', 'text/csv'],
         description:
-          'The export, as a download (application/x-ndjson or text/csv). With an audit key, the NDJSON ends with one line {"checkpoint": {...}} signing the chain head the export stopped at.',
+          'The export, as a download (application/x-ndjson or text/csv). NDJSON writes U+2028, U+2029 and U+0085 as JSON escapes, so every line splitter sees one line per event. With an audit key, the NDJSON ends with one line {"checkpoint": {...}} signing the chain head the export stopped at.',
       },
       ...commonErrors,
     },

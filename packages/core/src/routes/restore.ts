@@ -16,6 +16,7 @@ import { LatchkeyError } from '../errors.js';
 import { seal } from '../keyring.js';
 import { defineRoute, type RouteContext } from '../router.js';
 import type { RestoreSession } from '../store/types.js';
+import { text } from '../text.js';
 import { commonErrors, error } from './docs.js';
 
 const RESTORES = '/organizations/{organization}/restores';
@@ -29,8 +30,7 @@ const BeginRestoreBody = z.strictObject({
 });
 const RestoreSessionResponse = z.strictObject({ id: z.string(), expires_at: z.string() });
 const PartBody = z.strictObject({
-  data: z
-    .string()
+  data: text()
     .min(1)
     .describe('the next piece of the backup content; a line may run on into the next part'),
 });

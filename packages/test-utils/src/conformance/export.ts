@@ -6,6 +6,9 @@ import { type ConformanceContext, OTHER_ORG_ADMIN } from './context.js';
 import { expectError } from './expect-error.js';
 
 const EXPORT = '/api/v2/organizations/acme/activity/export';
+/** Where Python's `str.splitlines` ends a line. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are exactly what it splits at
+const SPLITLINES = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 
 /** Registers the export tests. */
 export function describeExportTests(ctx: ConformanceContext): void {
@@ -32,7 +35,9 @@ export function describeExportTests(ctx: ConformanceContext): void {
         seq: before.at(-1)!.seq,
         hash: before.at(-1)!.hash,
       });
-      expect(await verifyActivityExport(response.text, { publicKey: ctx.auditPublicKey })).toMatchObject({
+      expect(
+        await verifyActivityExport(response.text, { organization: 'acme', publicKey: ctx.auditPublicKey }),
+      ).toMatchObject({
         ok: true,
         events: before.length,
       });
@@ -65,6 +70,37 @@ export function describeExportTests(ctx: ConformanceContext): void {
         .map((line) => (JSON.parse(line) as ActivityEvent).id)
         .filter((id) => id !== undefined);
       expect(sinceIds).toEqual(now.filter((e) => e.occurred_at >= pivot).map((e) => e.id));
+    });
+
+    it('escapes U+2028, U+2029 and U+0085 so a line splitter sees one line per event', async () => {
+      const org = (await ctx.core.store.organizations.getBySlug('acme'))!;
+      const note = 'one\u2028two\u2029three\u0085four';
+      const planted = await ctx.core.store.activity.append(org.id, {
+        id: 'evt_separators0000000000',
+        type: 'webhook_test',
+        occurred_at: new Date().toISOString(),
+        organization: 'acme',
+        actor: { type: 'user', id: 'admin' },
+        data: { note, [note]: [note] },
+      });
+      const events = await ctx.events();
+      const response = await ctx.send('GET', EXPORT);
+      expect(response.status).toBe(200);
+      const lines = response.text.split(SPLITLINES);
+      expect(lines.pop()).toBe('');
+      // Every event once, then the checkpoint: one line each.
+      expect(lines).toHaveLength(events.length + 1);
+      expect(response.text).toContain('"note":"one\\u2028two\\u2029three\\u0085four"');
+      const exported = lines.map((line) => JSON.parse(line) as ActivityEvent);
+      expect(exported.find((e) => e.id === planted.id)).toEqual(JSON.parse(JSON.stringify(planted)));
+      expect(
+        await verifyActivityExport(response.text, { organization: 'acme', publicKey: ctx.auditPublicKey }),
+      ).toMatchObject({ ok: true, events: events.length });
+      // History answers JSON, where they are plain characters: the same event, character for character.
+      const history = await ctx.send('GET', '/api/v2/organizations/acme/history?type=webhook_test&limit=500');
+      const shown = (history.json as { events: ActivityEvent[] }).events.find((e) => e.id === planted.id);
+      expect(shown).toEqual(JSON.parse(JSON.stringify(planted)));
+      expect(shown!.data['note']).toBe(note);
     });
 
     it('writes RFC 4180 CSV with the documented columns, and defuses formulas', async () => {
