@@ -30,9 +30,7 @@ const BeginRestoreBody = z.strictObject({
 });
 const RestoreSessionResponse = z.strictObject({ id: z.string(), expires_at: z.string() });
 const PartBody = z.strictObject({
-  data: text()
-    .min(1)
-    .describe('the next piece of the backup content; a line may run on into the next part'),
+  data: text().min(1).describe('the next piece of the backup content; a line may run on into the next part'),
 });
 const PartResponse = z.strictObject({ part: z.int(), bytes: z.int() });
 const RestoredResponse = z.strictObject({
