@@ -26,6 +26,17 @@ export const UserSchema = z
 
 export const RoleSchema = z.enum(ROLES);
 
+/**
+ * A display name (organization, project, device, token): 1 to 200 characters, no control
+ * characters (a terminal or a CSV reader would act on them; PostgreSQL refuses NUL). Restore holds
+ * a backup's names to the same schema.
+ */
+export const NameSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((name) => !/\p{Cc}/u.test(name), 'must not contain control characters');
+
 /** A JSON object with one array property, e.g. `{ projects: [...] }`. */
 export const listOf = <T extends z.ZodType>(key: string, item: T) => z.strictObject({ [key]: z.array(item) });
 
@@ -47,12 +58,12 @@ export const SecretKeySchema = z
 
 export const CreateOrganizationBody = z.strictObject({
   slug: SlugSchema,
-  name: z.string().min(1).max(200).optional(),
+  name: NameSchema.optional(),
 });
 
 export const CreateProjectBody = z.strictObject({
   slug: SlugSchema,
-  name: z.string().min(1).max(200).optional(),
+  name: NameSchema.optional(),
 });
 
 export const CreateEnvironmentBody = z.strictObject({
@@ -81,11 +92,11 @@ export const UpdateMemberBody = z
 
 export const CreateTokenBody = z.strictObject({
   user: UserSchema,
-  name: z.string().min(1).max(200),
+  name: NameSchema,
 });
 
 export const EnrollDeviceBody = z.strictObject({
-  name: z.string().min(1).max(200),
+  name: NameSchema,
   public_key: z
     .string()
     .min(1)

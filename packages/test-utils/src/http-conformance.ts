@@ -40,6 +40,7 @@ import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
 import { describePushTests } from './conformance/pushes.js';
 import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
+import { describeRestoreRuleTests } from './conformance/restore-rules.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
@@ -134,6 +135,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     ctx.webhookTransport = conformanceTransport();
     const audit = generateAuditKey();
     ctx.auditPublicKey = audit.publicKey;
+    ctx.trustedAuditKey = generateAuditKey();
 
     beforeAll(async () => {
       const failures: unknown[] = [];
@@ -142,6 +144,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
         validateResponses: true,
         allowOrganizationCreation: true,
         auditKey: audit.privateKeyPem,
+        trustedAuditKeys: [ctx.trustedAuditKey.publicKey],
         keyring: { current: 'k1', keys: { k1: generateKeyringKey() } },
         webhooks: { resolve: conformanceResolver, transport: ctx.webhookTransport },
         // The tests pin this clock to check the signed_at window at exact sub-second instants.
@@ -191,6 +194,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeMeTests(ctx);
     describeBackupTests(ctx);
     describeRestoreTests(ctx);
+    describeRestoreRuleTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeRoleTableTests(ctx);

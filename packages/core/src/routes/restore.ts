@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { BackupCountsSchema, BackupManifestSchema } from '../backup/backup-records.js';
 import { applyRestore, isEmptyOrganization, notEmpty, partContext } from '../backup/restore-apply.js';
+import { noTrustedKeys } from '../backup/restore-history.js';
 import { LatchkeyError } from '../errors.js';
 import { seal } from '../keyring.js';
 import { defineRoute, type RouteContext } from '../router.js';
@@ -39,7 +40,10 @@ const notEmptyError = error(
   'organization_not_empty: the organization has projects, devices, audit webhooks or other members, and force was not given',
 );
 const invalidError = error(
-  'backup_invalid: the content does not match its manifest, is cut short, or a line is malformed or out of place; the message names the line. Nothing was written.',
+  'backup_invalid: the content does not match its manifest, is cut short, or a line is malformed or out of place; a record breaks a rule the API enforces at create (an id outside its format, a name with control characters, a webhook URL the SSRF check refuses, an event time that is not RFC 3339, a duplicate event id); or the history is not vouched for (no signed checkpoint, one signed by a key this server does not trust or not matching the chain head, events naming another organization). The message names the line. Nothing was written.',
+);
+const unavailableError = error(
+  'service_unavailable: the store is unreachable or too slow right now (Retry-After says when to try again); or this server trusts no audit key (core options auditKey, trustedAuditKeys), or the backup holds audit webhooks and the server has no keyring',
 );
 
 /** The caller's own staged restore named in the path, or a 404. */
@@ -65,9 +69,12 @@ export const restoreRoutes = [
       201: { description: 'Send the parts, then commit', schema: RestoreSessionResponse },
       409: notEmptyError,
       ...commonErrors,
+      503: unavailableError,
     },
     async handler(ctx) {
       const { store } = ctx.services;
+      // Said before the parts are sent: without a key to check the checkpoint, no commit could apply.
+      if (ctx.services.trustedAuditKeys.size === 0) throw noTrustedKeys();
       const force = ctx.body.force ?? false;
       if (!force && !(await isEmptyOrganization(store, ctx.organization.id, ctx.principal.user))) {
         throw notEmpty();
@@ -111,7 +118,7 @@ export const restoreRoutes = [
     path: `${RESTORE}/commit`,
     operationId: 'commitRestore',
     summary:
-      'Check the whole content against the manifest (SHA-256, length, counts, every line, the activity chain), then replace the organization’s content with it in one transaction: projects, environments, secrets with their versions, members and grants, devices, audit webhooks (signing secrets sealed with this server’s keyring) and the activity log, followed by a backup_restored event.',
+      'Check the whole content against the manifest (SHA-256, length, counts, every line, the activity chain), hold every record to the rules of create (ids, names, webhook URLs through the SSRF check), and take the history in only under the backup’s signed checkpoint, verified with this server’s audit key or one listed in trustedAuditKeys, with every event naming the backup’s organization; then replace the organization’s content with it in one transaction: projects, environments, secrets with their versions, members and grants, devices, audit webhooks (signing secrets sealed with this server’s keyring) and the activity log, followed by a backup_restored event naming the source organization, its checkpoint and key id. The restorer stays an owner whatever the backup says.',
     tag: 'Backup',
     permission: 'backup:restore',
     responses: {
@@ -119,9 +126,10 @@ export const restoreRoutes = [
       409: notEmptyError,
       422: invalidError,
       ...commonErrors,
+      503: unavailableError,
     },
     async handler(ctx) {
-      const { store, keyring, ids } = ctx.services;
+      const { store, keyring, ids, trustedAuditKeys, webhooks } = ctx.services;
       await sessionOf(ctx);
       const result = await store.transaction(async (tx) => {
         // Read again inside the transaction (locking it where the store can), so two commits of one
@@ -133,6 +141,8 @@ export const restoreRoutes = [
           organizationId: ctx.organization.id,
           user: ctx.principal.user,
           keyring,
+          trustedAuditKeys,
+          webhooks,
           ids,
           at: ctx.at,
           draft: (type, data) => ctx.draft(type, data),
