@@ -5,8 +5,8 @@
  * signed, so a history cannot be made up, edited or taken from another organization and then
  * signed again here as if it had been written here.
  */
-import { createPublicKey } from 'node:crypto';
 import { type AuditKey, auditKeyId } from './checkpoint.js';
+import { parseEd25519PublicKey } from './crypto.js';
 
 /** A key a restore trusts, by key id. */
 export interface TrustedAuditKey {
@@ -19,23 +19,13 @@ export interface TrustedAuditKey {
 /** Trusted keys by key id (the first 16 hex digits of the SHA-256 of the raw public key). */
 export type TrustedAuditKeys = ReadonlyMap<string, TrustedAuditKey>;
 
-const RAW_KEY = /^[A-Za-z0-9_-]{43}$/;
-
 /** The raw base64url form of an Ed25519 public key given raw (base64url) or as SPKI PEM. */
 function rawPublicKey(text: string, index: number): string {
-  const trimmed = text.trim();
-  if (RAW_KEY.test(trimmed) && Buffer.from(trimmed, 'base64url').byteLength === 32) return trimmed;
-  try {
-    const key = createPublicKey(trimmed);
-    if (key.asymmetricKeyType === 'ed25519') {
-      const der = key.export({ format: 'der', type: 'spki' });
-      return der.subarray(der.length - 32).toString('base64url');
-    }
-  } catch {
-    // Reported below, without echoing the text.
-  }
+  // The device-key parser: refuses private keys, other algorithms and weak keys, never echoing them.
+  const parsed = parseEd25519PublicKey(text);
+  if (parsed.ok) return parsed.key;
   throw new TypeError(
-    `trustedAuditKeys[${index}] is not an Ed25519 public key (raw 32 bytes in base64url, or SPKI PEM).`,
+    `trustedAuditKeys[${index}] is not an Ed25519 public key (raw 32 bytes in base64url, or SPKI PEM): ${parsed.reason}.`,
   );
 }
 

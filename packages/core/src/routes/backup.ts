@@ -11,7 +11,7 @@ import { type AuditKey, signCheckpoint } from '../checkpoint.js';
 import { LatchkeyError } from '../errors.js';
 import type { CoreResponse } from '../http.js';
 import { defineRoute, type RouteContext } from '../router.js';
-import { commonErrors } from './docs.js';
+import { commonErrors, error } from './docs.js';
 
 async function* withEvent(ctx: RouteContext, key: AuditKey) {
   const { store, keyring } = ctx.services;
@@ -46,6 +46,9 @@ export const backupRoutes = [
           'The backup content, in clear: encrypt it before storing it (the CLI writes an age file).',
       },
       ...commonErrors,
+      503: error(
+        'service_unavailable: the store is unreachable or too slow right now (Retry-After says when to try again), or the host supplies no audit key (core option auditKey), without which a backup’s history could never be restored',
+      ),
     },
     async handler(ctx) {
       const key = ctx.services.auditKey;
