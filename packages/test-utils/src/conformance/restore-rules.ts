@@ -25,8 +25,8 @@ export function describeRestoreRuleTests(ctx: ConformanceContext): void {
   const as = (token: string) => (method: string, path: string, body?: unknown) =>
     ctx.send(method, `/api/v2/organizations/${path}`, body, token);
 
-  /** An organization with a record of every kind; its backup, and an empty organization to restore into. */
-  let fixture: Promise<{ source: Line[]; target: string; token: string }> | undefined;
+  /** The backup of an organization with a record of every kind. */
+  let fixture: Promise<{ source: Line[] }> | undefined;
   const setUp = () => {
     fixture ??= (async () => {
       const sourceToken = await newOrganization('rules-src');
@@ -41,7 +41,7 @@ export function describeRestoreRuleTests(ctx: ConformanceContext): void {
         201,
       );
       const source = linesOf(await backupOf('rules-src', sourceToken));
-      return { source, target: 'rules-target', token: await newOrganization('rules-target') };
+      return { source };
     })();
     return fixture;
   };
@@ -56,7 +56,9 @@ export function describeRestoreRuleTests(ctx: ConformanceContext): void {
 
   describe('restore rules', () => {
     it('refuses ids outside the formats the API takes, naming the line', async () => {
-      const { source, target, token } = await setUp();
+      const { source } = await setUp();
+      const target = 'rules-ids';
+      const token = await newOrganization(target);
       const cases: [string, string][] = [
         ['audit_webhook', 'exfil'],
         ['device', 'planted'],
@@ -75,7 +77,9 @@ export function describeRestoreRuleTests(ctx: ConformanceContext): void {
     });
 
     it('refuses webhook URLs the create-time SSRF check refuses', async () => {
-      const { source, target, token } = await setUp();
+      const { source } = await setUp();
+      const target = 'rules-urls';
+      const token = await newOrganization(target);
       for (const url of ['https://127.0.0.1/', 'https://10.0.0.7/hook', 'https://169.254.169.254/latest']) {
         const { lines, line } = edited(source, 'audit_webhook', (l) => ({ ...l, url }));
         refused(
@@ -87,7 +91,9 @@ export function describeRestoreRuleTests(ctx: ConformanceContext): void {
     });
 
     it('refuses names with control characters or NUL', async () => {
-      const { source, target, token } = await setUp();
+      const { source } = await setUp();
+      const target = 'rules-names';
+      const token = await newOrganization(target);
       const cases: [string, string][] = [
         ['project', 'web\u0000app'],
         ['device', 'laptop\u001b]0;owned\u0007'],
@@ -104,7 +110,9 @@ export function describeRestoreRuleTests(ctx: ConformanceContext): void {
     });
 
     it('refuses event times that are not RFC 3339, duplicate event ids and NUL in events, on every store', async () => {
-      const { source, target, token } = await setUp();
+      const { source } = await setUp();
+      const target = 'rules-times';
+      const token = await newOrganization(target);
       const key = ctx.trustedAuditKey.privateKeyPem;
       const first = firstEvent(source);
       // Index 1 of the events is the second event, on line `first + 2`.
