@@ -26,7 +26,7 @@ const BATCH = 1_000;
 export interface RestoreInput {
   session: RestoreSession;
   organizationId: string;
-  /** The member applying it: kept as an owner when the backup does not name them. */
+  /** The member applying it: an owner afterwards whatever the backup says (added when it does not name them). */
   user: string;
   keyring: Keyring | undefined;
   /** The keys whose checkpoints this server accepts. */

@@ -154,7 +154,18 @@ export function describeRestoreRuleTests(ctx: ConformanceContext): void {
         };
         expect(members.members.filter((m) => m.role === 'owner').map((m) => m.user)).toEqual(['admin']);
         expectError(await as(token)('PATCH', `${slug}/members/admin`, { role: 'viewer' }), 409, 'last_owner');
-        // Still an owner in deed: restore is owners only.
+        const recorded = (await as(token)('GET', `${slug}/history?type=backup_restored`)).json as {
+          events: { data: Record<string, unknown> }[];
+        };
+        expect(recorded.events[0]!.data).toMatchObject({
+          restorer_added: slug === 'rules-absent',
+          restorer: {
+            user: 'admin',
+            role_in_backup: slug === 'rules-absent' ? null : 'viewer',
+            role: 'owner',
+          },
+        });
+        // Still an owner in deed: backups are for owners and admins.
         expect((await as(token)('GET', `${slug}/backup`)).status).toBe(200);
       }
     });
