@@ -21,7 +21,7 @@ const OTHER_TOKEN = 'lk_conformance_other_server_token_000000000000';
 /** Registers the tests of the rules restored records and histories must pass. */
 export function describeRestoreRuleTests(ctx: ConformanceContext): void {
   const { backupOf, newOrganization, restoreLines, refused } = restoreHelpers(ctx);
-  /** Sends as the owner of `slug`'s token. */
+  /** Sends with `token` to a path under `/api/v2/organizations/`. */
   const as = (token: string) => (method: string, path: string, body?: unknown) =>
     ctx.send(method, `/api/v2/organizations/${path}`, body, token);
 
