@@ -99,6 +99,14 @@ export function describeRestoreRuleTests(ctx: ConformanceContext): void {
         ['device', 'laptop\u001b]0;owned\u0007'],
         ['audit_webhook', 'siem\r\nfake row'],
       ];
+      // The same names are refused at create: restore holds a backup to the create schemas.
+      const device = { name: cases[1]![1], public_key: generateDeviceKeyPair().publicKey };
+      expectError(
+        await as(token)('POST', `${target}/projects`, { slug: 'x', name: cases[0]![1] }),
+        400,
+        'invalid_request',
+      );
+      expectError(await as(token)('POST', `${target}/devices`, device), 400, 'invalid_request');
       for (const [kind, name] of cases) {
         const { lines, line } = edited(source, kind, (l) => ({ ...l, name }));
         refused(
