@@ -5,7 +5,9 @@
  * Environment: `PORT` (default 3000, `0` picks a free port), `LATCHKEY_BOOTSTRAP_ADMIN_TOKEN` (when
  * set, organization `acme` exists with an owner `admin` whose API token is that value) and
  * `LATCHKEY_STORE` (`memory`, a `postgres://` URL or a PGlite data directory; see example-store.ts)
- * and `LATCHKEY_AUDIT_KEY_FILE` (see example-audit-key.ts), `LATCHKEY_KEYRING` (see
+ * and `LATCHKEY_AUDIT_KEY_FILE` (see example-audit-key.ts), `LATCHKEY_TRUSTED_AUDIT_KEYS` (audit
+ * public keys of other servers, or earlier keys of this one, comma-separated: restores accept
+ * backups they signed), `LATCHKEY_KEYRING` (see
  * example-keyring.ts), the audit webhook settings of example-webhooks.ts, and `LATCHKEY_DELIVERIES`
  * (`in-process`, the default, or `off` when delivery worker processes send them); HTTPS with
  * `LATCHKEY_TLS_CERT` and `LATCHKEY_TLS_KEY` (see example-tls.ts).
@@ -67,14 +69,27 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
       return fail((error as Error).message);
     }
   })();
-  const core = createCore({
-    store: opened.store,
-    // The examples let any member create an organization of their own (POST /organizations).
-    allowOrganizationCreation: true,
-    auditKey: audit.privateKeyPem,
-    keyring: keyring.text,
-    webhooks,
-  });
+  const trustedAuditKeys = (process.env['LATCHKEY_TRUSTED_AUDIT_KEYS'] ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
+  const core = (() => {
+    try {
+      return createCore({
+        store: opened.store,
+        // The examples let any member create an organization of their own (POST /organizations).
+        allowOrganizationCreation: true,
+        auditKey: audit.privateKeyPem,
+        trustedAuditKeys,
+        keyring: keyring.text,
+        webhooks,
+      });
+    } catch (error) {
+      const message = (error as Error).message;
+      if (!message.startsWith('trustedAuditKeys')) throw error;
+      return fail(`LATCHKEY_TRUSTED_AUDIT_KEYS: ${message}`);
+    }
+  })();
   if (token) await core.bootstrap({ organization: 'acme', user: 'admin', token });
   // After a key rotation (a new first entry in LATCHKEY_KEYRING), move what older keys sealed.
   const moved = await core.reencrypt();

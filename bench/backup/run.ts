@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { createCore, generateKeyringKey } from '@latchkey/core';
+import { createCore, generateAuditKey, generateKeyringKey } from '@latchkey/core';
 import { createNodeHandler } from '@latchkey/core/node';
 import { createPostgresStore, pgDriver, tablesOf } from '@latchkey/store-postgres';
 import { generateIdentity, identityToRecipient } from 'age-encryption';
@@ -50,9 +50,11 @@ await promisify(execFile)('npx', ['--yes', 'pnpm@10.34.8', '--filter', '@latchke
 const driver = await pgDriver(url);
 const store = await createPostgresStore({ driver, schema });
 // A keyring, as a real deployment has: restore seals every value and every staged part with it.
+// An audit key too: a backup carries the signed checkpoint restore takes its history in under.
 const core = createCore({
   store,
   allowOrganizationCreation: true,
+  auditKey: generateAuditKey().privateKeyPem,
   keyring: { current: 'k1', keys: { k1: generateKeyringKey() } },
 });
 await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });

@@ -133,7 +133,8 @@ export const COUNT_KINDS = [
 
 /**
  * Reads the whole file and checks it against the manifest it ends with: SHA-256, length and the
- * count of each kind. Answers the manifest; a mismatch is a verification failure.
+ * count of each kind, and that it carries the server's signed checkpoint (servers take a history
+ * in only under one). Answers the manifest; a mismatch is a verification failure.
  */
 export async function checkBackup(
   file: string,
@@ -174,6 +175,12 @@ export async function checkBackup(
   if (stated.sha256 !== actual.sha256 || stated.bytes !== actual.bytes || !countsMatch) {
     throw new CliError(
       `${file} does not match its manifest (SHA-256, length or counts): it was changed after it was made.`,
+      EXIT.verification,
+    );
+  }
+  if (!builder.checkpoint()) {
+    throw new CliError(
+      `${file} carries no signed checkpoint of its activity log (it was made before backups carried one), so no server will restore its history: make a new backup.`,
       EXIT.verification,
     );
   }

@@ -5,11 +5,19 @@
  */
 import { createHash } from 'node:crypto';
 
+/** What the manifest repeats of the server's signed checkpoint (the header carries all of it). */
+export interface ManifestCheckpoint {
+  seq: number;
+  key_id: string;
+}
+
 export interface BackupManifest {
   kind: 'manifest';
   format_version: number;
   organization: string | null;
   created_at: string | null;
+  /** The audit key and chain head the server signed; null in a backup without a checkpoint. */
+  checkpoint?: ManifestCheckpoint | null;
   bytes: number;
   sha256: string;
   counts: Record<string, number>;
@@ -22,7 +30,12 @@ export class ManifestBuilder {
   private pending = '';
   private inEvents = false;
   private readonly decoder = new TextDecoder();
-  private header: { organization?: { slug?: string }; created_at?: string; format_version?: number } = {};
+  private header: {
+    organization?: { slug?: string };
+    created_at?: string;
+    format_version?: number;
+    checkpoint?: { seq?: number; key_id?: string };
+  } = {};
   readonly counts: Record<string, number> = {};
 
   /** Takes the next chunk of the stream. */
@@ -54,6 +67,7 @@ export class ManifestBuilder {
       organization?: { slug?: string };
       created_at?: string;
       format_version?: number;
+      checkpoint?: { seq?: number; key_id?: string };
     };
     if (line.kind === 'latchkey_backup') this.header = line;
     else if (line.kind === 'events') this.inEvents = true;
@@ -69,6 +83,14 @@ export class ManifestBuilder {
     return this.bytes;
   }
 
+  /** The header's signed checkpoint (the key that vouches for the history), or null without one. */
+  checkpoint(): ManifestCheckpoint | null {
+    const { checkpoint } = this.header;
+    return typeof checkpoint?.seq === 'number' && typeof checkpoint.key_id === 'string'
+      ? { seq: checkpoint.seq, key_id: checkpoint.key_id }
+      : null;
+  }
+
   /** The manifest {@link finish} made, once it has. */
   last: BackupManifest | null = null;
 
@@ -79,6 +101,7 @@ export class ManifestBuilder {
       format_version: this.header.format_version ?? 1,
       organization: this.header.organization?.slug ?? null,
       created_at: this.header.created_at ?? null,
+      checkpoint: this.checkpoint(),
       bytes: this.bytes,
       sha256: this.hash.digest('hex'),
       counts: { ...this.counts },

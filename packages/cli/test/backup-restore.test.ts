@@ -4,6 +4,7 @@
  * accepts; a wrong key, a flipped byte, a cut file or content that no longer matches its manifest
  * is refused with exit 5 and nothing written; a non-empty organization needs --force.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Decrypter, Encrypter, generateX25519Identity, identityToRecipient } from 'age-encryption';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -167,6 +168,39 @@ describe('latchkey backup restore', () => {
       ).code,
     ).toBe(2);
     expect((await restorer('backup', 'restore', 'acme.age', '--identity', 'seed.env')).code).toBe(2);
+  }, 60_000);
+
+  it('names the audit key that signs the history, and refuses a backup without a signed checkpoint with exit 5', async () => {
+    const alice = machine('alice');
+    const created = await alice('backup', 'create', '--out', 'signed.age', '--recipient', recipient);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/signed up to event \d+ by audit key [0-9a-f]{16}\./);
+    // The same content as an older backup would hold it: no checkpoint, its manifest made to match.
+    const decrypter = new Decrypter();
+    decrypter.addIdentity(identity);
+    const lines = (await decrypter.decrypt(readFileSync(file('acme.age')), 'text')).trimEnd().split('\n');
+    const manifest = JSON.parse(lines.pop()!) as Record<string, unknown>;
+    const { checkpoint: _checkpoint, ...header } = JSON.parse(lines[0]!) as Record<string, unknown>;
+    lines[0] = JSON.stringify({ ...header, format_version: 1 });
+    const content = `${lines.join('\n')}\n`;
+    const older = {
+      ...manifest,
+      format_version: 1,
+      checkpoint: null,
+      bytes: Buffer.byteLength(content),
+      sha256: createHash('sha256').update(content).digest('hex'),
+    };
+    const encrypter = new Encrypter();
+    encrypter.addRecipient(recipient);
+    writeFileSync(file('older.age'), await encrypter.encrypt(`${content}${JSON.stringify(older)}\n`));
+    const token = await newOrganization('acme-older');
+    const restorer = machine('older', token, { LATCHKEY_ORG: 'acme-older' });
+    const refused = await restorer('backup', 'restore', 'older.age', '--identity', 'identity.txt');
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toMatch(/older\.age carries no signed checkpoint of its activity log/);
+    expect((await api('GET', '/organizations/acme-older/projects', undefined, token)).json).toEqual({
+      projects: [],
+    });
   }, 60_000);
 
   it('is for owners only: an admin is refused with exit 4', async () => {

@@ -31,6 +31,7 @@ import { type AnyRoute, type RouteContext, type RouteResult, Router, type Servic
 import { allRoutes } from './routes/index.js';
 import { createMemoryStore } from './store/memory/index.js';
 import type { LatchkeyStore } from './store/types.js';
+import { toTrustedAuditKeys } from './trusted-audit-keys.js';
 import { paramSchemas } from './validation.js';
 import { fromWebRequest, toWebResponse } from './web.js';
 import { type KeyringOption, toKeyring, type WebhookOptions, webhookSettings } from './webhooks/config.js';
@@ -87,6 +88,14 @@ export interface CoreOptions {
    * by someone who could change the database. Without it, checkpoints are not offered.
    */
   auditKey?: KeyObject | string;
+  /**
+   * Public audit keys (raw Ed25519 in base64url, as `…/activity/checkpoint` shows them, or SPKI
+   * PEM) of other servers, or of this server's earlier audit keys, whose signed checkpoints a
+   * restore accepts besides `auditKey`'s own. A restore takes a backup's activity history in only
+   * when the backup's checkpoint verifies with one of these keys or with `auditKey`; with neither,
+   * restores are refused (503). Default none.
+   */
+  trustedAuditKeys?: readonly string[];
   /**
    * Keys for encryption at rest (AES-256-GCM): audit webhook signing secrets and secret values are
    * stored sealed with it (`reencrypt()` moves them to a new current key). A keyring, its text form (`id:base64key,...`, the first current, as in `LATCHKEY_KEYRING`) or
@@ -162,6 +171,7 @@ export function createCore(options: CoreOptions = {}): Core {
   const logger: CoreLogger = options.logger ?? {
     error: (message, meta) => console.error(`[latchkey] ${message}`, meta ?? ''),
   };
+  const auditKey = options.auditKey === undefined ? undefined : toAuditKey(options.auditKey);
   const services: Services = {
     store,
     now: options.now ?? Date.now,
@@ -169,7 +179,8 @@ export function createCore(options: CoreOptions = {}): Core {
     signatureToleranceSeconds: options.signatureToleranceSeconds ?? 300,
     openapi: () => openapi(),
     allowOrganizationCreation: options.allowOrganizationCreation ?? false,
-    auditKey: options.auditKey === undefined ? undefined : toAuditKey(options.auditKey),
+    auditKey,
+    trustedAuditKeys: toTrustedAuditKeys(auditKey, options.trustedAuditKeys),
     keyring: toKeyring(options.keyring),
     webhooks: webhookSettings(options.webhooks),
     restores: toRestoreLimits(options.restores, bodyLimit),

@@ -11,6 +11,7 @@ import type { Keyring } from './keyring.js';
 import type { ActivityDraft, Environment, Organization, Project } from './model.js';
 import type { Permission, Principal } from './permissions.js';
 import type { LatchkeyStore } from './store/types.js';
+import type { TrustedAuditKeys } from './trusted-audit-keys.js';
 import type { WebhookSettings } from './webhooks/config.js';
 
 /** What handlers get besides their input: the store and the injected side effects. */
@@ -27,6 +28,8 @@ export interface Services {
   allowOrganizationCreation: boolean;
   /** The key that signs checkpoints of the activity chain, when the host supplies one. */
   auditKey: AuditKey | undefined;
+  /** The audit keys whose checkpoints a restore accepts: the own key and `trustedAuditKeys`. */
+  trustedAuditKeys: TrustedAuditKeys;
   /** Encryption at rest (signing secrets, secret values), when the host supplies a keyring. */
   keyring: Keyring | undefined;
   /** Audit webhook settings: SSRF guard, retry policy, timeouts. */

@@ -24,8 +24,18 @@ export const UserSchema = text()
 
 export const RoleSchema = z.enum(ROLES);
 
-/** A display name (of an organization, project, token or device): 1 to `max` characters of text. */
-export const nameSchema = (max = 200) => text().min(1).max(max);
+/**
+ * A display name (of an organization, project, token or device): 1 to `max` characters of
+ * well-formed text with no control characters (a terminal or a CSV reader would act on them;
+ * PostgreSQL refuses NUL). Restore holds a backup's names to the same schema.
+ */
+export const nameSchema = (max = 200) =>
+  text()
+    .min(1)
+    .max(max)
+    .refine((name) => !/\p{Cc}/u.test(name), 'must not contain control characters');
+/** {@link nameSchema} at its default length. */
+export const NameSchema = nameSchema();
 
 /** A JSON object with one array property, e.g. `{ projects: [...] }`. */
 export const listOf = <T extends z.ZodType>(key: string, item: T) => z.strictObject({ [key]: z.array(item) });

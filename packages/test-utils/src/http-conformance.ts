@@ -42,6 +42,7 @@ import { describePushTests } from './conformance/pushes.js';
 import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
+import { describeRestoreRuleTests } from './conformance/restore-rules.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
 import { describeWellFormedTextTests } from './conformance/well-formed-text.js';
@@ -137,6 +138,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     ctx.webhookTransport = conformanceTransport();
     const audit = generateAuditKey();
     ctx.auditPublicKey = audit.publicKey;
+    ctx.trustedAuditKey = generateAuditKey();
 
     beforeAll(async () => {
       const failures: unknown[] = [];
@@ -145,6 +147,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
         validateResponses: true,
         allowOrganizationCreation: true,
         auditKey: audit.privateKeyPem,
+        trustedAuditKeys: [ctx.trustedAuditKey.publicKey],
         keyring: { current: 'k1', keys: { k1: generateKeyringKey() } },
         webhooks: { resolve: conformanceResolver, transport: ctx.webhookTransport },
         restores: { maxLineBytes: CONFORMANCE_MAX_LINE_BYTES },
@@ -197,6 +200,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeBackupTests(ctx);
     describeRestoreTests(ctx);
     describeRestoreLimitTests(ctx);
+    describeRestoreRuleTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeRoleTableTests(ctx);

@@ -1,7 +1,8 @@
 /**
  * `latchkey backup create`: the organization's backup from the server, encrypted here as an age
  * file (X25519 recipients or a passphrase, so the standard `age` tool decrypts it), ending with a
- * manifest of its content; written to `OUT.partial` and renamed when complete. The server's stream
+ * manifest of its content; written to `OUT.partial` and renamed when complete. The server's header
+ * carries the signed checkpoint of its activity log, passed through as it came. The server's stream
  * passes through hash, encryption and file without being held in memory.
  */
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
@@ -87,6 +88,12 @@ export function registerBackup(program: Command): void {
           ctx.out.line(
             `Backed up ${org} to ${options.out} (${formatMb(result.bytes)} before encryption, sha256 ${result.sha256.slice(0, 16)}…) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
           );
+          // A restore elsewhere needs this key trusted (core option trustedAuditKeys).
+          if (result.checkpoint) {
+            ctx.out.line(
+              `Its activity log is signed up to event ${result.checkpoint.seq} by audit key ${result.checkpoint.key_id}.`,
+            );
+          }
         });
       },
     );

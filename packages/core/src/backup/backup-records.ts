@@ -5,17 +5,37 @@
  */
 import { z } from 'zod';
 import { ActivityEventSchema } from '../activity-schemas.js';
-import { GrantSchema, RoleSchema, SecretKeySchema, SlugSchema, UserSchema } from '../schemas.js';
+import {
+  CreateProjectBody,
+  EnrollDeviceBody,
+  GrantSchema,
+  idSchema,
+  RoleSchema,
+  SecretKeySchema,
+  SlugSchema,
+  UserSchema,
+} from '../schemas.js';
 import { text } from '../text.js';
-import { DeliveryErrorSchema, LastDeliverySchema } from '../webhook-schemas.js';
+import { CreateAuditWebhookBody, DeliveryErrorSchema, LastDeliverySchema } from '../webhook-schemas.js';
 import { BACKUP_FORMAT_VERSION } from './backup-stream.js';
 
 const Time = z.iso.datetime({ offset: true });
 const Count = z.int().min(0).max(1_000_000_000);
 const Sha256 = text().regex(/^[0-9a-f]{64}$/, 'lower-case hex SHA-256');
-const Name = z.string().min(1).max(200);
-/** Ids are kept when free on this server and replaced otherwise, so any tidy token will do. */
-const Id = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'an id');
+
+/**
+ * The signed checkpoint of the source's chain head, as `GET …/activity/checkpoint` answers it.
+ * Restore trusts it only when its signature verifies with a key this server trusts.
+ */
+export const BackupCheckpointSchema = z.strictObject({
+  organization: SlugSchema,
+  seq: z.int().min(0),
+  hash: Sha256,
+  signed_at: Time,
+  key_id: z.string().regex(/^[0-9a-f]{16}$/, '16 lower-case hex digits'),
+  public_key: z.string().max(100),
+  signature: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'base64url'),
+});
 
 /** Counts of each kind of record, as the manifest and `backup_restored` give them. */
 export const BackupCountsSchema = z.strictObject({
@@ -37,25 +57,32 @@ export const BackupManifestSchema = z.strictObject({
 });
 export type BackupManifest = z.infer<typeof BackupManifestSchema>;
 
+/**
+ * The first line. Format 1 (before backups carried a checkpoint) is read so that restore can say
+ * why it refuses it; `checkpoint` is required by restore, not by this schema, for the same reason.
+ */
 const Header = z.strictObject({
   kind: z.literal('latchkey_backup'),
-  format_version: z.literal(BACKUP_FORMAT_VERSION),
+  format_version: z.int().min(1).max(BACKUP_FORMAT_VERSION),
   organization: z.strictObject({ id: z.string(), slug: SlugSchema, name: z.string(), created_at: Time }),
   created_at: Time,
-  chain: z.strictObject({ seq: z.int().min(0), hash: z.string() }),
+  chain: z.strictObject({ seq: z.int().min(0), hash: Sha256 }),
+  checkpoint: BackupCheckpointSchema.optional(),
 });
 
+// Ids, names and URLs are held to what the API takes at create (the create schemas themselves), so
+// every restored record can be read, changed and revoked through the API afterwards.
 const ProjectLine = z.strictObject({
   kind: z.literal('project'),
-  id: Id,
+  id: idSchema('prj'),
   slug: SlugSchema,
-  name: Name,
+  name: CreateProjectBody.shape.name.unwrap(),
   created_at: Time,
 });
 
 const EnvironmentLine = z.strictObject({
   kind: z.literal('environment'),
-  id: Id,
+  id: idSchema('env'),
   project: SlugSchema,
   slug: SlugSchema,
   require_strict_conflict_mode: z.boolean(),
@@ -85,20 +112,21 @@ const MemberLine = z.strictObject({
 
 const DeviceLine = z.strictObject({
   kind: z.literal('device'),
-  id: Id,
+  id: idSchema('dev'),
   user: UserSchema,
-  name: Name,
+  name: EnrollDeviceBody.shape.name,
   public_key: z.string().max(100),
   status: z.enum(['active', 'revoked']),
   created_at: Time,
   revoked_at: Time.nullable(),
 });
 
+/** The URL also goes through the create-time SSRF check (`vetTarget`) before anything is written. */
 const WebhookLine = z.strictObject({
   kind: z.literal('audit_webhook'),
-  id: Id,
-  name: z.string().min(1).max(100),
-  url: z.url({ protocol: /^https$/ }).max(2_048),
+  id: idSchema('awh'),
+  name: CreateAuditWebhookBody.shape.name,
+  url: CreateAuditWebhookBody.shape.url,
   status: z.enum(['active', 'disabled', 'dead_letter']),
   consecutive_failures: z.int().min(0),
   last_delivery: LastDeliverySchema.nullable(),
@@ -125,5 +153,5 @@ export type BackupRecord = z.infer<typeof BackupRecordSchema>;
 export type BackupHeader = z.infer<typeof Header>;
 export type SecretRecord = z.infer<typeof SecretLine>;
 
-/** A line after the `events` marker: one stored activity event. */
+/** A line after the `events` marker: one stored activity event (see `restore-history.ts` for the rest of its rules). */
 export const BackupEventSchema = ActivityEventSchema;

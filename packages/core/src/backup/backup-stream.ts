@@ -11,6 +11,7 @@
 
 import type { ChainHead } from '../activity.js';
 import { exportJsonPages } from '../activity-export/stream.js';
+import type { Checkpoint } from '../checkpoint.js';
 import type { Keyring } from '../keyring.js';
 import { open } from '../keyring.js';
 import type { Organization } from '../model.js';
@@ -26,8 +27,11 @@ import { openSecretValue } from '../secret-values.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { secretContext } from '../webhooks/attempt.js';
 
-/** The backup format this code writes (and restore reads). */
-export const BACKUP_FORMAT_VERSION = 1;
+/**
+ * The backup format this code writes (and restore reads). Format 2 added the header's signed
+ * `checkpoint`; restore refuses format 1, whose history nothing vouches for.
+ */
+export const BACKUP_FORMAT_VERSION = 2;
 
 /** How many records of each kind a backup held. */
 export type BackupCounts = Record<
@@ -51,13 +55,16 @@ const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
 /**
  * Yields the backup of `organization` as text chunks and fills `counts` as it goes. `head` is the
- * chain position the backup covers (taken before the first line).
+ * chain position the backup covers (taken before the first line), `checkpoint` its signed
+ * statement (what `GET …/activity/checkpoint` answers for it), which restore needs to accept the
+ * history.
  */
 export async function* backupLines(
   store: LatchkeyStore,
   keyring: Keyring | undefined,
   organization: Organization,
   head: ChainHead,
+  checkpoint: Checkpoint,
   createdAt: string,
   counts: BackupCounts,
 ): AsyncGenerator<string | Uint8Array> {
@@ -67,6 +74,7 @@ export async function* backupLines(
     organization: toOrganizationView(organization),
     created_at: createdAt,
     chain: head,
+    checkpoint,
   });
   const projects = await store.projects.list(organization.id);
   for (const project of projects) {

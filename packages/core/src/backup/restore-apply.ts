@@ -1,9 +1,10 @@
 /**
  * Applying a staged restore, inside one transaction: a first pass reads the whole backup and checks
- * everything (schema, order, references, chain, SHA-256 and counts) before anything is written; then
- * the organization's content is replaced and a second pass writes it, checking the SHA-256 again so
- * that content changed in between undoes the whole. Secret values and signing secrets are sealed
- * with this server's keyring; ids are kept unless another organization holds them.
+ * everything (schema, order, references, chain, SHA-256 and counts, the signed checkpoint, the rules
+ * of `restore-inspect.ts`) before anything is written; then the organization's content is replaced
+ * and a second pass writes it, checking the SHA-256 again so that content changed in between undoes
+ * the whole. Secret values and signing secrets are sealed with this server's keyring; ids are kept
+ * unless another organization holds them. The restorer stays an owner whatever the backup says.
  */
 import type { ChainHead } from '../activity.js';
 import { parseEd25519PublicKey } from '../crypto.js';
@@ -12,9 +13,11 @@ import { type Keyring, open, seal } from '../keyring.js';
 import type { ActivityDraft, ActivityEvent, Environment, Project } from '../model.js';
 import { sealSecretValue } from '../secret-values.js';
 import type { RestoredIdKind, RestoredSecret, RestoreSession, StoreTransaction } from '../store/types.js';
+import type { TrustedAuditKeys } from '../trusted-audit-keys.js';
 import { secretContext } from '../webhooks/attempt.js';
-import type { BackupHeader } from './backup-records.js';
+import type { WebhookSettings } from '../webhooks/config.js';
 import type { BackupCounts } from './backup-stream.js';
+import { inspectBackup, type RestorePlan } from './restore-inspect.js';
 import { type BackupItem, invalidBackup, readBackup } from './restore-reader.js';
 
 const BATCH = 1_000;
@@ -23,9 +26,13 @@ const BATCH = 1_000;
 export interface RestoreInput {
   session: RestoreSession;
   organizationId: string;
-  /** The member applying it: kept as an owner when the backup does not name them. */
+  /** The member applying it: an owner afterwards whatever the backup says (added when it does not name them). */
   user: string;
   keyring: Keyring | undefined;
+  /** The keys whose checkpoints this server accepts. */
+  trustedAuditKeys: TrustedAuditKeys;
+  /** The SSRF check's resolver and allowlist, as webhook create uses them. */
+  webhooks: Pick<WebhookSettings, 'resolve' | 'allowHosts'>;
   ids: (prefix: string) => string;
   at: string;
   /** The longest line the reader takes (core option `restores.maxLineBytes`). */
@@ -73,10 +80,13 @@ export async function applyRestore(tx: StoreTransaction, input: RestoreInput): P
   if (stats.count === 0 || stats.maxIndex !== stats.count - 1) {
     throw invalidBackup(null, `parts are missing: ${stats.count} received, up to index ${stats.maxIndex}`);
   }
-  const plan = await inspect(
-    readBackup(partsOf(tx, input), session.manifest, true, input.maxLineBytes),
-    input,
-  );
+  const plan = await inspectBackup(readBackup(partsOf(tx, input), session.manifest, true, input.maxLineBytes), {
+    manifest: session.manifest,
+    user: input.user,
+    hasKeyring: input.keyring !== undefined,
+    trustedAuditKeys: input.trustedAuditKeys,
+    webhooks: input.webhooks,
+  });
   if (!session.force && !(await isEmptyOrganization(tx, organizationId, input.user))) {
     throw notEmpty();
   }
@@ -88,13 +98,15 @@ export async function applyRestore(tx: StoreTransaction, input: RestoreInput): P
   const idFor = (kind: RestoredIdKind, id: string, prefix: string) =>
     taken.get(kind)?.has(id) ? input.ids(prefix) : id;
 
-  const writer = new Writer(tx, input, idFor);
+  const writer = new Writer(tx, input, plan, idFor);
   for await (const item of readBackup(partsOf(tx, input), session.manifest, false, input.maxLineBytes))
     await writer.write(item);
   await writer.flush();
 
-  let restorerAdded = false;
-  if (!plan.members.has(input.user)) {
+  // The restorer stays an owner (the Writer made them one where the backup names them), so the
+  // organization is never left without one.
+  const restorerAdded = plan.restorerRole === null;
+  if (restorerAdded) {
     await tx.members.create({
       organization_id: organizationId,
       user: input.user,
@@ -102,20 +114,25 @@ export async function applyRestore(tx: StoreTransaction, input: RestoreInput): P
       grants: [],
       created_at: input.at,
     });
-    restorerAdded = true;
   }
+  const { checkpoint, ownKey } = plan.accepted;
   const event = await tx.activity.append(
     organizationId,
     input.draft('backup_restored', {
       counts: plan.counts,
+      // Where the history came from and what vouched for it, so an auditor can check it.
       source: {
         organization: plan.header.organization.slug,
         created_at: plan.header.created_at,
         chain: plan.header.chain,
+        checkpoint,
+        key_id: checkpoint.key_id,
+        key: ownKey ? 'own' : 'trusted',
       },
       replaced_chain: replaced,
       force: session.force,
       restorer_added: restorerAdded,
+      restorer: { user: input.user, role_in_backup: plan.restorerRole, role: 'owner' },
     }),
   );
   await tx.restores.end(session.id);
@@ -130,47 +147,6 @@ export function notEmpty(): LatchkeyError {
   );
 }
 
-interface Plan {
-  header: BackupHeader;
-  /** The manifest's counts: the reader has checked the content holds exactly these. */
-  counts: BackupCounts;
-  members: Set<string>;
-  ids: Map<RestoredIdKind, string[]>;
-}
-
-/** The first pass: reads everything, checks what the reader cannot, collects ids and members. */
-async function inspect(items: AsyncIterable<BackupItem>, input: RestoreInput): Promise<Plan> {
-  let header: BackupHeader | null = null;
-  const members = new Set<string>();
-  const ids = new Map<RestoredIdKind, string[]>();
-  const keep = (kind: RestoredIdKind, id: string) => {
-    const list = ids.get(kind);
-    if (list) list.push(id);
-    else ids.set(kind, [id]);
-  };
-  for await (const item of items) {
-    if (item.kind === 'header') header = item.header;
-    else if (item.kind === 'record') {
-      const { record } = item;
-      if (record.kind === 'member') members.add(record.user);
-      if (record.kind === 'project' || record.kind === 'environment' || record.kind === 'device')
-        keep(record.kind, record.id);
-      if (record.kind === 'audit_webhook') keep('audit_webhook', record.id);
-      if (record.kind === 'device' && !parseEd25519PublicKey(record.public_key).ok) {
-        throw invalidBackup(null, `device ${record.id} has a public key this server refuses`);
-      }
-    }
-  }
-  const { counts } = input.session.manifest;
-  if (counts.audit_webhook > 0 && !input.keyring) {
-    throw new LatchkeyError(
-      'service_unavailable',
-      'The backup holds audit webhooks, which need encryption at rest, and this server has no keyring configured (core option keyring).',
-    );
-  }
-  return { header: header!, counts, members, ids };
-}
-
 /** The second pass: writes each record, secrets and events in batches. */
 class Writer {
   private readonly projects = new Map<string, Project>();
@@ -181,6 +157,7 @@ class Writer {
   constructor(
     private readonly tx: StoreTransaction,
     private readonly input: RestoreInput,
+    private readonly plan: RestorePlan,
     private readonly idFor: (kind: RestoredIdKind, id: string, prefix: string) => string,
   ) {}
 
@@ -238,9 +215,16 @@ class Writer {
         if (this.secrets.length >= BATCH) await this.flushSecrets();
         return;
       }
-      case 'member':
-        await tx.members.create({ ...pick(record, 'user', 'role', 'grants', 'created_at'), organization_id });
+      case 'member': {
+        const restorer = record.user === input.user;
+        await tx.members.create({
+          ...pick(record, 'user', 'created_at'),
+          role: restorer ? 'owner' : record.role,
+          grants: restorer ? [] : record.grants,
+          organization_id,
+        });
         return;
+      }
       case 'device': {
         const parsed = parseEd25519PublicKey(record.public_key);
         await tx.devices.create({
@@ -254,7 +238,8 @@ class Writer {
       case 'audit_webhook': {
         const id = this.idFor('audit_webhook', record.id, 'awh');
         await tx.auditWebhooks.create({
-          ...pick(record, 'name', 'url', 'status', 'consecutive_failures', 'last_delivery', 'last_error'),
+          ...pick(record, 'name', 'status', 'consecutive_failures', 'last_delivery', 'last_error'),
+          url: this.plan.webhookUrls.get(record.id)!,
           id,
           organization_id,
           secret_sealed: seal(input.keyring!, record.signing_secret, secretContext(id)),

@@ -7,15 +7,23 @@
  */
 import { chainHead } from '../activity-export/stream.js';
 import { backupLines, emptyBackupCounts } from '../backup/backup-stream.js';
+import { type AuditKey, signCheckpoint } from '../checkpoint.js';
+import { LatchkeyError } from '../errors.js';
 import type { CoreResponse } from '../http.js';
 import { defineRoute, type RouteContext } from '../router.js';
-import { commonErrors } from './docs.js';
+import { commonErrors, error } from './docs.js';
 
-async function* withEvent(ctx: RouteContext) {
+async function* withEvent(ctx: RouteContext, key: AuditKey) {
   const { store, keyring } = ctx.services;
   const head = await chainHead(store, ctx.organization.id);
+  // The head the backup covers, signed: restore takes the history in only under this checkpoint.
+  const checkpoint = signCheckpoint(
+    { organization: ctx.organization.slug, ...head },
+    key,
+    new Date(ctx.services.now()).toISOString(),
+  );
   const counts = emptyBackupCounts();
-  yield* backupLines(store, keyring, ctx.organization, head, ctx.at, counts);
+  yield* backupLines(store, keyring, ctx.organization, head, checkpoint, ctx.at, counts);
   await store.activity.append(
     ctx.organization.id,
     ctx.draft('backup_created', { counts, chain_seq: head.seq }),
@@ -28,7 +36,7 @@ export const backupRoutes = [
     path: '/organizations/{organization}/backup',
     operationId: 'createBackup',
     summary:
-      'The organization as NDJSON for an encrypted backup: a latchkey_backup header line, then project, environment, secret (live, with value and version), deleted_secret (a deleted key with its tombstone version, no value), member, device and audit_webhook (with signing_secret) lines, then an events line followed by the activity log as the export writes it. Owners and admins (backup:create).',
+      'The organization as NDJSON for an encrypted backup: a latchkey_backup header line (format_version 2, with the chain head it covers and its signed checkpoint, as GET …/activity/checkpoint gives it), then project, environment, secret (live, with value and version), deleted_secret (a deleted key with its tombstone version, no value), member, device and audit_webhook (with signing_secret) lines, then an events line followed by the activity log as the export writes it. Owners and admins (backup:create). Needs the host’s audit key: without one, 503.',
     tag: 'Backup',
     permission: 'backup:create',
     responses: {
@@ -38,8 +46,18 @@ export const backupRoutes = [
           'The backup content, in clear: encrypt it before storing it (the CLI writes an age file).',
       },
       ...commonErrors,
+      503: error(
+        'service_unavailable: the store is unreachable or too slow right now (Retry-After says when to try again), or the host supplies no audit key (core option auditKey), without which a backup’s history could never be restored',
+      ),
     },
     async handler(ctx) {
+      const key = ctx.services.auditKey;
+      if (!key) {
+        throw new LatchkeyError(
+          'service_unavailable',
+          'Backups need an audit key (core option auditKey): a restore takes a backup’s activity history in only under its signed checkpoint.',
+        );
+      }
       const stamp = ctx.at.replace(/[:.]/g, '-');
       const response: CoreResponse = {
         status: 200,
@@ -49,7 +67,7 @@ export const backupRoutes = [
           'cache-control': 'no-store',
           'x-content-type-options': 'nosniff',
         },
-        body: withEvent(ctx),
+        body: withEvent(ctx, key),
       };
       return { response };
     },

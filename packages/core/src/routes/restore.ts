@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { BackupCountsSchema, BackupManifestSchema } from '../backup/backup-records.js';
 import { applyRestore, isEmptyOrganization, notEmpty, partContext } from '../backup/restore-apply.js';
 import { checkDeclaredBytes, checkPartNumber, tooManyBytes } from '../backup/restore-limits.js';
+import { noTrustedKeys } from '../backup/restore-history.js';
 import { LatchkeyError } from '../errors.js';
 import { seal } from '../keyring.js';
 import { defineRoute, type RouteContext } from '../router.js';
@@ -42,7 +43,10 @@ const notEmptyError = error(
   'organization_not_empty: the organization has projects, devices, audit webhooks or other members, and force was not given',
 );
 const invalidError = error(
-  'backup_invalid: the content does not match its manifest, is cut short, or a line is malformed, out of place or longer than the server reads (core option restores.maxLineBytes, default 16 MiB); the message names the line. Nothing was written, and the staged restore is dropped.',
+  'backup_invalid: the content does not match its manifest, is cut short, or a line is malformed, out of place or longer than the server reads (core option restores.maxLineBytes, default 16 MiB); a record breaks a rule the API enforces at create (an id outside its format, a name with control characters, a webhook URL the SSRF check refuses, an event time that is not RFC 3339, a duplicate event id); or the history is not vouched for (no signed checkpoint, one signed by a key this server does not trust or not matching the chain head, events naming another organization). The message names the line. Nothing was written, and the staged restore is dropped.',
+);
+const unavailableError = error(
+  'service_unavailable: the store is unreachable or too slow right now (Retry-After says when to try again); or this server trusts no audit key (core options auditKey, trustedAuditKeys), or the backup holds audit webhooks and the server has no keyring',
 );
 const inProgressError = error(
   'restore_in_progress: the organization already has a restore that is open (not committed, abandoned or expired); the message names it. Commit or abandon it first.',
@@ -90,9 +94,12 @@ export const restoreRoutes = [
       413: tooLargeError(
         'the manifest declares more bytes than this server restores (core option restores.maxParts parts within the body limit)',
       ),
+      503: unavailableError,
     },
     async handler(ctx) {
       const { store, restores } = ctx.services;
+      // Said before the parts are sent: without a key to check the checkpoint, no commit could apply.
+      if (ctx.services.trustedAuditKeys.size === 0) throw noTrustedKeys();
       const force = ctx.body.force ?? false;
       checkDeclaredBytes(ctx.body.manifest.bytes, restores);
       if (!force && !(await isEmptyOrganization(store, ctx.organization.id, ctx.principal.user))) {
@@ -147,7 +154,7 @@ export const restoreRoutes = [
     path: `${RESTORE}/commit`,
     operationId: 'commitRestore',
     summary:
-      'Check the whole content against the manifest (SHA-256, length, counts, every line, the activity chain), then replace the organization’s content with it in one transaction: projects, environments, secrets with their versions, members and grants, devices, audit webhooks (signing secrets sealed with this server’s keyring) and the activity log, followed by a backup_restored event. A commit that fails drops the staged restore: begin again.',
+      'Check the whole content against the manifest (SHA-256, length, counts, every line, the activity chain), hold every record to the rules of create (ids, names, webhook URLs through the SSRF check), and take the history in only under the backup’s signed checkpoint, verified with this server’s audit key or one listed in trustedAuditKeys, with every event naming the backup’s organization; then replace the organization’s content with it in one transaction: projects, environments, secrets with their versions, members and grants, devices, audit webhooks (signing secrets sealed with this server’s keyring) and the activity log, followed by a backup_restored event naming the source organization, its checkpoint and key id. The restorer stays an owner whatever the backup says. A commit that fails drops the staged restore: begin again.',
     tag: 'Backup',
     permission: 'backup:restore',
     responses: {
@@ -155,9 +162,10 @@ export const restoreRoutes = [
       409: notEmptyError,
       422: invalidError,
       ...commonErrors,
+      503: unavailableError,
     },
     async handler(ctx) {
-      const { store, keyring, ids, restores } = ctx.services;
+      const { store, keyring, ids, restores, trustedAuditKeys, webhooks } = ctx.services;
       const { id } = await sessionOf(ctx);
       let result: Awaited<ReturnType<typeof applyRestore>>;
       try {
@@ -171,6 +179,8 @@ export const restoreRoutes = [
             organizationId: ctx.organization.id,
             user: ctx.principal.user,
             keyring,
+            trustedAuditKeys,
+            webhooks,
             ids,
             at: ctx.at,
             maxLineBytes: restores.maxLineBytes,

@@ -1,9 +1,10 @@
 /**
  * Item: GET …/backup streams everything needed to rebuild the organization, in clear for the client
  * to encrypt: live secrets with values and versions, members, devices, webhooks with their signing
- * secrets, and the activity log with an intact chain; recorded as backup_created afterwards.
+ * secrets, and the activity log with an intact chain under a signed checkpoint of its head;
+ * recorded as backup_created afterwards.
  */
-import { type ActivityEvent, verifyChain } from '@latchkey/core';
+import { type ActivityEvent, type Checkpoint, verifyChain, verifyCheckpoint } from '@latchkey/core';
 import { expect } from 'vitest';
 import { describe, it } from '../keyed.js';
 import { PUBLIC_HOST } from './audit-webhooks.js';
@@ -38,9 +39,16 @@ export function describeBackupTests(ctx: ConformanceContext): void {
       const events = lines.slice(marker + 1).map((l) => JSON.parse(l) as ActivityEvent);
       expect(records[0]).toMatchObject({
         kind: 'latchkey_backup',
-        format_version: 1,
+        format_version: 2,
         organization: { slug: 'acme' },
       });
+      // The signed checkpoint of the head the backup covers, as GET …/activity/checkpoint gives it.
+      const header = records[0] as unknown as {
+        chain: { seq: number; hash: string };
+        checkpoint: Checkpoint;
+      };
+      expect(header.checkpoint).toMatchObject({ organization: 'acme', ...header.chain });
+      expect(verifyCheckpoint(header.checkpoint, ctx.auditPublicKey)).toBe(true);
       const pulled = (await ctx.send('GET', `${ENV_PATH}/secrets`, undefined, ADMIN)).json as {
         secrets: { key: string; value: string; version: number }[];
       };

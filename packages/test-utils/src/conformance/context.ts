@@ -39,6 +39,8 @@ export interface ConformanceContext {
   viewerToken: string;
   /** The raw public key of the core's audit key, as an auditor pins it. */
   auditPublicKey: string;
+  /** The audit key of another server, which the core trusts (core option `trustedAuditKeys`). */
+  trustedAuditKey: { privateKeyPem: string; publicKey: string };
   clock: TestClock;
   /** The fake transport audit webhook deliveries of the suite's core go through. */
   webhookTransport: ReturnType<typeof conformanceTransport>;

@@ -5,78 +5,19 @@
  * content, a non-empty organization without force, or a caller who is not an owner of the target
  * is refused with nothing written.
  */
-import { createHash } from 'node:crypto';
-import { type ActivityEvent, emptyBackupCounts, verifyChain } from '@latchkey/core';
+import { type ActivityEvent, verifyChain } from '@latchkey/core';
 import { expect } from 'vitest';
-import type { TargetResponse } from '../http-target.js';
 import { describe, it } from '../keyed.js';
 import { PUBLIC_HOST } from './audit-webhooks.js';
 import { ADMIN, type ConformanceContext } from './context.js';
 import { expectError } from './expect-error.js';
+import { type Line, manifestOf, restoreHelpers, split } from './restore-helpers.js';
 
-interface Line {
-  kind: string;
-  [field: string]: unknown;
-}
-
-/** The kinds a manifest counts besides events (the core's own list). */
-const COUNT_KINDS = Object.keys(emptyBackupCounts()).filter((kind) => kind !== 'event');
-
-/** The manifest a client computes over backup content. */
-export function manifestOf(content: string) {
-  const lines = content.trimEnd().split('\n');
-  const marker = lines.findIndex((l) => (JSON.parse(l) as Line).kind === 'events');
-  const counts: Record<string, number> = { event: lines.length - marker - 1 };
-  for (const kind of COUNT_KINDS) counts[kind] = 0;
-  for (const l of lines.slice(1, marker)) counts[(JSON.parse(l) as Line).kind]!++;
-  return {
-    sha256: createHash('sha256').update(content).digest('hex'),
-    bytes: Buffer.byteLength(content),
-    counts,
-  };
-}
+export { manifestOf } from './restore-helpers.js';
 
 /** Registers the restore tests. */
 export function describeRestoreTests(ctx: ConformanceContext): void {
-  const backupOf = async (slug: string, token: string) => {
-    const response = await ctx.send('GET', `/api/v2/organizations/${slug}/backup`, undefined, token);
-    expect(response.status).toBe(200);
-    return response.text;
-  };
-  const newOrganization = async (slug: string) => {
-    const created = await ctx.send('POST', '/api/v2/organizations', { slug }, ADMIN);
-    expect(created.status).toBe(201);
-    return (created.json as { token: string }).token;
-  };
-  /** Begins, sends `parts` and commits; answers the first refusal, or the commit's answer. */
-  const restore = async (
-    slug: string,
-    token: string,
-    manifest: unknown,
-    parts: string[],
-    force?: boolean,
-  ): Promise<TargetResponse> => {
-    const base = `/api/v2/organizations/${slug}/restores`;
-    const begun = await ctx.send(
-      'POST',
-      base,
-      force === undefined ? { manifest } : { manifest, force },
-      token,
-    );
-    if (begun.status !== 201) return begun;
-    const { id } = begun.json as { id: string };
-    for (const [i, data] of parts.entries()) {
-      const sent = await ctx.send('PUT', `${base}/${id}/parts/${i}`, { data }, token);
-      if (sent.status !== 200) return sent;
-    }
-    return ctx.send('POST', `${base}/${id}/commit`, undefined, token);
-  };
-  /** The content in three parts of whole lines. */
-  const split = (content: string) => {
-    const lines = content.split(/(?<=\n)/);
-    const third = Math.ceil(lines.length / 3);
-    return [0, 1, 2].map((i) => lines.slice(i * third, (i + 1) * third).join('')).filter(Boolean);
-  };
+  const { backupOf, newOrganization, restore } = restoreHelpers(ctx);
   /** The organization's whole chain, oldest first, as stored (an export would add an event of its own). */
   const chainOf = async (slug: string, _token: string): Promise<ActivityEvent[]> => {
     const organization = (await ctx.core.store.organizations.getBySlug(slug))!;
