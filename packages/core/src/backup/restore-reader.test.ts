@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCore } from '../core.js';
 import { isLatchkeyError } from '../errors.js';
@@ -11,7 +11,8 @@ const TOKEN = 'lk_restore_reader_test_token_000000000000000';
 let backup = '';
 
 beforeAll(async () => {
-  const core = createCore();
+  // Backups carry a signed checkpoint, so the core that makes one needs an audit key.
+  const core = createCore({ auditKey: generateKeyPairSync('ed25519').privateKey });
   await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
   const response = await core.handle({
     method: 'GET',
