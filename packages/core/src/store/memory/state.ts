@@ -60,6 +60,8 @@ export interface MemoryState {
   deliveryWatchers: Set<() => void>;
   /** Staged restores and their parts (session id -> index -> part). */
   restores: { sessions: Map<string, RestoreSession>; parts: Map<string, Map<number, string>> };
+  /** Keyring key id -> its check value (null: recorded without one). */
+  keyIds: Map<string, string | null>;
 }
 
 /** A minute or hour rollup of one webhook. */
@@ -110,6 +112,7 @@ export function createState(maxNonces: number): MemoryState {
     totals: new Map(),
     deliveryWatchers: new Set(),
     restores: { sessions: new Map(), parts: new Map() },
+    keyIds: new Map(),
   };
 }
 
