@@ -64,6 +64,8 @@ export {
   createKeyring,
   generateKeyringKey,
   type Keyring,
+  MissingKeyError,
+  missingKeyId,
   needsReseal,
   open as openSealed,
   parseKeyring,
@@ -71,6 +73,7 @@ export {
   seal,
   sealedKeyId,
 } from './keyring.js';
+export { checkKeyring, type KeyringCheck, KeyringMismatchError } from './keyring-check.js';
 export type * from './model.js';
 export {
   type AuthorizationResult,
@@ -87,6 +90,7 @@ export {
   ROLES,
   type Role,
 } from './permissions.js';
+export type { ReadyReport } from './ready.js';
 export { type ReencryptCounts, type ReencryptOptions, reencryptAtRest } from './reencrypt.js';
 export type { AnyRoute, RouteContext, RouteDefinition, RouteResult, Services } from './router.js';
 export * as schemas from './schemas.js';
