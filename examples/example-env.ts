@@ -13,9 +13,9 @@
  * `LATCHKEY_TLS_CERT` and `LATCHKEY_TLS_KEY` (see example-tls.ts).
  */
 import type { Server } from 'node:http';
-import { type Core, createCore } from '@latchkey/core';
+import { type Core, createCore, KeyringMismatchError } from '@latchkey/core';
 import { loadExampleAuditKey } from './example-audit-key.js';
-import { loadExampleKeyring } from './example-keyring.js';
+import { loadExampleKeyring, requireExampleKeyring } from './example-keyring.js';
 import { openExampleStore } from './example-store.js';
 import { type ExampleTls, readExampleTls } from './example-tls.js';
 import { readWebhookEnvironment } from './example-webhooks.js';
@@ -46,6 +46,11 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
     );
   }
   const spec = process.env['LATCHKEY_STORE'] || 'memory';
+  try {
+    requireExampleKeyring(spec);
+  } catch (error) {
+    fail((error as Error).message);
+  }
   const opened = await openExampleStore(spec).catch((error: Error) =>
     fail(
       error.message.startsWith('LATCHKEY_STORE') ? error.message : `Cannot open the store: ${error.message}`,
@@ -54,13 +59,9 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
   console.log(`store: ${opened.label}`);
   const audit = loadExampleAuditKey(opened.directory);
   console.log(`audit public key: ${audit.publicKey}${audit.file ? ` (private key in ${audit.file})` : ''}`);
-  const keyring = (() => {
-    try {
-      return loadExampleKeyring(opened.directory);
-    } catch (error) {
-      return fail(`LATCHKEY_KEYRING: ${(error as Error).message}`);
-    }
-  })();
+  const keyring = await loadExampleKeyring(opened.store, opened.directory).catch((error: Error) =>
+    fail(error.message),
+  );
   console.log(`keyring: ${keyring.source}`);
   const webhooks = (() => {
     try {
@@ -90,9 +91,15 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
       return fail(`LATCHKEY_TRUSTED_AUDIT_KEYS: ${message}`);
     }
   })();
+  // The keyring must open every key id the data was sealed with (and binds its current key to it).
+  await core
+    .verifyKeyring()
+    .catch((error: Error) =>
+      fail(error instanceof KeyringMismatchError ? error.message : `Cannot start: ${error.message}`),
+    );
   if (token) await core.bootstrap({ organization: 'acme', user: 'admin', token });
   // After a key rotation (a new first entry in LATCHKEY_KEYRING), move what older keys sealed.
-  const moved = await core.reencrypt();
+  const moved = await core.reencrypt().catch((error: Error) => fail(`keyring: ${error.message}`));
   const resealed = moved.secretValues.resealed + moved.signingSecrets.resealed;
   if (resealed > 0)
     console.log(`keyring: ${resealed} ${resealed === 1 ? 'value' : 'values'} moved to the current key`);

@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -55,7 +55,7 @@ export function startExample(
   });
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
       const match = /^listening on (http:\/\/127\.0\.0\.1:(\d+)|https:\/\/localhost:(\d+))$/m.exec(output);
@@ -296,6 +296,40 @@ export function describeExample(name: string): void {
       expect(error?.output).toContain('LATCHKEY_STORE="redis://127.0.0.1" is not supported');
     });
 
+    it('refuses to start on PostgreSQL without LATCHKEY_KEYRING, in one line that says how to make one', async () => {
+      // Refused before it connects: a key made up here would seal what other instances cannot open.
+      const error = await startExample(
+        name,
+        { PORT: '0', LATCHKEY_STORE: 'postgres://postgres@127.0.0.1:5432/test', LATCHKEY_KEYRING: '' },
+        'node',
+      ).then(
+        () => undefined,
+        (e: { code?: number; output?: string }) => e,
+      );
+      expect(error?.code).toBe(1);
+      expect(error?.output).toMatch(
+        /^LATCHKEY_KEYRING is required on PostgreSQL.*`latchkey keyring generate`.*node -e .*randomBytes\(32\).*$/m,
+      );
+      expect(error?.output).not.toMatch(/^\s+at /m);
+    });
+
+    it('refuses a keyring text it cannot read in one line, without a stack trace', async () => {
+      for (const [keyring, message] of [
+        ['k1:c2hvcnQ', 'LATCHKEY_KEYRING: keyring: key "k1" is not 32 bytes'],
+        [`bad id:${generateKeyringKey()}`, 'LATCHKEY_KEYRING: keyring: key id "bad id" must be'],
+        [`k1:${generateKeyringKey()},k1:${generateKeyringKey()}`, 'keyring: key id "k1" appears twice'],
+      ] as const) {
+        const error = await startExample(name, { PORT: '0', LATCHKEY_KEYRING: keyring }, 'node').then(
+          () => undefined,
+          (e: { code?: number; output?: string }) => e,
+        );
+        expect(error?.code).toBe(1);
+        expect(error?.output).toContain(message);
+        expect(error?.output).not.toMatch(/^\s+at /m);
+        expect(error?.output).not.toContain(keyring.slice(3, 20));
+      }
+    });
+
     it('keeps its data in a PGlite directory across a restart, and moves it to a rotated key', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'latchkey-example-'));
       const env = { PORT: '0', LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN, LATCHKEY_STORE: join(dir, 'data') };
@@ -342,9 +376,20 @@ export function describeExample(name: string): void {
         } finally {
           await stopExample(second.child, 'SIGKILL');
         }
+        // keyring.txt deleted (and no LATCHKEY_KEYRING): it refuses, rather than make a key that
+        // would not open the data, and names the key id the data needs.
+        rmSync(join(dir, 'keyring.txt'));
+        const refused = await startExample(name, env, 'node').then(
+          () => undefined,
+          (e: { code?: number; output?: string }) => e,
+        );
+        expect(refused?.code).toBe(1);
+        expect(refused?.output).toMatch(/keyring\.txt is missing, and the data was sealed with key id "k2"/);
+        expect(refused?.output).not.toMatch(/^\s+at /m);
+        expect(existsSync(join(dir, 'keyring.txt'))).toBe(false);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
-    });
+    }, 120_000);
   });
 }

@@ -5,14 +5,16 @@
  * taken over when the lease ends, and LISTEN/NOTIFY wakes them the moment an event is committed.
  *
  * Environment: `LATCHKEY_STORE` (a `postgres://` URL; a PGlite directory works for a single process),
- * `LATCHKEY_KEYRING` (required: the keyring the API servers seal signing secrets with), the audit
+ * `LATCHKEY_KEYRING` (required: the keyring the API servers seal signing secrets with; the worker
+ * refuses to start when it cannot open every key id the data was sealed with), the audit
  * webhook settings of ../../example-webhooks.ts, `LATCHKEY_DELIVERY_CONCURRENCY` (attempts in flight,
  * default 16) and `LATCHKEY_DELIVERY_LEASE_SECONDS` (how long a claim is kept from the other workers,
  * default the attempt timeout + 30 s; it must exceed the timeout). SIGTERM or SIGINT: stop claiming,
  * finish the attempts in flight, record them, exit 0.
  */
-import { parseKeyring } from '@latchkey/core';
+import { checkKeyring, parseKeyring } from '@latchkey/core';
 import { createDeliveryEngine } from '@latchkey/core/webhooks';
+import { HOW_TO_MAKE_A_KEYRING } from '../../example-keyring.js';
 import { openExampleStore } from '../../example-store.js';
 import { readWebhookEnvironment } from '../../example-webhooks.js';
 
@@ -32,13 +34,17 @@ function positive(name: string, fallback: number): number {
 
 const keyringText = process.env['LATCHKEY_KEYRING'];
 if (!keyringText) {
-  fail('LATCHKEY_KEYRING is required: the keyring the API servers seal signing secrets with.');
+  fail(
+    `LATCHKEY_KEYRING is required: the keyring the API servers seal signing secrets with (to start afresh, ${HOW_TO_MAKE_A_KEYRING}).`,
+  );
 }
-try {
-  parseKeyring(keyringText);
-} catch (error) {
-  fail(`LATCHKEY_KEYRING: ${(error as Error).message}`);
-}
+const keyring = (() => {
+  try {
+    return parseKeyring(keyringText);
+  } catch (error) {
+    return fail(`LATCHKEY_KEYRING: ${(error as Error).message} (entries are id:base64key, comma-separated).`);
+  }
+})();
 const webhooks = (() => {
   try {
     return readWebhookEnvironment();
@@ -61,9 +67,15 @@ const opened = await openExampleStore(spec).catch((error: Error) =>
   fail(`Cannot open the store: ${error.message}`),
 );
 
+// Claim nothing unless the keyring opens every key id the data was sealed with.
+const check = await checkKeyring(opened.store, keyring, { record: false }).catch((error: Error) =>
+  fail(`Cannot check the keyring against the store: ${error.message}`),
+);
+if (check.status === 'fail') fail(check.message!);
+
 const engine = createDeliveryEngine({
   store: opened.store,
-  keyring: keyringText,
+  keyring,
   webhooks,
   concurrency,
   batchSize: concurrency * 2,

@@ -7,6 +7,7 @@ import { registerActivity } from './commands/activity.js';
 import { registerBackup } from './commands/backup.js';
 import { registerConfig } from './commands/config.js';
 import { registerDevice } from './commands/device.js';
+import { registerKeyring } from './commands/keyring.js';
 import { registerPull } from './commands/pull.js';
 import { registerPush } from './commands/push.js';
 import { registerRelease } from './commands/release.js';
@@ -41,6 +42,7 @@ export function createProgram(): Command {
   registerActivity(program);
   registerBackup(program);
   registerRelease(program);
+  registerKeyring(program);
   // Each leaf command takes the global options as well, wherever they are written.
   const visit = (command: Command) => {
     for (const sub of command.commands) {

@@ -13,10 +13,12 @@ import { checkDocumented, undocumented } from './documented.js';
 import { internalErrorBody, isLatchkeyError, LatchkeyError } from './errors.js';
 import { type CoreRequest, type CoreResponse, jsonResponse } from './http.js';
 import { type IdGenerator, randomId } from './ids.js';
+import { createKeyringGate } from './keyring-gate.js';
 import type { ActivityDraft, Environment, Organization, Project } from './model.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { authorize, type Principal } from './permissions.js';
 import { authenticate, notFound, resolveScope } from './principal.js';
+import { type ReadyReport, readyReport } from './ready.js';
 import { type ReencryptCounts, type ReencryptOptions, reencryptAtRest } from './reencrypt.js';
 import {
   bodySize,
@@ -100,7 +102,9 @@ export interface CoreOptions {
    * Keys for encryption at rest (AES-256-GCM): audit webhook signing secrets and secret values are
    * stored sealed with it (`reencrypt()` moves them to a new current key). A keyring, its text form (`id:base64key,...`, the first current, as in `LATCHKEY_KEYRING`) or
    * `{ current, keys }`. Keep it out of the database. Without it, audit webhooks cannot be created
-   * (503 `service_unavailable`) and secret values are stored as clients send them.
+   * (503 `service_unavailable`) and secret values are stored as clients send them. The store records
+   * the key ids its data was sealed with; a keyring that cannot open all of them is refused (see
+   * `verifyKeyring`).
    */
   keyring?: KeyringOption;
   /** Audit webhook settings: DNS resolver and allowlist of the SSRF guard, retry policy, timeout. */
@@ -156,6 +160,16 @@ export interface Core {
    * keys may leave the ring. Safe while serving, and to run again. Needs the core option `keyring`.
    */
   reencrypt(options?: ReencryptOptions): Promise<ReencryptCounts>;
+  /**
+   * Checks the keyring against the key ids the store's data was sealed with, and records the current
+   * key's id (with a check value only that key opens). Throws a `KeyringMismatchError` whose message
+   * is one line naming the missing or clashing key ids (never key material) when the keyring cannot
+   * open them all. Call it before serving to refuse early; otherwise the first request that needs
+   * the store runs it, and while it fails every authenticated request answers 503.
+   */
+  verifyKeyring(): Promise<void>;
+  /** Whether this instance can serve, with each check's result (`{status, checks: {keyring}}`). */
+  ready(): Promise<ReadyReport>;
   readonly store: LatchkeyStore;
   readonly basePath: string;
   readonly bodyLimit: number;
@@ -186,6 +200,7 @@ export function createCore(options: CoreOptions = {}): Core {
     restores: toRestoreLimits(options.restores, bodyLimit),
   };
   const router = new Router(allRoutes);
+  const keyringGate = createKeyringGate(store, services.keyring, logger);
   let openapiCache: Record<string, unknown> | undefined;
   const openapi = () => {
     openapiCache ??= buildOpenApiDocument(allRoutes, basePath);
@@ -216,6 +231,8 @@ export function createCore(options: CoreOptions = {}): Core {
       if (route.auth === false) {
         return toResponse(await route.handler({ services, request } as RouteContext<never, never>));
       }
+      // Nothing is read or sealed before the keyring is known to open the store's data.
+      await keyringGate.admit();
       const { principal, records } = await authenticate(request, store, options.authenticate, match.params);
       const params = validateParams(match.params);
       const { organization, project, environment } = await resolveScope(store, principal, params, records);
@@ -255,11 +272,13 @@ export function createCore(options: CoreOptions = {}): Core {
     } catch (error) {
       if (isLatchkeyError(error)) {
         if (error.code === 'service_unavailable') {
-          // The store is down or overloaded: nothing can be recorded; tell the operator why.
-          logger.error('the store is unavailable', {
-            route: route?.operationId,
-            cause: describeError(error.cause),
-          });
+          // The store is down or overloaded (or the keyring lacks a key): tell the operator why.
+          if (!keyringGate.noteUnavailable(error)) {
+            logger.error('the store is unavailable', {
+              route: route?.operationId,
+              cause: describeError(error.cause),
+            });
+          }
         } else if (scoped && route?.rejectedEvent && !(error as { recorded?: boolean }).recorded) {
           await recordRejection(scoped, route.rejectedEvent, error);
         }
@@ -317,6 +336,7 @@ export function createCore(options: CoreOptions = {}): Core {
   async function startDeliveries(engineOptions: StartDeliveriesOptions = {}): Promise<DeliveryEngine> {
     if (engine) return engine;
     if (!services.keyring) throw new TypeError('startDeliveries needs the core option keyring');
+    await keyringGate.verify();
     const { createDeliveryEngine } = await import('./webhooks/worker.js');
     engine ??= createDeliveryEngine({
       store,
@@ -353,8 +373,11 @@ export function createCore(options: CoreOptions = {}): Core {
     },
     async reencrypt(reencryptOptions) {
       if (!services.keyring) throw new TypeError('reencrypt needs the core option keyring');
+      await keyringGate.verify();
       return reencryptAtRest(store, services.keyring, reencryptOptions);
     },
+    verifyKeyring: () => keyringGate.verify(),
+    ready: async () => readyReport({ keyring: await keyringGate.report() }),
     async stopDeliveries() {
       await engine?.stop();
       engine = undefined;

@@ -65,6 +65,8 @@ export {
   createKeyring,
   generateKeyringKey,
   type Keyring,
+  MissingKeyError,
+  missingKeyId,
   needsReseal,
   open as openSealed,
   parseKeyring,
@@ -72,6 +74,7 @@ export {
   seal,
   sealedKeyId,
 } from './keyring.js';
+export { checkKeyring, type KeyringCheck, KeyringMismatchError } from './keyring-check.js';
 export type * from './model.js';
 export {
   type AuthorizationResult,
@@ -88,6 +91,7 @@ export {
   ROLES,
   type Role,
 } from './permissions.js';
+export type { ReadyReport } from './ready.js';
 export { type ReencryptCounts, type ReencryptOptions, reencryptAtRest } from './reencrypt.js';
 export type { AnyRoute, RouteContext, RouteDefinition, RouteResult, Services } from './router.js';
 export * as schemas from './schemas.js';

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   createKeyring,
   generateKeyringKey,
+  MissingKeyError,
+  missingKeyId,
   needsReseal,
   open,
   parseKeyring,
@@ -36,8 +38,17 @@ describe('the keyring', () => {
     expect(sealedKeyId(moved)).toBe('k2');
     expect(needsReseal(rotated, moved)).toBe(false);
     expect(open(rotated, moved, CONTEXT)).toBe(SECRET);
-    // A value sealed under k2 does not open with a ring that lacks it, and says which key is missing.
-    expect(() => open(old, moved, CONTEXT)).toThrow(/no key "k2"/);
+    // A value sealed under k2 does not open with a ring that lacks it: a 503 naming the key for the log.
+    let refused: unknown;
+    try {
+      open(old, moved, CONTEXT);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(MissingKeyError);
+    expect(refused).toMatchObject({ code: 'service_unavailable', status: 503, keyId: 'k2' });
+    expect(missingKeyId(refused)).toBe('k2');
+    expect((refused as MissingKeyError).headers()).toEqual({ 'retry-after': '30' });
   });
 
   it('refuses a value bound elsewhere, tampered with, or malformed, without echoing it', () => {
@@ -74,7 +85,7 @@ describe('the keyring', () => {
     expect(() => createKeyring(options)).toThrow(message);
   });
 
-  it.each(['', 'k1', ':abc', `k1:${k1},bad`])('refuses the keyring text %j', (text) => {
+  it.each(['', 'k1', ':abc', `k1:${k1},bad`, `k1:${k1},k1:${k2}`])('refuses the keyring text %j', (text) => {
     expect(() => parseKeyring(text)).toThrow(RangeError);
   });
 });

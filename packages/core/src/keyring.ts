@@ -52,11 +52,13 @@ export function parseKeyring(text: string): Keyring {
     .map((entry) => entry.trim())
     .filter(Boolean);
   if (entries.length === 0) throw new RangeError('keyring: no keys');
-  const keys: Record<string, string> = {};
+  const keys: Record<string, string> = Object.create(null);
   for (const entry of entries) {
     const at = entry.indexOf(':');
     if (at <= 0) throw new RangeError('keyring: each entry is id:base64key');
-    keys[entry.slice(0, at)] = entry.slice(at + 1);
+    const id = entry.slice(0, at);
+    if (Object.hasOwn(keys, id)) throw new RangeError(`keyring: key id "${id}" appears twice`);
+    keys[id] = entry.slice(at + 1);
   }
   return createKeyring({ current: entries[0]!.slice(0, entries[0]!.indexOf(':')), keys });
 }
@@ -83,21 +85,40 @@ export function sealedKeyId(sealed: string): string | null {
 export const needsReseal = (keyring: Keyring, sealed: string): boolean =>
   sealedKeyId(sealed) !== keyring.current;
 
+/** Seconds a client is told to wait when a value is sealed with a key this instance lacks. */
+export const MISSING_KEY_RETRY_SECONDS = 30;
+
 /**
- * Opens a sealed value bound to `context`. A value that is malformed, sealed by a key not in the
- * ring, tampered with or bound elsewhere throws a 500 `internal_error` whose message names the key id
- * at most, never the value.
+ * A value sealed with a key id this keyring lacks (another instance rotated to a key this one has
+ * not been given yet): 503 `service_unavailable` with `Retry-After`, not a 500. `keyId` is for the
+ * operator's log; the answer does not name it.
+ */
+export class MissingKeyError extends LatchkeyError {
+  constructor(readonly keyId: string) {
+    super('service_unavailable', 'A stored value is sealed with a key this server does not have yet.', {
+      retryAfterSeconds: MISSING_KEY_RETRY_SECONDS,
+    });
+  }
+}
+
+/** The key id of a {@link MissingKeyError} (from any copy of this package), else null. */
+export function missingKeyId(error: unknown): string | null {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== 'service_unavailable') return null;
+  const keyId = (error as { keyId?: unknown }).keyId;
+  return typeof keyId === 'string' ? keyId : null;
+}
+
+/**
+ * Opens a sealed value bound to `context`. A value sealed by a key not in the ring throws a
+ * {@link MissingKeyError} (503); one that is malformed, tampered with or bound elsewhere throws a 500
+ * `internal_error` whose message names the key id at most, never the value.
  */
 export function open(keyring: Keyring, sealed: string, context: string): string {
   const parts = sealed.split('.');
   const keyId = sealedKeyId(sealed);
-  const key = keyId === null ? undefined : keyring.keys.get(keyId);
-  if (keyId === null || !key) {
-    throw new LatchkeyError(
-      'internal_error',
-      keyId === null ? 'a stored value is not sealed' : `no key "${keyId}" in the keyring`,
-    );
-  }
+  if (keyId === null) throw new LatchkeyError('internal_error', 'a stored value is not sealed');
+  const key = keyring.keys.get(keyId);
+  if (!key) throw new MissingKeyError(keyId);
   const nonce = Buffer.from(parts[2]!, 'base64url');
   const body = Buffer.from(parts[3]!, 'base64url');
   if (nonce.length !== NONCE_BYTES || body.length < TAG_BYTES) {

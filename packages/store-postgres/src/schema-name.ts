@@ -24,6 +24,7 @@ export interface Tables {
   totals: string;
   restoreSessions: string;
   restoreParts: string;
+  keyIds: string;
   migrations: string;
 }
 
@@ -74,6 +75,7 @@ export function tablesOf(schema: string): Tables {
     totals: table('webhook_running_totals'),
     restoreSessions: table('restore_sessions'),
     restoreParts: table('restore_parts'),
+    keyIds: table('keyring_key_ids'),
     migrations: table('latchkey_migrations'),
   };
 }

@@ -7,6 +7,7 @@ import { sqlAuditWebhooks } from './repositories/audit-webhooks.js';
 import { sqlDeliveries } from './repositories/deliveries.js';
 import { sqlDevices } from './repositories/devices.js';
 import { sqlEnvironments } from './repositories/environments.js';
+import { sqlKeyIds } from './repositories/key-ids.js';
 import { sqlMembers } from './repositories/members.js';
 import { sqlNonces } from './repositories/nonces.js';
 import { sqlOrganizations } from './repositories/organizations.js';
@@ -54,6 +55,7 @@ function repositories(db: Runner, t: Tables, driver?: SqlDriver): StoreTransacti
     auditWebhooks: sqlAuditWebhooks(db, t),
     deliveries: sqlDeliveries(db, t),
     restores: sqlRestores(db, t),
+    keyIds: sqlKeyIds(db, t),
   };
 }
 

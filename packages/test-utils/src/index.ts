@@ -14,6 +14,11 @@ export {
   type TargetResponse,
 } from './http-target.js';
 export type { SkipList } from './keyed.js';
+export {
+  describeKeyringBinding,
+  type KeyringBindingOptions,
+  type SharedDatabase,
+} from './keyring-binding.js';
 export { describeStoreConformance, type StoreConformanceOptions } from './store-conformance.js';
 export {
   describeTransportConformance,

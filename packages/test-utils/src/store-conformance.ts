@@ -5,6 +5,7 @@
 import { type ActivityDraft, type LatchkeyStore, verifyChain } from '@latchkey/core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { describeKeyed, it, type SkipList } from './keyed.js';
+import { describeKeyIdTests } from './store-key-ids.js';
 import { describeMemberTests } from './store-members.js';
 import { describeMetricsStoreTests } from './store-metrics.js';
 import { describeRestoreStoreTests } from './store-restores.js';
@@ -308,5 +309,6 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeSealedValueTests(() => ({ store, id }));
     describeRestoreStoreTests(() => ({ store, id }));
     describeMetricsStoreTests(() => ({ store, id }));
+    describeKeyIdTests(() => ({ store, id }));
   });
 }

@@ -80,13 +80,16 @@ export async function applyRestore(tx: StoreTransaction, input: RestoreInput): P
   if (stats.count === 0 || stats.maxIndex !== stats.count - 1) {
     throw invalidBackup(null, `parts are missing: ${stats.count} received, up to index ${stats.maxIndex}`);
   }
-  const plan = await inspectBackup(readBackup(partsOf(tx, input), session.manifest, true, input.maxLineBytes), {
-    manifest: session.manifest,
-    user: input.user,
-    hasKeyring: input.keyring !== undefined,
-    trustedAuditKeys: input.trustedAuditKeys,
-    webhooks: input.webhooks,
-  });
+  const plan = await inspectBackup(
+    readBackup(partsOf(tx, input), session.manifest, true, input.maxLineBytes),
+    {
+      manifest: session.manifest,
+      user: input.user,
+      hasKeyring: input.keyring !== undefined,
+      trustedAuditKeys: input.trustedAuditKeys,
+      webhooks: input.webhooks,
+    },
+  );
   if (!session.force && !(await isEmptyOrganization(tx, organizationId, input.user))) {
     throw notEmpty();
   }

@@ -19,7 +19,7 @@ export const commonErrors: Record<number, RouteResponseDoc> = {
   ),
   500: error('internal_error: something unexpected failed; the body says nothing more'),
   503: error(
-    'service_unavailable: the store is unreachable, overloaded or too slow right now; Retry-After says when to try again',
+    "service_unavailable: the store is unreachable, overloaded or too slow right now, or a stored value is sealed with a key this server's keyring lacks (another instance rotated to it), or the keyring cannot open the store's data; Retry-After says when to try again",
   ),
 };
 

@@ -11,8 +11,8 @@
 import { z } from 'zod';
 import { BackupCountsSchema, BackupManifestSchema } from '../backup/backup-records.js';
 import { applyRestore, isEmptyOrganization, notEmpty, partContext } from '../backup/restore-apply.js';
-import { checkDeclaredBytes, checkPartNumber, tooManyBytes } from '../backup/restore-limits.js';
 import { noTrustedKeys } from '../backup/restore-history.js';
+import { checkDeclaredBytes, checkPartNumber, tooManyBytes } from '../backup/restore-limits.js';
 import { LatchkeyError } from '../errors.js';
 import { seal } from '../keyring.js';
 import { defineRoute, type RouteContext } from '../router.js';

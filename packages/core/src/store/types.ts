@@ -9,6 +9,7 @@ export type { CreateResult } from './ports/common.js';
 export type { AttemptPage, AttemptRecord, ClaimedDelivery, DeliveryRepository } from './ports/deliveries.js';
 export type { DeviceRepository } from './ports/devices.js';
 export type { EnvironmentRepository } from './ports/environments.js';
+export type { KeyIdRecord, KeyIdRepository } from './ports/key-ids.js';
 export type { MemberChange, MemberPatch, MemberRepository } from './ports/members.js';
 export type { NonceRepository } from './ports/nonces.js';
 export type { OrganizationRepository } from './ports/organizations.js';

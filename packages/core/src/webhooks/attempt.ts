@@ -6,7 +6,7 @@
  * transaction; nothing is written when the lease was lost meanwhile.
  */
 import type { IdGenerator } from '../ids.js';
-import { type Keyring, open } from '../keyring.js';
+import { type Keyring, missingKeyId, open } from '../keyring.js';
 import type { DeliveryAttempt } from '../model.js';
 import type { AttemptRecord, ClaimedDelivery } from '../store/ports/deliveries.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
@@ -54,7 +54,11 @@ function openSigningSecret(
   return secret;
 }
 
-/** Signs and sends an event to a webhook (also what `test` does). */
+/**
+ * Signs and sends an event to a webhook (also what `test` does). A signing secret sealed with a key
+ * this keyring lacks (another instance's rotation) throws its `MissingKeyError`: nothing is sent,
+ * and the delivery waits for an engine that has the key rather than fail towards a dead letter.
+ */
 export async function sendSigned(
   services: Pick<AttemptServices, 'keyring' | 'transport' | 'timeoutMs' | 'now' | 'secrets'>,
   webhook: ClaimedDelivery['webhook'],
@@ -63,7 +67,8 @@ export async function sendSigned(
   let secret: string;
   try {
     secret = openSigningSecret(services, webhook);
-  } catch {
+  } catch (error) {
+    if (missingKeyId(error) !== null) throw error;
     return {
       ok: false,
       statusCode: null,

@@ -11,11 +11,12 @@
 import type { CoreLogger } from '../core.js';
 import { describeError } from '../describe-error.js';
 import { type IdGenerator, randomId } from '../ids.js';
-import type { Keyring } from '../keyring.js';
+import { type Keyring, missingKeyId } from '../keyring.js';
 import type { ClaimedDelivery } from '../store/ports/deliveries.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
 import { type AttemptServices, attemptDelivery } from './attempt.js';
 import { type KeyringOption, toKeyring, type WebhookOptions, webhookSettings } from './config.js';
+import { engineKeyringOpens, missingKeyLogger } from './engine-keyring.js';
 import { floorTo, HOUR_MS } from './metrics-rollup.js';
 import { createUndiciTransport, type Transport } from './sender.js';
 
@@ -63,8 +64,13 @@ export interface DeliveryEngine {
   runOnce(): Promise<number>;
   /** Deletes attempts and rollups past their retention, in batches; returns how many of each. */
   prune(): Promise<{ attempts: number; rollups: number }>;
-  /** Deliveries attempted since the engine was made, by outcome. */
-  readonly counts: Readonly<Record<'delivered' | 'retry' | 'dead_letter' | 'lost' | 'failed', number>>;
+  /**
+   * Deliveries attempted since the engine was made, by outcome; `deferred`: not sent because the
+   * signing secret is sealed with a key this keyring lacks (left leased, taken up again after).
+   */
+  readonly counts: Readonly<
+    Record<'delivered' | 'retry' | 'dead_letter' | 'lost' | 'failed' | 'deferred', number>
+  >;
 }
 
 export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEngine {
@@ -102,7 +108,8 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
     ids: options.ids ?? randomId,
     secrets: new Map(),
   };
-  const counts = { delivered: 0, retry: 0, dead_letter: 0, lost: 0, failed: 0 };
+  const counts = { delivered: 0, retry: 0, dead_letter: 0, lost: 0, failed: 0, deferred: 0 };
+  const logMissingKey = missingKeyLogger(logger);
 
   let running = false;
   let stopped = false;
@@ -116,6 +123,12 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
       const outcome = await attemptDelivery(services, claimed);
       if (outcome !== 'test') counts[outcome]++;
     } catch (error) {
+      if (missingKeyId(error) !== null) {
+        // Not an attempt: its lease runs out and it is claimed again, by an engine with the key.
+        counts.deferred++;
+        logMissingKey(error);
+        return;
+      }
       // The store failed while recording: the lease runs out and the delivery is tried again.
       counts.failed++;
       logger.error('a delivery attempt could not be recorded', {
@@ -207,6 +220,14 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
     });
 
   async function run(): Promise<void> {
+    const opens = await engineKeyringOpens(options.store, services.keyring, logger, {
+      running: () => running,
+      wait: () => sleep(pollIntervalMs),
+    });
+    if (!opens) {
+      running = false;
+      return;
+    }
     while (running) {
       if (now() - lastPrune >= pruneIntervalMs) {
         lastPrune = now();

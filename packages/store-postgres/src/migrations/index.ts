@@ -4,6 +4,7 @@ import { auditWebhooks } from './0002-audit-webhooks.js';
 import { deliveryNotifications } from './0003-delivery-notifications.js';
 import { runningTotals } from './0004-running-totals.js';
 import { restores } from './0005-restores.js';
+import { keyring } from './0006-keyring.js';
 import { restoreLimits } from './0007-restore-limits.js';
 import type { Migration } from './migration.js';
 
@@ -15,5 +16,6 @@ export const MIGRATIONS: readonly Migration[] = [
   deliveryNotifications,
   runningTotals,
   restores,
+  keyring,
   restoreLimits,
 ];

@@ -11,6 +11,7 @@ import { memoryAuditWebhooks } from './audit-webhooks.js';
 import { memoryDeliveries } from './deliveries.js';
 import { memoryDevices } from './devices.js';
 import { memoryEnvironments } from './environments.js';
+import { memoryKeyIds } from './key-ids.js';
 import { memoryMembers } from './members.js';
 import { memoryNonces } from './nonces.js';
 import { memoryOrganizations } from './organizations.js';
@@ -41,6 +42,7 @@ function repositories(state: MemoryState, journal: Journal): StoreTransaction {
     auditWebhooks: memoryAuditWebhooks(state, journal),
     deliveries: memoryDeliveries(state, journal),
     restores: memoryRestores(state, journal),
+    keyIds: memoryKeyIds(state, journal),
   };
   return { ...base, requests: composedRequests(base) };
 }
@@ -97,6 +99,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
     auditWebhooks: gated(outside.auditWebhooks, gate),
     deliveries: gated(outside.deliveries, gate),
     restores: gated(outside.restores, gate),
+    keyIds: gated(outside.keyIds, gate),
   };
   const store: LatchkeyStore = {
     ...outsideGated,

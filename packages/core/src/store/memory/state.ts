@@ -63,6 +63,8 @@ export interface MemoryState {
     sessions: Map<string, RestoreSession>;
     parts: Map<string, Map<number, { data: string; bytes: number }>>;
   };
+  /** Keyring key id -> its check value (null: recorded without one). */
+  keyIds: Map<string, string | null>;
 }
 
 /** A minute or hour rollup of one webhook. */
@@ -113,6 +115,7 @@ export function createState(maxNonces: number): MemoryState {
     totals: new Map(),
     deliveryWatchers: new Set(),
     restores: { sessions: new Map(), parts: new Map() },
+    keyIds: new Map(),
   };
 }
 

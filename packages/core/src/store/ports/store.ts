@@ -4,6 +4,7 @@ import type { AuditWebhookRepository } from './audit-webhooks.js';
 import type { DeliveryRepository } from './deliveries.js';
 import type { DeviceRepository } from './devices.js';
 import type { EnvironmentRepository } from './environments.js';
+import type { KeyIdRepository } from './key-ids.js';
 import type { MemberRepository } from './members.js';
 import type { NonceRepository } from './nonces.js';
 import type { OrganizationRepository } from './organizations.js';
@@ -28,6 +29,7 @@ export interface StoreTransaction {
   auditWebhooks: AuditWebhookRepository;
   deliveries: DeliveryRepository;
   restores: RestoreRepository;
+  keyIds: KeyIdRepository;
 }
 
 /** A complete Latchkey store. */
