@@ -15,6 +15,7 @@ export {
 } from './http-target.js';
 export type { SkipList } from './keyed.js';
 export { describeStoreConformance, type StoreConformanceOptions } from './store-conformance.js';
+export { createTcpProxy, type TcpProxy, type TcpProxyOptions } from './tcp-proxy.js';
 export {
   describeTransportConformance,
   type StartServer,
