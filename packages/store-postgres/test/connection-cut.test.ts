@@ -4,12 +4,14 @@
  * a COMMIT whose answer was lost is looked up once the database answers again, so a transaction
  * that was applied is never reported as failed; LISTEN comes back however long the cut lasts.
  */
-import { isLatchkeyError } from '@latchkey/core';
+import { createPrivateKey } from 'node:crypto';
+import { isLatchkeyError, signPush } from '@latchkey/core';
 import { createTcpProxy, type TcpProxy } from '@latchkey/test-utils';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SqlDriver } from '../src/driver.js';
-import { pgDriver } from '../src/index.js';
+import { createPostgresStore, pgDriver } from '../src/index.js';
+import { setUpAcme, TOKEN } from './acme.js';
 import { DATABASE_URL, dropSchema, freshSchema, onPostgres } from './databases.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -21,6 +23,9 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
     await sleep(20);
   }
 }
+
+/** node-postgres sends COMMIT as a simple query: its text ends with a NUL. */
+const isCommit = (chunk: Buffer) => chunk.includes('COMMIT\u0000');
 
 const codeOf = (error: unknown) => (isLatchkeyError(error) ? error.code : String(error));
 
@@ -89,7 +94,7 @@ onPostgres('the pg driver, its connections cut by a proxy (real PostgreSQL)', ()
     it('a COMMIT that reached the database but whose answer was lost resolves as committed', async () => {
       const outcome = driver.transaction(async (tx) => {
         await tx.query(`INSERT INTO ${table} (id) VALUES ('ambiguous')`);
-        proxy.cutWhen((chunk) => chunk.includes('COMMIT'));
+        proxy.cutWhen(isCommit);
         return 'applied';
       });
       await until('the cut', () => proxy.isCut);
@@ -126,7 +131,7 @@ onPostgres('the pg driver, its connections cut by a proxy (real PostgreSQL)', ()
       const outcome = await driver
         .transaction(async (tx) => {
           await tx.query(`INSERT INTO ${table} (id) VALUES ('unknown')`);
-          proxy.cutWhen((chunk) => chunk.includes('COMMIT'));
+          proxy.cutWhen(isCommit);
           return 'applied';
         })
         .then(
@@ -135,6 +140,36 @@ onPostgres('the pg driver, its connections cut by a proxy (real PostgreSQL)', ()
         );
       expect(codeOf(outcome)).toBe('service_unavailable');
       expect((outcome as Error).message).toMatch(/may have been applied/);
+    });
+
+    it('a push whose COMMIT answer was lost answers 200, and is in the chain once', async () => {
+      const storeSchema = freshSchema('lk_cut_push');
+      const store = await createPostgresStore({ driver, schema: storeSchema });
+      try {
+        const acme = await setUpAcme(store);
+        const body = signPush(
+          { device_id: acme.deviceEnv.DEVICE_ID, changes: [{ key: 'WRITTEN_AT_CUT', value: 'applied' }] },
+          { organization: 'acme', project: 'web', environment: 'prod' },
+          createPrivateKey(acme.deviceEnv.PRIVATE_KEY),
+        );
+        proxy.cutWhen(isCommit);
+        const answer = acme.core.handle({
+          method: 'POST',
+          url: '/api/v2/organizations/acme/projects/web/environments/prod/push',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        await until('the cut', () => proxy.isCut);
+        await sleep(300);
+        proxy.restore();
+        const response = await answer;
+        expect(response.status).toBe(200);
+        const { event_id } = JSON.parse(response.body as string) as { event_id: string };
+        const events = await store.activity.list({ organizationId: acme.organizationId, limit: 100 });
+        expect(events.filter((e) => e.type === 'push_applied').map((e) => e.id)).toEqual([event_id]);
+      } finally {
+        await dropSchema(storeSchema);
+      }
     });
 
     it('LISTEN is issued again once the database is back, however long the cut', async () => {
