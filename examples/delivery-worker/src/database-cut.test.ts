@@ -84,7 +84,7 @@ describe.skipIf(unreachable !== null)(
     const servers: Awaited<ReturnType<typeof startExample>>[] = [];
     let worker: Worker;
     let load: Load | undefined;
-    const cuts: { at: number; restoredAt: number; recoveredMs: number[] }[] = [];
+    const cuts: { at: number; restoredAt: number; recoveredMs: number[]; listeningMs: number }[] = [];
 
     const processes = () => [...servers.map((s) => s.child), worker.child];
     const outputs = () => [...servers.map((s) => s.output()), worker.output()].join('\n----\n');
@@ -132,9 +132,12 @@ describe.skipIf(unreachable !== null)(
       };
       // The first migrates and bootstraps acme alone; the others find both done.
       servers.push(await startExample('hono', env, 'node'));
-      const [second, started] = await Promise.all([startExample('fastify', env, 'node'), startWorker(env)]);
-      servers.push(second);
-      worker = started;
+      await Promise.all([
+        startExample('fastify', env, 'node').then((started) => servers.push(started)),
+        startWorker(env).then((started) => {
+          worker = started;
+        }),
+      ]);
 
       const [a] = servers.map((s) => s.url) as [string];
       expect((await api(a, 'POST', `${ORG}/projects`, { slug: 'web' })).status).toBe(201);
@@ -183,17 +186,19 @@ describe.skipIf(unreachable !== null)(
         await sleep(CUT_MS);
         proxy.restore();
         const restoredAt = performance.now();
-        // Measured from the restore, for every server at once.
-        const recoveredMs = await Promise.all(
-          servers.map((server) =>
-            within(RECOVERY_MS, `${server.url} answering after cut ${round}`, async () => {
-              const answer = await api(server.url, 'GET', ORG).catch(() => null);
-              return answer?.status === 200;
-            }),
+        // Measured from the restore, for every server and the worker's LISTEN at once.
+        const [recoveredMs, listeningMs] = await Promise.all([
+          Promise.all(
+            servers.map((server) =>
+              within(RECOVERY_MS, `${server.url} answering after cut ${round}`, async () => {
+                const answer = await api(server.url, 'GET', ORG).catch(() => null);
+                return answer?.status === 200;
+              }),
+            ),
           ),
-        );
-        await within(RECOVERY_MS, `the worker listening again after cut ${round}`, workerListens);
-        cuts.push({ at, restoredAt, recoveredMs });
+          within(RECOVERY_MS, `the worker listening again after cut ${round}`, workerListens),
+        ]);
+        cuts.push({ at, restoredAt, recoveredMs, listeningMs });
         for (const child of processes()) expect(child.exitCode ?? child.signalCode).toBeNull();
       }
       const after = pushedOk();
@@ -299,7 +304,7 @@ describe.skipIf(unreachable !== null)(
           `  start-up / load / deliveries   ${[timings.startMs, timings.loadMs, deliveryMs].map((ms) => `${(ms / 1000).toFixed(1)} s`).join(' / ')}`,
           ...cuts.map(
             (c, i) =>
-              `  cut ${i + 1}: servers answering again after ${c.recoveredMs.map((ms) => `${Math.round(ms)} ms`).join(', ')}`,
+              `  cut ${i + 1}: servers answering again after ${c.recoveredMs.map((ms) => `${Math.round(ms)} ms`).join(', ')}; worker listening after ${Math.round(c.listeningMs)} ms`,
           ),
         ].join('\n'),
       );
