@@ -20,6 +20,7 @@ export {
   type SharedDatabase,
 } from './keyring-binding.js';
 export { describeStoreConformance, type StoreConformanceOptions } from './store-conformance.js';
+export { createTcpProxy, type TcpProxy, type TcpProxyOptions } from './tcp-proxy.js';
 export {
   describeTransportConformance,
   type StartServer,

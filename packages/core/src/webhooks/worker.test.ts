@@ -346,4 +346,48 @@ describe('the delivery engine', () => {
     expect(awake.counts.delivered).toBe(1);
     await awake.stop();
   });
+
+  it('keeps trying to watch for queued deliveries when the store cannot at first, and is woken once it can', async () => {
+    const t = await setUp([{ statusCode: 200 }]);
+    let calls = 0;
+    let notify: (() => void) | null = null;
+    const store = {
+      ...t.core.store,
+      async watchDeliveries(onQueued: () => void) {
+        calls++;
+        if (calls === 1) throw new Error('the database is away');
+        notify = onQueued;
+        return async () => {
+          notify = null;
+        };
+      },
+    };
+    const logged: string[] = [];
+    const engine = createDeliveryEngine({
+      store,
+      keyring: t.keyring,
+      webhooks: t.webhooks,
+      transport: t.transport,
+      now: () => t.clock.now,
+      pollIntervalMs: 60_000,
+      watchRetryMs: 10,
+      logger: { error: (message) => logged.push(message) },
+    });
+    engine.start();
+    const began = Date.now();
+    while (notify === null && Date.now() - began < 2_000)
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(calls).toBe(2);
+    expect(logged).toEqual(['cannot watch for queued deliveries yet; polling, and trying again']);
+    // The first round delivered what was queued at start; the next delivery comes from a wake-up.
+    while (engine.counts.delivered === 0 && Date.now() - began < 2_000)
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    await t.send('POST', '/api/v2/organizations/acme/projects', { slug: 'watched' });
+    (notify as unknown as () => void)();
+    while (engine.counts.delivered < 2 && Date.now() - began < 4_000)
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(engine.counts.delivered).toBe(2);
+    await engine.stop();
+    expect(notify).toBeNull();
+  });
 });

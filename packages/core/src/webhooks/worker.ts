@@ -35,6 +35,8 @@ export interface DeliveryEngineOptions {
   concurrency?: number;
   /** How often an idle engine looks for due deliveries, in ms. Default 1000. */
   pollIntervalMs?: number;
+  /** When the store cannot watch for queued deliveries at start, how soon to try again, in ms. Default 5000. */
+  watchRetryMs?: number;
   /** How long a claim is kept from other engines, in ms. Default the attempt timeout + 30 s. */
   leaseMs?: number;
   /** Attempts are kept this many days, then deleted in batches. Default 30. */
@@ -81,6 +83,7 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
   const batchSize = options.batchSize ?? 32;
   const concurrency = options.concurrency ?? 16;
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+  const watchRetryMs = options.watchRetryMs ?? 5_000;
   const leaseMs = options.leaseMs ?? settings.timeoutMs + 30_000;
   const attemptRetentionDays = options.attemptRetentionDays ?? 30;
   const rollupRetentionDays = options.rollupRetentionDays ?? 90;
@@ -115,6 +118,7 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
   let stopped = false;
   let loop: Promise<void> | null = null;
   let unwatch: Promise<(() => Promise<void>) | undefined> | undefined;
+  let watchRetry: ReturnType<typeof setTimeout> | null = null;
   let sleeping: { timer: ReturnType<typeof setTimeout>; resolve: () => void } | null = null;
   let woken = false;
 
@@ -258,23 +262,41 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
     await Promise.all(inFlight);
   }
 
+  // Woken by the store when deliveries are queued (any process, on SQL); the poll is the fallback.
+  // A store that cannot watch yet (its database away at start) is asked again until it can.
+  function watch(first: boolean): void {
+    const watching = options.store.watchDeliveries?.(() => engine.wake());
+    if (!watching) return;
+    unwatch = watching.catch((error: unknown) => {
+      if (first) {
+        logger.error('cannot watch for queued deliveries yet; polling, and trying again', {
+          error: describeError(error),
+        });
+      }
+      if (running) {
+        watchRetry = setTimeout(() => {
+          watchRetry = null;
+          if (running) watch(false);
+        }, watchRetryMs);
+        watchRetry.unref?.();
+      }
+      return undefined;
+    });
+  }
+
   const engine: DeliveryEngine = {
     start() {
       if (stopped) throw new Error('a stopped delivery engine does not restart; create a new one');
       if (running) return;
       running = true;
-      // Woken by the store when deliveries are queued (any process, on SQL); the poll is the fallback.
-      unwatch = options.store
-        .watchDeliveries?.(() => engine.wake())
-        .catch((error: unknown) => {
-          logger.error('cannot watch for queued deliveries; polling only', { error: describeError(error) });
-          return undefined;
-        });
+      watch(true);
       loop = run();
     },
     async stop() {
       running = false;
       stopped = true;
+      if (watchRetry) clearTimeout(watchRetry);
+      watchRetry = null;
       const stopWatching = await unwatch;
       await stopWatching?.();
       if (sleeping) {

@@ -3,8 +3,11 @@ import { createHash } from 'node:crypto';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import type { SqlDriver, SqlQueryable, SqlResult } from '../driver.js';
 import { isUnavailable, translate } from '../failures.js';
+import { DEFAULT_COMMIT_CHECK_TIMEOUT_MS, wasCommitted } from './commit-outcome.js';
 import { binaryCopyLines } from './copy-binary.js';
 import { inlineParameters } from './inline.js';
+import { checkout } from './pg-checkout.js';
+import { listenOn } from './pg-listen.js';
 import { withRetries } from './retry.js';
 
 /** Options of {@link pgDriver} when it builds the pool. */
@@ -17,6 +20,11 @@ export interface PgDriverOptions {
   statementTimeoutMs?: number;
   /** Waiting longer than this for a free connection answers 503. Default 5000 ms. */
   connectionTimeoutMs?: number;
+  /**
+   * When the connection breaks while COMMIT is on its way, how long to keep asking the database
+   * whether it committed before answering 503 "may have been applied". Default 15000 ms.
+   */
+  commitCheckTimeoutMs?: number;
   /** More `pg.PoolConfig` fields (ssl, …), applied last. */
   pool?: Omit<PoolConfig, 'connectionString'>;
 }
@@ -63,12 +71,14 @@ function wrap(client: Pool | PoolClient): SqlQueryable {
 export async function pgDriver(source: string | Pool | PgDriverOptions): Promise<SqlDriver> {
   let pool: Pool;
   let owned = false;
+  let commitCheckTimeoutMs = DEFAULT_COMMIT_CHECK_TIMEOUT_MS;
   if (isPool(source)) {
     pool = source;
   } else {
     const options: PgDriverOptions = typeof source === 'string' ? { connectionString: source } : source;
     const { default: pg } = await import('pg');
     const statementTimeout = options.statementTimeoutMs ?? 5_000;
+    commitCheckTimeoutMs = options.commitCheckTimeoutMs ?? commitCheckTimeoutMs;
     pool = new pg.Pool({
       connectionString: options.connectionString,
       max: options.max ?? 10,
@@ -86,30 +96,39 @@ export async function pgDriver(source: string | Pool | PgDriverOptions): Promise
   const direct = wrap(pool);
 
   async function once<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T> {
-    let client: PoolClient;
+    const held = await checkout(pool);
+    let result: T;
+    let xid: string | null;
     try {
-      client = await pool.connect();
+      await held.client.query('BEGIN');
+      result = await fn(wrap(held.client));
+      // Its id, when it wrote anything: if the answer to COMMIT is lost, the database is asked.
+      const { rows } = await held.client.query<{ xid: string | null }>(
+        'SELECT txid_current_if_assigned()::text AS xid',
+      );
+      xid = rows[0]?.xid ?? null;
     } catch (error) {
-      throw translate(error);
-    }
-    let broken: unknown;
-    try {
-      await client.query('BEGIN');
-      const result = await fn(wrap(client));
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
+      let broken = isUnavailable(error);
       try {
-        await client.query('ROLLBACK');
-      } catch (rollbackError) {
-        broken = rollbackError;
+        await held.client.query('ROLLBACK');
+      } catch {
+        broken = true;
       }
-      if (isUnavailable(error)) broken ??= error;
-      throw translate(error);
-    } finally {
       // A connection that failed is destroyed rather than handed to the next caller.
-      client.release(broken === undefined ? undefined : (broken as Error));
+      held.release(broken);
+      throw translate(error);
     }
+    try {
+      await held.client.query('COMMIT');
+    } catch (error) {
+      const unanswered = isUnavailable(error);
+      held.release(unanswered);
+      if (!unanswered || xid === null) throw translate(error);
+      if (await wasCommitted(pool, xid, error, commitCheckTimeoutMs)) return result;
+      throw translate(error);
+    }
+    held.release();
+    return result;
   }
 
   // `COPY (SELECT …) TO STDOUT` in binary format: PostgreSQL streams the rows as the socket is read,
@@ -117,12 +136,8 @@ export async function pgDriver(source: string | Pool | PgDriverOptions): Promise
   // literals quoted by node-postgres. The statement timeout is lifted for the copy (a slow reader
   // must not cut a long export) and restored before the connection goes back to the pool.
   async function* streamLines(text: string, params: readonly unknown[] = []): AsyncGenerator<Uint8Array> {
-    let client: PoolClient;
-    try {
-      client = await pool.connect();
-    } catch (error) {
-      throw translate(error);
-    }
+    const held = await checkout(pool);
+    const client = held.client;
     let finished = false;
     try {
       const { to } = await import('pg-copy-streams');
@@ -140,53 +155,13 @@ export async function pgDriver(source: string | Pool | PgDriverOptions): Promise
       throw translate(error);
     } finally {
       // Abandoned or failed part-way, the connection may still be mid-COPY: it is destroyed.
-      client.release(finished ? undefined : true);
+      held.release(!finished);
     }
-  }
-
-  // LISTEN holds one connection of the pool for as long as someone listens; when it breaks
-  // (database restart), another is taken and LISTEN issued again, after a short pause.
-  async function listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
-    const quoted = `"${channel.replace(/"/g, '""')}"`;
-    let client: PoolClient | null = null;
-    let stopped = false;
-    const connect = async (): Promise<void> => {
-      const next = await pool.connect();
-      next.on('notification', (message) => {
-        if (message.channel === channel) onNotify();
-      });
-      next.on('error', () => {
-        next.release(true);
-        if (client === next) client = null;
-        if (!stopped) setTimeout(() => void connect().catch(() => {}), 500).unref();
-      });
-      await next.query(`LISTEN ${quoted}`);
-      client = next;
-      // Whatever was queued while no one listened is found by the next poll or this wake-up.
-      onNotify();
-    };
-    try {
-      await connect();
-    } catch (error) {
-      throw translate(error);
-    }
-    return async () => {
-      stopped = true;
-      const current = client;
-      client = null;
-      if (!current) return;
-      try {
-        await current.query(`UNLISTEN ${quoted}`);
-        current.release();
-      } catch {
-        current.release(true);
-      }
-    };
   }
 
   return {
     name: 'pg',
-    listen,
+    listen: (channel, onNotify) => listenOn(pool, channel, onNotify),
     query: (text, params) => direct.query(text, params),
     transaction: (fn) => withRetries(() => once(fn)),
     streamLines,
