@@ -240,7 +240,10 @@ describe.skipIf(unreachable !== null)(
     it('keeps every push answered 200 exactly once in a chain that verifies from genesis, and none answered 503', async () => {
       const exported = await api(servers[1]!.url, 'GET', `${ORG}/activity/export`);
       expect(exported.status).toBe(200);
-      const verdict = await verifyActivityExport(exported.text, { publicKey: audit.publicKey });
+      const verdict = await verifyActivityExport(exported.text, {
+        organization: 'acme',
+        publicKey: audit.publicKey,
+      });
       expect(verdict).toMatchObject({ ok: true });
       const events = exported.text
         .trim()
