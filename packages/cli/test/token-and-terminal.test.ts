@@ -118,7 +118,12 @@ describe('the API token', () => {
   it('comes from stdin with --token-file -, and is in no process’s arguments while the CLI runs', async () => {
     const started = start('stdin', ['whoami', '--token-file', '-']);
     // The launcher and the child it runs the sources in: the child now waits for stdin.
-    while (started.processes().length < 2) await sleep(20);
+    let ended = false;
+    void started.done.then(() => {
+      ended = true;
+    });
+    while (started.processes().length < 2 && !ended) await sleep(20);
+    expect(ended).toBe(false);
     for (const { pid, args } of started.processes()) {
       expect(args.join(' ')).not.toContain(TOKEN);
       // What `ps` shows, read where it reads it.
