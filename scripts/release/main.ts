@@ -4,7 +4,8 @@
  * (default `release/`): the `pnpm pack` tarballs, `SHA256SUMS` (as `sha256sum -c` reads it),
  * `sbom.cdx.json` (CycloneDX 1.6),
  * `provenance.intoto.jsonl` (SLSA provenance v1 in a DSSE envelope signed with Ed25519) and
- * `release-key.pub`. The key is an Ed25519 PKCS#8 PEM file named by `--key` or
+ * `release-key.pub`. Each tarball must ship every file its package.json names (see
+ * `package-targets.ts`), or nothing is signed. The key is an Ed25519 PKCS#8 PEM file named by `--key` or
  * LATCHKEY_RELEASE_SIGNING_KEY; without one nothing is built. `latchkey release verify DIR --key
  * release-key.pub` checks the result.
  */
@@ -17,11 +18,13 @@ import { parseArgs } from 'node:util';
 import { RELEASE_FILES } from '@latchkey/cli';
 import { checkoutCommit } from './checkout.js';
 import { normalizeTarball } from './normalize-tarball.js';
+import { tarballProblems } from './package-targets.js';
 import { buildAll, pack, publishablePackages } from './packages.js';
 import { signedEnvelope, statementOf } from './provenance.js';
 import { makeSbom } from './sbom.js';
 import { loadSigningKey, type SigningKey } from './signing-key.js';
 import { type ReleaseSource, readSource } from './source.js';
+import { readTarball } from './tarball-contents.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -64,6 +67,13 @@ async function buildRelease(
     log(`packing ${pkg.name}@${pkg.version}…`);
     pack(from, pkg, out);
     await normalizeTarball(join(out, pkg.tarball));
+    // A tarball that names a file it does not ship (a workspace-only source condition, a file left
+    // out of `files`) would install but fail on import: the release stops here instead.
+    const problems = tarballProblems(
+      await readTarball(join(out, pkg.tarball)),
+      JSON.parse(readFileSync(join(from, pkg.path, 'package.json'), 'utf8')),
+    );
+    if (problems.length > 0) throw new Error(`${pkg.tarball}: ${problems.join('; ')}`);
     subjects.push({
       name: pkg.tarball,
       sha256: createHash('sha256')

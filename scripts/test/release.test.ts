@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { type DsseEnvelope, pae } from '@latchkey/cli';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tarballProblems } from '../release/package-targets.js';
+import { readTarball } from '../release/tarball-contents.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'packages/cli/bin/latchkey.mjs');
@@ -80,6 +82,22 @@ describe('release artifacts', () => {
     for (const tarball of tarballs) {
       const listing = execFileSync('tar', ['-xzOf', join(first, tarball)], { maxBuffer: 64 << 20 });
       expect({ tarball, leaks: listing.includes(Buffer.from(tmpdir())) }).toEqual({ tarball, leaks: false });
+    }
+  });
+
+  it('ships every file each tarball names, under every condition of every export', async () => {
+    const tarballs = readdirSync(first).filter((f) => f.endsWith('.tgz'));
+    for (const tarball of tarballs) {
+      const packed = await readTarball(join(first, tarball));
+      const source = JSON.parse(
+        readFileSync(
+          join(ROOT, 'packages', String(packed.manifest['name']).split('/')[1]!, 'package.json'),
+          'utf8',
+        ),
+      ) as Record<string, unknown>;
+      expect({ tarball, problems: tarballProblems(packed, source) }).toEqual({ tarball, problems: [] });
+      // The workspace's source condition stays in the workspace.
+      expect(JSON.stringify(packed.manifest['exports'])).not.toContain('@latchkey/source');
     }
   });
 

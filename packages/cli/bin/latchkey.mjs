@@ -7,6 +7,28 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+/**
+ * The arguments for the child, with the value of any `--token` replaced: the CLI refuses `--token`
+ * (a process's arguments are visible to every user in `ps`), and the token must not reach another
+ * process's arguments on the way to that refusal.
+ */
+function withoutTokens(args) {
+  const kept = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') {
+      kept.push(...args.slice(i));
+      break;
+    }
+    if (arg.startsWith('--token=')) kept.push('--token=(hidden)');
+    else if (arg === '--token' && i + 1 < args.length) {
+      kept.push(arg, '(hidden)');
+      i++;
+    } else kept.push(arg);
+  }
+  return kept;
+}
+
 const source = fileURLToPath(new URL('../src/run.ts', import.meta.url));
 if (!existsSync(source)) {
   const built = new URL('../dist/main.js', import.meta.url);
@@ -16,7 +38,7 @@ if (!existsSync(source)) {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const child = spawn(
     process.execPath,
-    ['--conditions=@latchkey/source', '--import', tsx, source, ...process.argv.slice(2)],
+    ['--conditions=@latchkey/source', '--import', tsx, source, ...withoutTokens(process.argv.slice(2))],
     { stdio: 'inherit' },
   );
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

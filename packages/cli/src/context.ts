@@ -1,16 +1,20 @@
 /**
  * What every command starts from: its options merged from flags, the environment (`LATCHKEY_URL`,
  * `LATCHKEY_TOKEN`, `LATCHKEY_ORG`, `LATCHKEY_PROJECT`, `LATCHKEY_ENV`) and the config file, in that
- * order, and the HTTP client they make.
+ * order, and the HTTP client they make. The token has no flag of its own: `--token-file F` (or
+ * stdin), the environment or the config file (see `token-source.ts`).
  */
 import { ConfigStore, configDir, type Settings } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { checkServerUrl, createHttpClient, type HttpClient } from './http-client.js';
 import { createOutput, type Output } from './output.js';
+import { readTokenFile, TOKEN_SOURCES } from './token-source.js';
 
 /** The global options, as commander gives them. */
-export interface GlobalOptions extends Settings {
+export interface GlobalOptions extends Omit<Settings, 'token'> {
   json?: boolean;
+  /** A file holding the API token, `-` for stdin. */
+  tokenFile?: string;
 }
 
 export interface CommandContext {
@@ -27,11 +31,13 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
   const config = new ConfigStore(configDir(env));
   const file = config.settings();
   // An empty environment variable counts as unset, as shells leave them.
-  const pick = (key: keyof Settings, variable: string) =>
+  const pick = (key: Exclude<keyof Settings, 'token'>, variable: string) =>
     options[key] ?? (env[variable] || undefined) ?? file[key];
   const settings: Settings = {
     url: pick('url', 'LATCHKEY_URL'),
-    token: pick('token', 'LATCHKEY_TOKEN'),
+    token: options.tokenFile
+      ? readTokenFile(options.tokenFile)
+      : ((env['LATCHKEY_TOKEN'] || undefined) ?? file.token),
     org: pick('org', 'LATCHKEY_ORG'),
     project: pick('project', 'LATCHKEY_PROJECT'),
     env: pick('env', 'LATCHKEY_ENV'),
@@ -48,10 +54,7 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
           EXIT.usage,
         );
       if (!settings.token) {
-        throw new CliError(
-          'No API token: give --token, LATCHKEY_TOKEN, or `latchkey config set token …`.',
-          EXIT.usage,
-        );
+        throw new CliError(`No API token: ${TOKEN_SOURCES}.`, EXIT.usage);
       }
       if (!settings.org)
         throw new CliError(

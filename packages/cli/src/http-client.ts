@@ -3,6 +3,7 @@
  * `http://` URL is refused except on loopback, where nothing leaves the machine). Every error
  * answer becomes one readable line with its code, and the exit code its status calls for.
  */
+import { BlockList, isIP } from 'node:net';
 import { CliError, EXIT, type ExitCode } from './exit-codes.js';
 
 /** An error answer of the API. */
@@ -24,7 +25,22 @@ function exitCodeOf(status: number, code: string): ExitCode {
   return EXIT.failure;
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** The loopback addresses: 127.0.0.0/8 and ::1. */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/**
+ * Whether a URL's host is this machine: `localhost`, or an address (not a name: `127.example.com`
+ * is a name anyone can point anywhere) in 127.0.0.0/8 or ::1. The URL parser has already turned
+ * `127.1`, `0x7f.0.0.1` and `[0:0:0:0:0:0:0:1]` into their plain forms.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  if (hostname === 'localhost') return true;
+  const address = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  const family = isIP(address);
+  return family !== 0 && LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
 
 /** The server's base URL, checked: https, or http on loopback only. */
 export function checkServerUrl(raw: string): URL {
@@ -38,10 +54,10 @@ export function checkServerUrl(raw: string): URL {
     );
   }
   if (url.protocol === 'https:') return url;
-  if (url.protocol === 'http:' && (LOOPBACK.has(url.hostname) || /^127\./.test(url.hostname))) return url;
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return url;
   if (url.protocol === 'http:') {
     throw new CliError(
-      `Refusing plain http:// to ${url.host}: secrets travel only over TLS. Use https:// (http is allowed on loopback only).`,
+      `Refusing plain http:// to ${url.host}: secrets travel only over TLS. Use https:// (plain http is allowed only to a loopback address: localhost, 127.0.0.0/8 or [::1]).`,
       EXIT.usage,
     );
   }

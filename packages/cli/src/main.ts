@@ -5,6 +5,7 @@
  */
 import { CommanderError } from 'commander';
 import { CliError, EXIT } from './exit-codes.js';
+import { toTerminal } from './output.js';
 import { createProgram } from './program.js';
 
 export async function main(argv: string[]): Promise<number> {
@@ -17,11 +18,13 @@ export async function main(argv: string[]): Promise<number> {
       // Help and version exit 0; commander has already printed what was wrong.
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
+    // Messages carry what the server said: printed through toTerminal, like everything else.
     if (error instanceof CliError) {
-      process.stderr.write(`latchkey: ${error.message}\n`);
+      process.stderr.write(`latchkey: ${toTerminal(error.message)}\n`);
       return error.exitCode;
     }
-    process.stderr.write(`latchkey: unexpected error: ${(error as Error).stack ?? String(error)}\n`);
+    const trace = ((error as Error).stack ?? String(error)).split('\n').map(toTerminal).join('\n');
+    process.stderr.write(`latchkey: unexpected error: ${trace}\n`);
     return EXIT.failure;
   }
 }

@@ -4,6 +4,7 @@
  * decided for the user.
  */
 import { createInterface, type Interface } from 'node:readline';
+import { toTerminal } from './output.js';
 
 export interface Prompter {
   /** Asks a yes/no question; resolves true only for an answer starting with y. */
@@ -35,12 +36,12 @@ export function createPrompter(
   return {
     async confirm(question) {
       open();
-      output.write(`${question} [y/N] `);
+      output.write(`${toTerminal(question)} [y/N] `);
       const line =
         lines.shift() ??
         (closed ? null : await new Promise<string | null>((resolve) => waiting.push(resolve)));
       if (line === null) output.write('(no answer: no)\n');
-      else if (!process.stdin.isTTY) output.write(`${line}\n`);
+      else if (!process.stdin.isTTY) output.write(`${toTerminal(line)}\n`);
       return line !== null && /^\s*y/i.test(line);
     },
     close() {

@@ -31,21 +31,29 @@ describe('latchkey CLI against a real server', () => {
     expect((await configured('whoami')).code).toBe(2);
     for (const [key, value] of [
       ['url', url()],
-      ['token', TOKEN],
       ['org', 'acme'],
     ] as const) {
-      const set = await configured('config', 'set', key, value);
-      expect(set.code).toBe(0);
-      expect(set.stdout).not.toContain(TOKEN);
+      expect((await configured('config', 'set', key, value)).code).toBe(0);
     }
+    // The token is read from stdin, never taken as an argument.
+    const typed = machine(
+      'configured',
+      TOKEN,
+      { LATCHKEY_URL: '', LATCHKEY_TOKEN: '', LATCHKEY_ORG: '' },
+      TOKEN,
+    );
+    const set = await typed('config', 'set', 'token');
+    expect(set.code).toBe(0);
+    expect(set.stdout).not.toContain(TOKEN);
     expect(statSync(join(work, 'configured', 'config.json')).mode & 0o777).toBe(0o600);
     expect(statSync(join(work, 'configured')).mode & 0o777).toBe(0o700);
     expect((await configured('whoami')).stdout).toMatch(/^admin \(owner\) in acme/);
     const shown = await configured('config', 'show');
     expect(shown.stdout).toMatch(/token\s+lk_cli…/);
     expect(shown.stdout).not.toContain(TOKEN);
-    // A flag beats the file: this organization does not exist for the token.
-    expect((await configured('whoami', '--token', `lk_${'y'.repeat(43)}`)).code).toBe(4);
+    // --token-file beats the file: this organization does not exist for that token.
+    writeFileSync(file('stranger.token'), `lk_${'y'.repeat(43)}\n`);
+    expect((await configured('whoami', '--token-file', file('stranger.token'))).code).toBe(4);
     expect((await configured('config', 'set', 'colour', 'blue')).code).toBe(2);
   });
 

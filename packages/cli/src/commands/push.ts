@@ -12,7 +12,6 @@ import { advanceBase, type Base, readBase } from '../base-versions.js';
 import { type CommandContext, createContext, type GlobalOptions } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ApiError, type HttpClient } from '../http-client.js';
-import { formatTable } from '../output.js';
 import { createPrompter } from '../prompt.js';
 import { detectFormat, formatSecrets, parseSecrets } from '../secrets-file.js';
 import { environmentPath } from './pull.js';
@@ -208,15 +207,13 @@ function explainConflict(ctx: CommandContext, error: ApiError): void {
   const conflicts = error.body['conflicts'] as Conflict[] | undefined;
   const keys = error.body['keys'] as string[] | undefined;
   if (conflicts?.length) {
+    ctx.out.warn('These keys changed on the server since your pull:');
+    ctx.out.warnTable(
+      ['key', 'server version', 'your version'],
+      conflicts.map((c) => [c.key, String(c.server_version), String(c.client_if_version)]),
+    );
     ctx.out.warn(
-      [
-        'These keys changed on the server since your pull:',
-        formatTable(
-          ['key', 'server version', 'your version'],
-          conflicts.map((c) => [c.key, String(c.server_version), String(c.client_if_version)]),
-        ),
-        'Pull again and re-apply your changes, push --rebase to choose key by key, or push --force-overwrite if your role allows it.',
-      ].join('\n'),
+      'Pull again and re-apply your changes, push --rebase to choose key by key, or push --force-overwrite if your role allows it.',
     );
   } else if (keys?.length) {
     ctx.out.warn(

@@ -7,7 +7,6 @@
 import type { UnsignedPush } from '@latchkey/core/client';
 import type { Base } from '../base-versions.js';
 import type { Output } from '../output.js';
-import { formatTable } from '../output.js';
 import type { Prompter } from '../prompt.js';
 
 type Change = UnsignedPush['changes'][number];
@@ -45,20 +44,18 @@ export async function planRebase(
   const now = new Map(server.map((s) => [s.key, s]));
   const conflicting = new Map(conflicts.map((c) => [c.key, c]));
   const plan: RebasePlan = { changes: [], taken: {} };
-  out.warn(
-    formatTable(
-      ['key', 'base', 'yours', 'theirs'],
-      conflicts.map((c) => {
-        const change = changes.find((x) => x.key === c.key);
-        const theirs = now.get(c.key);
-        return [
-          c.key,
-          base?.[c.key] ? `v${base[c.key]!.version} ${show(base[c.key]!.value)}` : '(absent)',
-          change?.delete ? '(deleted)' : show(change?.value),
-          theirs ? `v${theirs.version} ${show(theirs.value)}` : '(deleted)',
-        ];
-      }),
-    ),
+  out.warnTable(
+    ['key', 'base', 'yours', 'theirs'],
+    conflicts.map((c) => {
+      const change = changes.find((x) => x.key === c.key);
+      const theirs = now.get(c.key);
+      return [
+        c.key,
+        base?.[c.key] ? `v${base[c.key]!.version} ${show(base[c.key]!.value)}` : '(absent)',
+        change?.delete ? '(deleted)' : show(change?.value),
+        theirs ? `v${theirs.version} ${show(theirs.value)}` : '(deleted)',
+      ];
+    }),
   );
   for (const change of changes) {
     const conflict = conflicting.get(change.key);

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { createContext, type GlobalOptions } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { checkServerUrl, createHttpClient } from '../http-client.js';
+import { TOKEN_SOURCES } from '../token-source.js';
 
 interface Me {
   user: string;
@@ -18,7 +19,7 @@ export function registerWhoami(program: Command): void {
       const ctx = createContext(command.optsWithGlobals<GlobalOptions>());
       if (!ctx.settings.url || !ctx.settings.token) {
         throw new CliError(
-          'whoami needs --url and --token (or LATCHKEY_URL and LATCHKEY_TOKEN).',
+          `whoami needs a server (--url or LATCHKEY_URL) and a token: ${TOKEN_SOURCES}.`,
           EXIT.usage,
         );
       }
