@@ -8,25 +8,24 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
- * The arguments for the child, with the value of any `--token` replaced: the CLI refuses `--token`
- * (a process's arguments are visible to every user in `ps`), and the token must not reach another
- * process's arguments on the way to that refusal.
+ * The arguments for the child without any `--token` value, and that value: a process's arguments
+ * are visible to every user of the machine (`ps`), so the token reaches the child through its
+ * environment (readable by this user only), never through another process's arguments.
  */
-function withoutTokens(args) {
+function takeToken(args) {
   const kept = [];
+  let token;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--') {
       kept.push(...args.slice(i));
       break;
     }
-    if (arg.startsWith('--token=')) kept.push('--token=(hidden)');
-    else if (arg === '--token' && i + 1 < args.length) {
-      kept.push(arg, '(hidden)');
-      i++;
-    } else kept.push(arg);
+    if (arg.startsWith('--token=')) token = arg.slice('--token='.length);
+    else if (arg === '--token' && i + 1 < args.length) token = args[++i];
+    else kept.push(arg);
   }
-  return kept;
+  return { args: kept, token };
 }
 
 const source = fileURLToPath(new URL('../src/run.ts', import.meta.url));
@@ -36,11 +35,12 @@ if (!existsSync(source)) {
   process.exitCode = await main(process.argv.slice(2));
 } else {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@latchkey/source', '--import', tsx, source, ...withoutTokens(process.argv.slice(2))],
-    { stdio: 'inherit' },
-  );
+  const { args, token } = takeToken(process.argv.slice(2));
+  const env = token === undefined ? process.env : { ...process.env, LATCHKEY_TOKEN_ARGUMENT: token };
+  const child = spawn(process.execPath, ['--conditions=@latchkey/source', '--import', tsx, source, ...args], {
+    stdio: 'inherit',
+    env,
+  });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => {
     process.exitCode = code ?? (signal ? 1 : 0);

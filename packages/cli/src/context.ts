@@ -1,20 +1,22 @@
 /**
  * What every command starts from: its options merged from flags, the environment (`LATCHKEY_URL`,
  * `LATCHKEY_TOKEN`, `LATCHKEY_ORG`, `LATCHKEY_PROJECT`, `LATCHKEY_ENV`) and the config file, in that
- * order, and the HTTP client they make. The token has no flag of its own: `--token-file F` (or
- * stdin), the environment or the config file (see `token-source.ts`).
+ * order, and the HTTP client they make. The token comes from `--token-file F` (or stdin), `--token`
+ * (with a warning), the environment or the config file (see `token-source.ts`).
  */
 import { ConfigStore, configDir, type Settings } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { checkServerUrl, createHttpClient, type HttpClient } from './http-client.js';
 import { createOutput, type Output } from './output.js';
-import { readTokenFile, TOKEN_SOURCES } from './token-source.js';
+import { readTokenFile, TOKEN_ARGUMENT_WARNING, TOKEN_SOURCES, takeTokenArgument } from './token-source.js';
 
 /** The global options, as commander gives them. */
 export interface GlobalOptions extends Omit<Settings, 'token'> {
   json?: boolean;
   /** A file holding the API token, `-` for stdin. */
   tokenFile?: string;
+  /** The API token itself; visible in `ps`, so it warns. */
+  token?: string;
 }
 
 export interface CommandContext {
@@ -33,16 +35,18 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
   // An empty environment variable counts as unset, as shells leave them.
   const pick = (key: Exclude<keyof Settings, 'token'>, variable: string) =>
     options[key] ?? (env[variable] || undefined) ?? file[key];
+  const out = createOutput(options.json === true);
+  const argument = takeTokenArgument(options.token, env);
+  if (argument !== undefined && !options.tokenFile) out.warn(TOKEN_ARGUMENT_WARNING);
   const settings: Settings = {
     url: pick('url', 'LATCHKEY_URL'),
     token: options.tokenFile
       ? readTokenFile(options.tokenFile)
-      : ((env['LATCHKEY_TOKEN'] || undefined) ?? file.token),
+      : (argument ?? (env['LATCHKEY_TOKEN'] || undefined) ?? file.token),
     org: pick('org', 'LATCHKEY_ORG'),
     project: pick('project', 'LATCHKEY_PROJECT'),
     env: pick('env', 'LATCHKEY_ENV'),
   };
-  const out = createOutput(options.json === true);
   return {
     config,
     out,

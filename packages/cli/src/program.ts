@@ -2,7 +2,7 @@
  * The `latchkey` command tree. Global options may stand before or after the command words; every
  * command has `--help`.
  */
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { registerActivity } from './commands/activity.js';
 import { registerBackup } from './commands/backup.js';
 import { registerConfig } from './commands/config.js';
@@ -12,20 +12,22 @@ import { registerPull } from './commands/pull.js';
 import { registerPush } from './commands/push.js';
 import { registerRelease } from './commands/release.js';
 import { registerWhoami } from './commands/whoami.js';
-import { CliError, EXIT } from './exit-codes.js';
-import { TOKEN_ARGUMENT_REFUSED } from './token-source.js';
 
 export const VERSION = '0.1.0';
 
 /**
  * Adds the global options to a command, so they are accepted after its words too. `--token` is
- * there only to be refused with a clear message (see `token-source.ts`), not "unknown option".
+ * accepted as the contract says, with a warning (see `token-source.ts`); `--token-file` is the way
+ * that keeps the token out of `ps` and the shell's history.
  */
 function withGlobals(command: Command): Command {
   return command
     .option('--url <url>', 'the Latchkey server (env LATCHKEY_URL)')
     .option('--token-file <file>', 'read the API token from a file, - for stdin (or env LATCHKEY_TOKEN)')
-    .addOption(new Option('--token <token>').hideHelp())
+    .option(
+      '--token <token>',
+      'the API token (visible in ps and shell history: prefer --token-file or LATCHKEY_TOKEN)',
+    )
     .option('--org <slug>', 'organization (env LATCHKEY_ORG)')
     .option('--project <slug>', 'project (env LATCHKEY_PROJECT)')
     .option('--env <slug>', 'environment (env LATCHKEY_ENV)')
@@ -39,11 +41,7 @@ export function createProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ showGlobalOptions: true })
     // Before the commands are added, so each inherits it: errors come back to main(), which owns the exit code.
-    .exitOverride()
-    .hook('preAction', (_program, action) => {
-      if (action.optsWithGlobals()['token'] !== undefined)
-        throw new CliError(TOKEN_ARGUMENT_REFUSED, EXIT.usage);
-    });
+    .exitOverride();
   registerWhoami(program);
   registerConfig(program);
   registerDevice(program);

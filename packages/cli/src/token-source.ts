@@ -1,9 +1,10 @@
 /**
- * Where the API token comes from: `LATCHKEY_TOKEN`, the config file, or `--token-file F` (`-`
- * reads stdin). Never a command-line argument: every user of the machine can read a process's
- * arguments (`ps`, `/proc/<pid>/cmdline`) and the shell keeps them in its history, so `--token`
- * is refused with a message saying where to put the token instead, and `config set token` reads
- * the token from stdin or asks for it without echo.
+ * Where the API token comes from: `--token-file F` (`-` reads stdin), `LATCHKEY_TOKEN`, or the
+ * config file. Every user of the machine can read a process's arguments (`ps`,
+ * `/proc/<pid>/cmdline`) and the shell keeps them in its history, so `--token` (kept, as scripts
+ * use it) warns each time, the launcher hands its value to the CLI through the environment rather
+ * than another process's arguments, and `config set token` reads the token from stdin or asks for
+ * it without echo.
  */
 import { readFileSync } from 'node:fs';
 import { CliError, EXIT } from './exit-codes.js';
@@ -12,8 +13,22 @@ import { CliError, EXIT } from './exit-codes.js';
 export const TOKEN_SOURCES =
   'set LATCHKEY_TOKEN, give --token-file F (- reads stdin), or keep it with `latchkey config set token` (it reads the token from stdin)';
 
-/** The refusal of `--token`; its value is never repeated. */
-export const TOKEN_ARGUMENT_REFUSED = `--token is not accepted: a token on the command line is visible to other users of this machine (ps) and stays in your shell history. Instead, ${TOKEN_SOURCES}.`;
+/** The warning `--token` prints; its value is never repeated. */
+export const TOKEN_ARGUMENT_WARNING = `warning: a token given as --token is visible to other users of this machine (ps) and stays in your shell history; ${TOKEN_SOURCES}.`;
+
+/** Where the launcher puts a `--token` value for the CLI it starts (an environment, not arguments). */
+export const TOKEN_ARGUMENT_VARIABLE = 'LATCHKEY_TOKEN_ARGUMENT';
+
+/**
+ * The `--token` value, from the option or from the launcher, taken out of `env` so no process this
+ * one starts inherits it.
+ */
+export function takeTokenArgument(option: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const handed = env[TOKEN_ARGUMENT_VARIABLE];
+  delete env[TOKEN_ARGUMENT_VARIABLE];
+  const token = option ?? handed;
+  return token === undefined ? undefined : checkToken(token, '--token');
+}
 
 /** A token as read: one run of printable ASCII (it goes into an HTTP header), whitespace around it dropped. */
 function checkToken(text: string, where: string): string {
