@@ -65,7 +65,7 @@ describe('release artifacts', () => {
       expect(made.stderr).toMatch(/release written to/);
       expect(made.code).toBe(0);
     }
-  }, 240_000);
+  }, 480_000);
 
   it('writes the tarballs, SHA256SUMS that sha256sum -c accepts, the SBOM, the envelope and the key', () => {
     const files = readdirSync(first).sort();

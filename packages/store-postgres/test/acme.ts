@@ -13,8 +13,8 @@ export const TOKEN = 'lk_store_postgres_process_test_token_0000000';
 
 export interface Acme {
   core: Core;
-  /** Environment variables a pusher process needs for the device. */
-  deviceEnv: { TOKEN: string; DEVICE_ID: string; PRIVATE_KEY: string };
+  /** Environment variables a pusher process needs: the device, and the keyring the data was sealed with. */
+  deviceEnv: { TOKEN: string; DEVICE_ID: string; PRIVATE_KEY: string; KEYRING: string };
   environmentId: string;
   organizationId: string;
   /** The raw public key of the core's audit key, to verify exports with. */
@@ -57,6 +57,8 @@ export async function setUpAcme(store: LatchkeyStore): Promise<Acme> {
       TOKEN,
       DEVICE_ID: device.id,
       PRIVATE_KEY: keys.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      // Another instance on the same data needs the keyring that sealed it, or it refuses to serve.
+      KEYRING: acmeKeyring,
     },
   };
 }

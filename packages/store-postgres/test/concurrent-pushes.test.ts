@@ -3,10 +3,10 @@
  * same keys: exactly one winner per version, no lost update, every applied push's event exactly
  * once, and the organization's chain verifies.
  */
-import { type ActivityEvent, verifyChain } from '@latchkey/core';
+import { type ActivityEvent, openSecretValue, parseKeyring, verifyChain } from '@latchkey/core';
 import { verifyActivityExport } from '@latchkey/core/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { setUpAcme } from './acme.js';
+import { acmeKeyring, setUpAcme } from './acme.js';
 import { DATABASE_URL, freshSchema, postgresStore, postgresUnavailable } from './databases.js';
 import { runScript } from './processes/spawn.js';
 
@@ -72,7 +72,10 @@ describe.skipIf(postgresUnavailable !== null)(
       // No lost update: every key holds the value of the push that won the last version.
       const last = applied.find((a) => a.versions[0]!.version === n)!;
       const live = await store.secrets.listLive(acme.environmentId);
-      expect(live.map((s) => [s.key, s.value, s.version])).toEqual(
+      const keyring = parseKeyring(acmeKeyring);
+      const opened = (s: (typeof live)[number]) =>
+        openSecretValue(keyring, acme.environmentId, s.key, s.value!);
+      expect(live.map((s) => [s.key, opened(s), s.version])).toEqual(
         [...KEYS].sort().map((key) => [key, last.value, n]),
       );
 

@@ -6,10 +6,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ActivityEvent, type LatchkeyStore, verifyChain } from '@latchkey/core';
+import {
+  type ActivityEvent,
+  type LatchkeyStore,
+  openSecretValue,
+  parseKeyring,
+  verifyChain,
+} from '@latchkey/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, pgliteDriver } from '../src/index.js';
-import { type Acme, setUpAcme } from './acme.js';
+import { type Acme, acmeKeyring, setUpAcme } from './acme.js';
 import { DATABASE_URL, freshSchema, postgresStore, postgresUnavailable } from './databases.js';
 import { startScript } from './processes/spawn.js';
 
@@ -42,7 +48,10 @@ async function expectWhole(
   const live = await store.secrets.listLive(acme.environmentId);
   expect(live.map((s) => s.key)).toEqual([...KEYS].sort());
   const version = live[0]!.version;
-  expect(live.every((s) => s.version === version && s.value === live[0]!.value)).toBe(true);
+  // Values are sealed per key (each its own nonce and binding): compare what they open to.
+  const keyring = parseKeyring(acmeKeyring);
+  const values = live.map((s) => openSecretValue(keyring, acme.environmentId, s.key, s.value!));
+  expect(live.every((s, i) => s.version === version && values[i] === values[0])).toBe(true);
   const events: ActivityEvent[] = (
     await store.activity.list({ organizationId: acme.organizationId, limit: 1_000_000 })
   ).reverse();

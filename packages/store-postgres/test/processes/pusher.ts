@@ -3,8 +3,9 @@
  * sets all of them to one new value with `if_version` = the versions it read. Prints one JSON line
  * per applied push (`{"value","versions","event_id"}`) and, at the end, a summary line.
  *
- * Env: TOKEN, DEVICE_ID, PRIVATE_KEY (PKCS#8 PEM), KEYS (comma list), WORKER, COUNT (or none: no
- * end), START_AT (ms), and the store's (see store-from-env.ts).
+ * Env: TOKEN, DEVICE_ID, PRIVATE_KEY (PKCS#8 PEM), KEYRING (the text form acme's core sealed with),
+ * KEYS (comma list), WORKER, COUNT (or none: no end), START_AT (ms), and the store's (see
+ * store-from-env.ts).
  */
 import { createPrivateKey } from 'node:crypto';
 import { createCore, signPush } from '@latchkey/core';
@@ -19,7 +20,7 @@ const count = env['COUNT'] ? Number(env['COUNT']) : Number.POSITIVE_INFINITY;
 const privateKey = createPrivateKey(env['PRIVATE_KEY']!);
 
 const store = await storeFromEnv();
-const core = createCore({ store });
+const core = createCore({ store, keyring: env['KEYRING'] });
 const send = (method: string, url: string, body?: unknown) =>
   core.handle({
     method,
