@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { createCore } from '@latchkey/core';
+import { createCore, emptyBackupCounts } from '@latchkey/core';
 import { codeVersion, machine, publishResults } from '../push/report.js';
 
 const { values: args } = parseArgs({
@@ -48,16 +48,7 @@ const backup = (await send('GET', '/organizations/source/backup')).text;
 const header = backup.indexOf('\n');
 const lines = backup.trimEnd().split('\n');
 const marker = lines.findIndex((line) => JSON.parse(line).kind === 'events');
-const counts: Record<string, number> = {
-  project: 0,
-  environment: 0,
-  secret: 0,
-  deleted_secret: 0,
-  member: 0,
-  device: 0,
-  audit_webhook: 0,
-  event: lines.length - marker - 1,
-};
+const counts: Record<string, number> = { ...emptyBackupCounts(), event: lines.length - marker - 1 };
 for (const line of lines.slice(1, marker)) counts[JSON.parse(line).kind]!++;
 
 interface Row {

@@ -1,5 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { emptyBackupCounts } from './backup/backup-stream.js';
 import { auditKeyId, generateAuditKey, toAuditKey } from './checkpoint.js';
 import { createCore } from './core.js';
 import type { CoreRequest } from './http.js';
@@ -20,16 +21,7 @@ const request = (method: string, url: string, body?: unknown): CoreRequest => ({
 const MANIFEST = {
   sha256: '0'.repeat(64),
   bytes: 1,
-  counts: {
-    project: 0,
-    environment: 0,
-    secret: 0,
-    deleted_secret: 0,
-    member: 0,
-    device: 0,
-    audit_webhook: 0,
-    event: 0,
-  },
+  counts: emptyBackupCounts(),
 };
 
 describe('trusted audit keys', () => {

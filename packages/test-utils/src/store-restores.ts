@@ -4,7 +4,7 @@
  * count), parts whose sizes never add up past the limit even when sent at once (a part sent again
  * replaces its size), and `end` dropping the session with every part.
  */
-import type { LatchkeyStore, RestoreSession } from '@latchkey/core';
+import { emptyBackupCounts, type LatchkeyStore, type RestoreSession } from '@latchkey/core';
 import { expect } from 'vitest';
 import { it } from './keyed.js';
 
@@ -20,16 +20,7 @@ const later = (ms: number) => new Date(Date.parse(T0) + ms).toISOString();
 const MANIFEST = {
   sha256: '0'.repeat(64),
   bytes: 10,
-  counts: {
-    project: 0,
-    environment: 0,
-    secret: 0,
-    deleted_secret: 0,
-    member: 0,
-    device: 0,
-    audit_webhook: 0,
-    event: 0,
-  },
+  counts: emptyBackupCounts(),
 };
 
 /** Registers the tests; `fixture` is read when each test runs. */
