@@ -91,9 +91,15 @@ try {
   log(`seeding ${eventCount.toLocaleString('en-US')} events…`);
   // The chain the bootstrap and project creation began is replaced by the seeded one.
   await driver.query(`DELETE FROM ${t.events} WHERE organization_id = $1`, [organization.id]);
-  await seedEvents([{ db: driver, schema }], organization.id, eventCount, join(dir, 'raw.ndjson'), (done) => {
-    if (done % 250_000 === 0 || done === eventCount) log(`  ${done.toLocaleString('en-US')}`);
-  });
+  await seedEvents(
+    [{ store, db: driver, schema }],
+    organization.id,
+    eventCount,
+    join(dir, 'raw.ndjson'),
+    (done) => {
+      if (done % 250_000 === 0 || done === eventCount) log(`  ${done.toLocaleString('en-US')}`);
+    },
+  );
   rmSync(join(dir, 'raw.ndjson'), { force: true });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -2,16 +2,22 @@
  * One delivery worker process of `bench:delivery` on PostgreSQL: the engine on a store of its own,
  * sharing the outbox with the other workers (SKIP LOCKED claims), woken by LISTEN/NOTIFY.
  *
- * Env: DATABASE_URL, SCHEMA, KEYRING, CONCURRENCY, NODE_EXTRA_CA_CERTS. IPC: sends `{ready}`; starts
- * on `{go}`; on `{stop}` drains, sends its counts and exits.
+ * Its driver counts the statements and transactions it is sent (`counting-driver.ts`), from `{go}`
+ * on.
+ *
+ * Env: DATABASE_URL, SCHEMA, KEYRING, CONCURRENCY, NODE_EXTRA_CA_CERTS. IPC: sends `{ready}`; resets
+ * its SQL counters and starts on `{go}`; on `{stop}` drains, sends its counts and its SQL counters
+ * (`{counts, sql}`) and exits.
  */
 import { createDeliveryEngine } from '@latchkey/core/webhooks';
 import { createPostgresStore, pgDriver } from '@latchkey/store-postgres';
+import { countingDriver } from './counting-driver.js';
 
 const env = process.env;
 const concurrency = Number(env['CONCURRENCY']);
+const driver = countingDriver(await pgDriver({ connectionString: env['DATABASE_URL']!, max: 4 }));
 const store = await createPostgresStore({
-  driver: await pgDriver({ connectionString: env['DATABASE_URL']!, max: 4 }),
+  driver,
   schema: env['SCHEMA']!,
   migrate: false,
 });
@@ -24,10 +30,13 @@ const engine = createDeliveryEngine({
 });
 process.send!({ ready: true });
 process.on('message', async (message: { go?: boolean; stop?: boolean }) => {
-  if (message.go) engine.start();
+  if (message.go) {
+    driver.reset();
+    engine.start();
+  }
   if (message.stop) {
     await engine.stop();
     await store.close();
-    process.send!({ counts: engine.counts }, () => process.exit(0));
+    process.send!({ counts: engine.counts, sql: { ...driver.counters } }, () => process.exit(0));
   }
 });

@@ -3,7 +3,10 @@
  * (a process of its own), in one run: a bare undici loop posting the same signed bodies (the raw
  * limit), our delivery engine in one process on the in-memory store, and 1, 2 and 4 worker
  * processes sharing one outbox on PostgreSQL. Each rate is taken between the first and the last
- * arrival at the receiver, so process start-up and filling the outbox are not measured.
+ * arrival at the receiver, so process start-up and filling the outbox are not measured. The
+ * PostgreSQL rows also show the statements and transactions per delivery: each worker's driver
+ * counts them (`counting-driver.ts`) from the start signal to its stop, and the workers' sums are
+ * divided by the deliveries measured.
  *
  *   tsx bench/delivery/run.ts [--deliveries 5000] [--concurrency 16] [--write] [--only bare,engine]
  *                             [--profile dir]
@@ -24,8 +27,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateKeyringKey } from '@latchkey/core';
 import { createPostgresStore, pgDriver } from '@latchkey/store-postgres';
-import { makeLoopbackCertificate } from '../../examples/loopback-certificate.js';
+import { makeLoopbackCertificate } from '@latchkey/test-utils/loopback-certificate';
 import { codeVersion, machine, publishResults } from '../push/report.js';
+import { type SqlCounters, sumCounters } from './counting-driver.js';
 import { fillOutbox } from './fill.js';
 
 const { values: args } = parseArgs({
@@ -81,6 +85,8 @@ interface Measured {
   deliveries: number;
   seconds: number;
   perSecond: number;
+  /** PostgreSQL: what the workers' drivers were sent, summed over the workers. */
+  sql?: SqlCounters;
 }
 
 /** Starts `workers` (already filled or sharing a filled outbox), tells them to go, times the arrivals. */
@@ -128,15 +134,18 @@ async function onPostgres(processes: number, webhooks: number): Promise<Measured
       child('./pg-worker.ts', { DATABASE_URL: url, SCHEMA: schema, CONCURRENCY: String(concurrency) }),
     );
     const result = await timed(workers, filled.owed);
-    await Promise.all(
+    const stopped = await Promise.all(
       workers.map((worker) => {
-        const counted = next(worker, 'counts');
+        const counted = next<{ sql: SqlCounters }>(worker, 'counts');
         worker.send({ stop: true });
         return counted;
       }),
     );
-    log(`  ${Math.round(result.perSecond).toLocaleString('en-US')} deliveries/s`);
-    return result;
+    const sql = sumCounters(stopped.map((s) => s.sql));
+    log(
+      `  ${Math.round(result.perSecond).toLocaleString('en-US')} deliveries/s; ${sql.statements.toLocaleString('en-US')} statements, ${sql.transactions.toLocaleString('en-US')} transactions (${sql.retries} retried)`,
+    );
+    return { ...result, sql };
   } finally {
     await driver.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await store.close();
@@ -168,18 +177,23 @@ try {
 }
 
 const bare = results.get('bare')!;
+/** `n` per delivery of `r`, or `–` without counters. */
+const per = (r: Measured, n: (sql: SqlCounters) => number) =>
+  r.sql ? (n(r.sql) / r.deliveries).toFixed(2) : '–';
 const row = (name: string, r: Measured | undefined) =>
   r === undefined
-    ? `| ${name} | – | – | – | – |`
-    : `| ${name} | ${r.deliveries.toLocaleString('en-US')} | ${r.seconds.toFixed(2)} | ${Math.round(r.perSecond).toLocaleString('en-US')} | ${(r.perSecond / bare.perSecond).toFixed(2)}x |`;
+    ? `| ${name} | – | – | – | – | – | – |`
+    : `| ${name} | ${r.deliveries.toLocaleString('en-US')} | ${r.seconds.toFixed(2)} | ${Math.round(r.perSecond).toLocaleString('en-US')} | ${(r.perSecond / bare.perSecond).toFixed(2)}x | ${per(r, (sql) => sql.statements)} | ${per(r, (sql) => sql.transactions)} |`;
 const engineRatio = (results.get('engine')?.perSecond ?? 0) / bare.perSecond;
 const block = [
   `Date: ${at.slice(0, 10)}. Machine: ${machine()}. Code: ${codeVersion()}. PostgreSQL and the receiver on the same machine.`,
   '',
   `\`pnpm bench:delivery\`: ${count.toLocaleString('en-US')} deliveries queued (events plus the webhooks' own creation events), for one audit webhook or spread over eight of one organization, then delivered over HTTPS with keep-alive to a loopback receiver in a process of its own that answers 204; ${concurrency} requests in flight per process. Rates run from the first arrival to the last; the one-process contenders take turns for three rounds and each keeps its median. "bare undici loop" posts the same event bodies, signed beforehand, with \`undici.request\` and nothing else, over as many connections as the engine keeps per receiver (8): the raw limit. The engine claims, signs each attempt afresh, sends through the SSRF guard (address vetted, connection pinned) and records every attempt with its metrics rollups in the same step.`,
   '',
-  '| contender | deliveries | seconds | deliveries/s | of bare |',
-  '| --- | ---: | ---: | ---: | ---: |',
+  "Statements and transactions per delivery (PostgreSQL only) are counted in each worker's database driver, from the start signal to its stop, summed over the workers and divided by the deliveries. Statements are the queries the store sends, on the pool or inside a transaction; the BEGIN and COMMIT the driver puts around each transaction (and its look at the transaction id before COMMIT) are not counted, nor are LISTEN and its notifications. Transactions count each attempt, a retried one again. Both include the engine's start and the claims that find nothing once the outbox is empty.",
+  '',
+  '| contender | deliveries | seconds | deliveries/s | of bare | statements per delivery | transactions per delivery |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   row('bare undici loop', bare),
   row('engine, one process, in-memory store', results.get('engine')),
   ...[1, 8].flatMap((webhooks) =>

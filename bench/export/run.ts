@@ -75,8 +75,8 @@ try {
   log(`seeding ${count.toLocaleString('en-US')} events into PostgreSQL and PGlite…`);
   await seedEvents(
     [
-      { db: pgSeed, schema },
-      { db: liteDriver, schema: 'latchkey' },
+      { store: pg, db: pgSeed, schema },
+      { store: lite, db: liteDriver, schema: 'latchkey' },
     ],
     organization.id,
     count,

@@ -209,10 +209,10 @@ async function measureEngine(engine: Engine, sizes: number[], notes: string[]): 
     const seedStarted = performance.now();
     // The first size grows in two steps, so the check against record() covers merging into rollups too.
     if (seeded === 0) {
-      await growAttempts(target, plan, 1, size / 2, log);
+      await growAttempts(target, plan, { from: 1, to: size / 2, progress: log });
       seeded = size / 2;
     }
-    await growAttempts(target, plan, seeded + 1, size, log);
+    await growAttempts(target, plan, { from: seeded + 1, to: size, progress: log });
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     seeded = size;
     if (results.length === 0) {

@@ -10,7 +10,8 @@
  * them, and takes 20–299 ms (85 %), 300–2,999 ms (12 %) or 3,000–9,999 ms (3 %). The latency bucket
  * keys and fine histogram buckets come from the core's own functions, through a lookup table.
  */
-import { LATENCY_BUCKET_KEYS, lastDeliveryOf, latencyBucket, latencyBucketKey } from '@latchkey/core';
+import { LATENCY_BUCKET_KEYS } from '@latchkey/core';
+import { lastDeliveryOf, latencyBucket, latencyBucketKey } from '@latchkey/core/store';
 import { ATTEMPT_COLUMNS, type SqlQueryable, tablesOf, toAttempt } from '@latchkey/store-postgres';
 
 /** Largest latency the generator produces, in ms. */
@@ -61,13 +62,18 @@ export async function prepareHelper({ db, helper }: SeedTarget): Promise<void> {
 
 const frac = (i: string, alpha: number) => `(${i} * ${alpha}::float8 - floor(${i} * ${alpha}::float8))`;
 
-/** Inserts attempts `from`..`to` (inclusive) in chunks, reporting each. */
+/** One growth of the log: attempts `from`..`to` (inclusive), and where to report progress. */
+export interface Growth {
+  from: number;
+  to: number;
+  progress: (message: string) => void;
+}
+
+/** Inserts the growth's attempts in chunks, reporting each. */
 async function insertAttempts(
   target: SeedTarget,
   plan: SeedPlan,
-  from: number,
-  to: number,
-  progress: (message: string) => void,
+  { from, to, progress }: Growth,
 ): Promise<void> {
   const t = tablesOf(target.schema);
   const hex = (i: string) => `lpad(to_hex(${i}), 32, '0')`;
@@ -188,19 +194,14 @@ async function updateWebhooks(target: SeedTarget, plan: SeedPlan): Promise<void>
 }
 
 /** Grows the log from `from - 1` to `to` attempts: rows, rollups, webhooks, then VACUUM ANALYZE. */
-export async function growAttempts(
-  target: SeedTarget,
-  plan: SeedPlan,
-  from: number,
-  to: number,
-  progress: (message: string) => void,
-): Promise<void> {
+export async function growAttempts(target: SeedTarget, plan: SeedPlan, growth: Growth): Promise<void> {
   const t = tablesOf(target.schema);
   const { rows } = await target.db.query<{ p: unknown }>(
     `SELECT coalesce(max(position), 0) AS p FROM ${t.attempts}`,
   );
   const afterPosition = Number(rows[0]!.p);
-  await insertAttempts(target, plan, from, to, progress);
+  const { progress } = growth;
+  await insertAttempts(target, plan, growth);
   await rollUpAttempts(target, afterPosition, progress);
   await updateWebhooks(target, plan);
   // record() keeps the running totals already taken; rows seeded past it make them stale, so they go

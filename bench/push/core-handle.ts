@@ -17,9 +17,9 @@ import {
   pushSigningPayload,
   randomId,
   schemas,
-  sealEvent,
   verifyClientSignature,
 } from '@latchkey/core';
+import { sealEvent } from '@latchkey/core/store';
 import { createBarePush, ed25519PublicKey } from './bare.js';
 import { ADAPTER_PATH, ADDRESS, createBenchCore, DEVICE_ID, REQUEST_HEADERS, TOKEN } from './fixture.js';
 import { signBodies } from './sign.js';
@@ -50,10 +50,17 @@ async function best<T>(
 }
 
 const rows: [string, number][] = [];
-const row = (name: string, us: number) => {
+
+/** Measures `pass` as {@link best} does and prints it as a row. */
+async function measure<T>(
+  name: string,
+  prepare: (pass: number) => T[] | Promise<T[]>,
+  pass: (items: T[], index: number) => unknown,
+): Promise<void> {
+  const us = await best(prepare, pass);
   rows.push([name, us]);
   console.log(`${us.toFixed(1).padStart(8)} µs  ${name}`);
-};
+}
 
 // Fresh signed bodies per pass: core refuses a nonce twice, and if_version 0 only matches new keys.
 const batches = Array.from({ length: repeat }, (_, r) => signBodies(count, keys.privateKey, 1000 + r));
@@ -61,93 +68,75 @@ const texts = batches.map((batch) => batch.map((b) => b.toString()));
 const parsed = texts.map((batch) => batch.map((t) => JSON.parse(t) as Record<string, unknown>));
 
 const core = await createBenchCore(keys.publicKey);
-row(
+await measure(
   'core.handle (whole push, no HTTP)',
-  await best(
-    (r) => batches[r]!,
-    async (bodies) => {
-      for (const body of bodies) {
-        const response = await core.handle({
-          method: 'POST',
-          url: ADAPTER_PATH,
-          headers: REQUEST_HEADERS,
-          body,
-        });
-        if (response.status !== 200)
-          throw new Error(`core answered ${response.status}: ${String(response.body)}`);
-      }
-    },
-  ),
+  (r) => batches[r]!,
+  async (bodies) => {
+    for (const body of bodies) {
+      const response = await core.handle({
+        method: 'POST',
+        url: ADAPTER_PATH,
+        headers: REQUEST_HEADERS,
+        body,
+      });
+      if (response.status !== 200)
+        throw new Error(`core answered ${response.status}: ${String(response.body)}`);
+    }
+  },
 );
-row(
+await measure(
   'bare handler: JSON.parse + verify + map (no HTTP)',
-  await best(
-    (r) => batches[r]!,
-    (bodies) => {
-      const push = createBarePush(keys.publicKey);
-      for (const body of bodies) {
-        if (push(JSON.parse(body.toString())).status !== 200) throw new Error('bare handler refused a push');
-      }
-    },
-  ),
+  (r) => batches[r]!,
+  (bodies) => {
+    const push = createBarePush(keys.publicKey);
+    for (const body of bodies) {
+      if (push(JSON.parse(body.toString())).status !== 200) throw new Error('bare handler refused a push');
+    }
+  },
 );
 
 console.log('\nsteps, alone:');
-row(
+await measure(
   'TextDecoder + JSON.parse of the body',
-  await best(
-    (r) => batches[r]!,
-    (b) => b.map((x) => JSON.parse(new TextDecoder().decode(x))),
-  ),
+  (r) => batches[r]!,
+  (b) => b.map((x) => JSON.parse(new TextDecoder().decode(x))),
 );
-row(
+await measure(
   'zod PushBody.safeParse',
-  await best(
-    (r) => parsed[r]!,
-    (b) => b.map((x) => schemas.PushBody.safeParse(x)),
-  ),
+  (r) => parsed[r]!,
+  (b) => b.map((x) => schemas.PushBody.safeParse(x)),
 );
-row(
+await measure(
   'pushSigningPayload (canonicalize)',
-  await best(
-    (r) => parsed[r]!,
-    (b) => b.map((x) => pushSigningPayload(x, ADDRESS)),
-  ),
+  (r) => parsed[r]!,
+  (b) => b.map((x) => pushSigningPayload(x, ADDRESS)),
 );
-row(
+await measure(
   'Ed25519 verify alone (cached KeyObject)',
-  await best(
-    (r) =>
-      parsed[r]!.map(
-        (x) =>
-          [
-            Buffer.from(pushSigningPayload(x, ADDRESS)),
-            Buffer.from(x['client_sig'] as string, 'base64url'),
-          ] as const,
-      ),
-    (b) => b.map(([payload, sig]) => verify(null, payload, publicKey, sig)),
-  ),
+  (r) =>
+    parsed[r]!.map(
+      (x) =>
+        [
+          Buffer.from(pushSigningPayload(x, ADDRESS)),
+          Buffer.from(x['client_sig'] as string, 'base64url'),
+        ] as const,
+    ),
+  (b) => b.map(([payload, sig]) => verify(null, payload, publicKey, sig)),
 );
-row(
+await measure(
   "core's verifyClientSignature (payload + verify)",
-  await best(
-    (r) => parsed[r]!,
-    (b) => b.map((x) => verifyClientSignature(keys.publicKey, x, ADDRESS, x['client_sig'] as string)),
-  ),
+  (r) => parsed[r]!,
+  (b) => b.map((x) => verifyClientSignature(keys.publicKey, x, ADDRESS, x['client_sig'] as string)),
 );
-row(
+await measure(
   'hashToken (SHA-256 of the bearer token)',
-  await best(
-    () => Array.from({ length: count }, () => TOKEN),
-    (b) => b.map(hashToken),
-  ),
+  () => Array.from({ length: count }, () => TOKEN),
+  (b) => b.map(hashToken),
 );
-row(
+await measure(
   'randomId',
-  await best(
-    () => Array.from({ length: count }, () => 'evt'),
-    (b) => b.map(randomId),
-  ),
+  () => Array.from({ length: count }, () => 'evt'),
+  (b) => b.map(randomId),
 );
 
 const draft = (i: number): ActivityDraft => ({
@@ -161,33 +150,27 @@ const draft = (i: number): ActivityDraft => ({
   device_id: DEVICE_ID,
   data: { conflict_mode: 'lenient', versions: [{ key: `K_${i}`, version: 1, deleted: false }] },
 });
-row(
+await measure(
   'sealEvent (canonicalize + SHA-256 of the event)',
-  await best(
-    () => Array.from({ length: count }, (_, i) => draft(i)),
-    (b) => {
-      let head = null as { seq: number; hash: string } | null;
-      for (const d of b) {
-        const event = sealEvent(d, head);
-        head = { seq: event.seq, hash: event.hash };
-      }
-    },
-  ),
+  () => Array.from({ length: count }, (_, i) => draft(i)),
+  (b) => {
+    let head = null as { seq: number; hash: string } | null;
+    for (const d of b) {
+      const event = sealEvent(d, head);
+      head = { seq: event.seq, hash: event.hash };
+    }
+  },
 );
 const sealed = sealEvent(draft(0), null);
-row(
+await measure(
   'structuredClone of an event',
-  await best(
-    () => Array.from({ length: count }, () => sealed),
-    (b) => b.map((e) => structuredClone(e)),
-  ),
+  () => Array.from({ length: count }, () => sealed),
+  (b) => b.map((e) => structuredClone(e)),
 );
-row(
+await measure(
   'new Date().toISOString()',
-  await best(
-    () => Array.from({ length: count }, () => 0),
-    (b) => b.map(() => new Date().toISOString()),
-  ),
+  () => Array.from({ length: count }, () => 0),
+  (b) => b.map(() => new Date().toISOString()),
 );
 
 // The store calls one push makes, on a core of its own (so its chain and maps start alike).
@@ -196,53 +179,49 @@ const { store } = storeCore;
 const org = (await store.organizations.getBySlug(ADDRESS.organization))!;
 const project = (await store.projects.get(org.id, ADDRESS.project))!;
 const environment = (await store.environments.get(project.id, ADDRESS.environment))!;
-row(
+await measure(
   'store lookups of a push (token, member, org, project, env, device, nonce: 7 awaits)',
-  await best(
-    (r) => parsed[r]!,
-    async (b) => {
-      for (const x of b) {
-        await store.tokens.findByHash(hashToken(TOKEN));
-        await store.members.get(org.id, 'admin');
-        await store.organizations.getBySlug(ADDRESS.organization);
-        await store.projects.get(org.id, ADDRESS.project);
-        await store.environments.get(project.id, ADDRESS.environment);
-        await store.devices.get(org.id, DEVICE_ID);
-        await store.nonces.consume(
-          `${org.id}/${DEVICE_ID}`,
-          x['nonce'] as string,
-          Date.now() + 600_000,
-          Date.now(),
-        );
-      }
-    },
-  ),
+  (r) => parsed[r]!,
+  async (b) => {
+    for (const x of b) {
+      await store.tokens.findByHash(hashToken(TOKEN));
+      await store.members.get(org.id, 'admin');
+      await store.organizations.getBySlug(ADDRESS.organization);
+      await store.projects.get(org.id, ADDRESS.project);
+      await store.environments.get(project.id, ADDRESS.environment);
+      await store.devices.get(org.id, DEVICE_ID);
+      await store.nonces.consume(
+        `${org.id}/${DEVICE_ID}`,
+        x['nonce'] as string,
+        Date.now() + 600_000,
+        Date.now(),
+      );
+    }
+  },
 );
-row(
+await measure(
   'store.secrets.applyPush (plan, write, seal event, clone it)',
-  await best(
-    (r) => parsed[r]!,
-    async (b) => {
-      for (const [i, x] of b.entries()) {
-        const key = (x['changes'] as { key: string }[])[0]!.key;
-        const result = await store.secrets.applyPush({
-          organizationId: org.id,
-          environmentId: environment.id,
-          changes: [{ key, value: 'v', if_version: 0 }],
-          force: false,
-          now: new Date().toISOString(),
-          event: (plan) => ({
-            ...draft(i),
-            data: {
-              conflict_mode: 'lenient',
-              versions: plan.writes.map((w) => ({ key: w.key, version: w.version, deleted: false })),
-            },
-          }),
-        });
-        if (!result.ok) throw new Error('applyPush refused');
-      }
-    },
-  ),
+  (r) => parsed[r]!,
+  async (b) => {
+    for (const [i, x] of b.entries()) {
+      const key = (x['changes'] as { key: string }[])[0]!.key;
+      const result = await store.secrets.applyPush({
+        organizationId: org.id,
+        environmentId: environment.id,
+        changes: [{ key, value: 'v', if_version: 0 }],
+        force: false,
+        now: new Date().toISOString(),
+        event: (plan) => ({
+          ...draft(i),
+          data: {
+            conflict_mode: 'lenient',
+            versions: plan.writes.map((w) => ({ key: w.key, version: w.version, deleted: false })),
+          },
+        }),
+      });
+      if (!result.ok) throw new Error('applyPush refused');
+    }
+  },
 );
 
 const [handle, bare] = [rows[0]![1], rows[1]![1]];

@@ -24,17 +24,19 @@ export interface RunRecord {
   errors: number;
 }
 
-/** The medians of one server over its slices. */
-export interface ServerSummary {
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-  serverCpuUsPerRequest: number;
-  serverCpuPercent: number;
-  loadCpuPercent: number;
-  errors: number;
-  slices: number;
-}
+/** The measures of a slice whose median over the slices summarizes a server. */
+const MEDIAN_FIELDS = [
+  'rps',
+  'p50Ms',
+  'p99Ms',
+  'serverCpuUsPerRequest',
+  'serverCpuPercent',
+  'loadCpuPercent',
+] as const;
+type MedianField = (typeof MEDIAN_FIELDS)[number];
+
+/** The medians of one server over its slices, its errors summed, and how many slices there were. */
+export type ServerSummary = Pick<RunRecord, MedianField | 'errors'> & { slices: number };
 
 /** Goals of the issue: adapter/bare at least this, and adapter/fastest adapter at least that. */
 export const GOALS = { ofBare: 0.6, ofFastestAdapter: 0.8 } as const;
@@ -48,13 +50,9 @@ export function summarize(records: readonly RunRecord[]): Map<string, ServerSumm
   }
   const out = new Map<string, ServerSummary>();
   for (const [key, runs] of groups) {
+    const medians = Object.fromEntries(MEDIAN_FIELDS.map((f) => [f, median(runs.map((r) => r[f]))]));
     out.set(key, {
-      rps: median(runs.map((r) => r.rps)),
-      p50Ms: median(runs.map((r) => r.p50Ms)),
-      p99Ms: median(runs.map((r) => r.p99Ms)),
-      serverCpuUsPerRequest: median(runs.map((r) => r.serverCpuUsPerRequest)),
-      serverCpuPercent: median(runs.map((r) => r.serverCpuPercent)),
-      loadCpuPercent: median(runs.map((r) => r.loadCpuPercent)),
+      ...(medians as Pick<RunRecord, MedianField>),
       errors: runs.reduce((sum, r) => sum + r.errors, 0),
       slices: runs.length,
     });

@@ -127,6 +127,31 @@ function oursImpl(name: string, note: string, setup: OursSetup): Impl {
   };
 }
 
+/**
+ * A Standard Webhooks verifier (Svix's too) on bodies signed by the standardwebhooks sender, its
+ * headers named `<prefix>-id`, `-timestamp` and `-signature`.
+ */
+function standardImpl(
+  name: string,
+  prefix: 'webhook' | 'svix',
+  makeVerifier: () => { verify(payload: Buffer, headers: Record<string, string>): unknown },
+): Impl {
+  return {
+    name,
+    note: 'parses the event; no replay protection',
+    prepare(bodies, timestamp) {
+      const verifier = makeVerifier();
+      const sender = new StandardWebhook(standardSecret);
+      const headers = bodies.map((body, n) => ({
+        [`${prefix}-id`]: `msg_${n}`,
+        [`${prefix}-timestamp`]: String(timestamp),
+        [`${prefix}-signature`]: sender.sign(`msg_${n}`, new Date(timestamp * 1000), body.toString()),
+      }));
+      return (i) => verifier.verify(bodies[i]!, headers[i]!);
+    },
+  };
+}
+
 const OURS = '@latchkey/webhook-verifier verify';
 const RAW = 'raw node:crypto HMAC + timingSafeEqual';
 const STRIPE = 'stripe constructEvent';
@@ -176,33 +201,8 @@ const allImpls: Impl[] = [
       return (i) => stripeWebhooks.constructEvent(bodies[i]!, headers[i]!, secret);
     },
   },
-  {
-    name: STANDARD,
-    note: 'parses the event; no replay protection',
-    prepare(bodies, timestamp) {
-      const wh = new StandardWebhook(standardSecret);
-      const headers = bodies.map((body, n) => ({
-        'webhook-id': `msg_${n}`,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': wh.sign(`msg_${n}`, new Date(timestamp * 1000), body.toString()),
-      }));
-      return (i) => wh.verify(bodies[i]!, headers[i]!);
-    },
-  },
-  {
-    name: 'svix verify',
-    note: 'parses the event; no replay protection',
-    prepare(bodies, timestamp) {
-      const sender = new StandardWebhook(standardSecret);
-      const wh = new SvixWebhook(standardSecret);
-      const headers = bodies.map((body, n) => ({
-        'svix-id': `msg_${n}`,
-        'svix-timestamp': String(timestamp),
-        'svix-signature': sender.sign(`msg_${n}`, new Date(timestamp * 1000), body.toString()),
-      }));
-      return (i) => wh.verify(bodies[i]!, headers[i]!);
-    },
-  },
+  standardImpl(STANDARD, 'webhook', () => new StandardWebhook(standardSecret)),
+  standardImpl('svix verify', 'svix', () => new SvixWebhook(standardSecret)),
   {
     name: '@octokit/webhooks-methods verify',
     note: 'signature only (no timestamp, no parse, no replay); takes the body as a string',

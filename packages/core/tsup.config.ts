@@ -4,5 +4,6 @@ export default libraryConfig({
   index: 'src/index.ts',
   'node/index': 'src/node/index.ts',
   'client/index': 'src/client/index.ts',
-  'webhooks/index': 'src/webhooks/index.ts',
+  'store/index': 'src/store/index.ts',
+  'webhooks/index': 'src/delivery/index.ts',
 });

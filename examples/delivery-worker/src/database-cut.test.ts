@@ -20,10 +20,10 @@ import {
   verifyActivityExport,
 } from '@latchkey/core';
 import { createTcpProxy, type TcpProxy } from '@latchkey/test-utils';
+import { makeLoopbackCertificate } from '@latchkey/test-utils/loopback-certificate';
+import { startExample, stopExample } from '@latchkey/test-utils/spawn';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLoopbackCertificate } from '../../loopback-certificate.js';
-import { startExample, stopExample } from '../../spawn-example.js';
 import { type CountingReceiver, startCountingReceiver } from './counting-receiver.js';
 import { type Load, type Outcome, startLoad } from './push-load.js';
 import { startWorker, type Worker } from './spawn-worker.js';

@@ -64,6 +64,23 @@ async function send(
   }
 }
 
+/** Sends one request to `server` and records when it was asked and answered, with the answer's JSON. */
+async function ask(
+  kind: Outcome['kind'],
+  server: string,
+  path: string,
+  token: string,
+  init: { method: string; body?: unknown },
+): Promise<{ outcome: Outcome; json: unknown }> {
+  const startedAt = performance.now();
+  const answer = await send(`${server}${path}`, token, init);
+  const { status, code, retryAfter } = answer;
+  return {
+    outcome: { kind, server, startedAt, endedAt: performance.now(), status, code, retryAfter },
+    json: answer.json,
+  };
+}
+
 /** Starts one pushing client per device and one puller; `pauseMs` between each client's requests. */
 export function startLoad(target: LoadTarget, pauseMs = 10): Load {
   const outcomes: Outcome[] = [];
@@ -82,44 +99,28 @@ export function startLoad(target: LoadTarget, pauseMs = 10): Load {
         target.address,
         device.keys.privateKey,
       );
-      const startedAt = performance.now();
-      const answer = await send(`${server}${target.environmentPath}/push`, target.token, {
+      const { outcome, json } = await ask('push', server, `${target.environmentPath}/push`, target.token, {
         method: 'POST',
         body,
       });
       outcomes.push({
-        kind: 'push',
-        server,
-        startedAt,
-        endedAt: performance.now(),
-        status: answer.status,
-        code: answer.code,
-        retryAfter: answer.retryAfter,
+        ...outcome,
         key,
         value,
-        ...(answer.status === 200 ? { eventId: (answer.json as { event_id: string }).event_id } : {}),
+        ...(outcome.status === 200 ? { eventId: (json as { event_id: string }).event_id } : {}),
       });
       // A client that honoured Retry-After would wait longer; this one keeps the servers busy.
-      await pause(answer.status === 503 ? 200 : pauseMs);
+      await pause(outcome.status === 503 ? 200 : pauseMs);
     }
   };
 
   const puller = async () => {
     for (let n = 0; running; n++) {
       const server = target.servers[n % target.servers.length]!;
-      const startedAt = performance.now();
-      const answer = await send(`${server}${target.environmentPath}/secrets`, target.token, {
+      const { outcome } = await ask('pull', server, `${target.environmentPath}/secrets`, target.token, {
         method: 'GET',
       });
-      outcomes.push({
-        kind: 'pull',
-        server,
-        startedAt,
-        endedAt: performance.now(),
-        status: answer.status,
-        code: answer.code,
-        retryAfter: answer.retryAfter,
-      });
+      outcomes.push(outcome);
       await pause(50);
     }
   };

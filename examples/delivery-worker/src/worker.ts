@@ -7,16 +7,16 @@
  * Environment: `LATCHKEY_STORE` (a `postgres://` URL; a PGlite directory works for a single process),
  * `LATCHKEY_KEYRING` (required: the keyring the API servers seal signing secrets with; the worker
  * refuses to start when it cannot open every key id the data was sealed with), the audit
- * webhook settings of ../../example-webhooks.ts, `LATCHKEY_DELIVERY_CONCURRENCY` (attempts in flight,
+ * webhook settings of @latchkey/example-shared/webhooks, `LATCHKEY_DELIVERY_CONCURRENCY` (attempts in flight,
  * default 16) and `LATCHKEY_DELIVERY_LEASE_SECONDS` (how long a claim is kept from the other workers,
  * default the attempt timeout + 30 s; it must exceed the timeout). SIGTERM or SIGINT: stop claiming,
  * finish the attempts in flight, record them, exit 0.
  */
 import { checkKeyring, parseKeyring } from '@latchkey/core';
 import { createDeliveryEngine } from '@latchkey/core/webhooks';
-import { HOW_TO_MAKE_A_KEYRING } from '../../example-keyring.js';
-import { openExampleStore } from '../../example-store.js';
-import { readWebhookEnvironment } from '../../example-webhooks.js';
+import { HOW_TO_MAKE_A_KEYRING } from '@latchkey/example-shared/keyring';
+import { openExampleStore } from '@latchkey/example-shared/store';
+import { readWebhookEnvironment } from '@latchkey/example-shared/webhooks';
 
 function fail(message: string): never {
   console.error(message);

@@ -1,3 +1,3 @@
-import { describeExample } from '../../spawn-example.js';
+import { describeExample } from '@latchkey/test-utils';
 
 describeExample('express');

@@ -5,9 +5,9 @@ import { latchkeyExpress } from '@latchkey/adapter-express';
 import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
 import { latchkeyClientError, sendCoreResponse } from '@latchkey/core/node';
 import { createDashboard } from '@latchkey/dashboard';
+import { createExampleCore, fail, stopOnSignals } from '@latchkey/example-shared/env';
+import { listeningLine } from '@latchkey/example-shared/tls';
 import express from 'express';
-import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
-import { listeningLine } from '../../example-tls.js';
 
 const { core, port, tls } = await createExampleCore();
 
@@ -30,7 +30,7 @@ app.get('/metrics', async (_request, response) => {
   response.type(PROMETHEUS_CONTENT_TYPE).send(await core.metricsText());
 });
 
-// HTTPS when the environment gives a certificate and key (see example-tls.ts).
+// HTTPS when the environment gives a certificate and key (see @latchkey/example-shared/tls).
 const server = (tls ? createHttpsServer(tls, app) : createHttpServer(app)).listen(port, '127.0.0.1', () => {
   console.log(listeningLine(server.address(), tls));
 });

@@ -1,3 +1,3 @@
-import { describeWebhookDeliveries } from '../../webhook-deliveries.js';
+import { describeWebhookDeliveries } from '@latchkey/test-utils';
 
 describeWebhookDeliveries('fastify');

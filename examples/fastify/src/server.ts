@@ -4,15 +4,15 @@ import { latchkeyFastify, latchkeyFrameworkErrors } from '@latchkey/adapter-fast
 import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
 import { latchkeyClientError, sendCoreResponse } from '@latchkey/core/node';
 import { createDashboard } from '@latchkey/dashboard';
+import { createExampleCore, fail, stopOnSignals } from '@latchkey/example-shared/env';
+import { listeningLine } from '@latchkey/example-shared/tls';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
-import { listeningLine } from '../../example-tls.js';
 
 const { core, port, tls } = await createExampleCore();
 
 // frameworkErrors: malformed URLs under /api/v2 get Latchkey's error body too; clientErrorHandler:
 // so do requests Node's parser refuses (oversized headers, malformed framing).
-// HTTPS when the environment gives a certificate and key (see example-tls.ts).
+// HTTPS when the environment gives a certificate and key (see @latchkey/example-shared/tls).
 const app = Fastify({
   frameworkErrors: latchkeyFrameworkErrors(core),
   clientErrorHandler: latchkeyClientError,

@@ -6,9 +6,9 @@ import { latchkeyHono, latchkeyRequestErrors } from '@latchkey/adapter-hono';
 import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
 import { latchkeyClientError } from '@latchkey/core/node';
 import { createDashboard } from '@latchkey/dashboard';
+import { createExampleCore, fail, stopOnSignals } from '@latchkey/example-shared/env';
+import { listeningLine } from '@latchkey/example-shared/tls';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { createExampleCore, fail, stopOnSignals } from '../../example-env.js';
-import { listeningLine } from '../../example-tls.js';
 
 const { core, port, tls } = await createExampleCore();
 
@@ -31,7 +31,7 @@ app.get('/metrics', async (c) =>
 // getRequestListener rather than serve(): only it takes an errorHandler, which gives the requests
 // @hono/node-server refuses itself (a Host it cannot build a URL from) our error body.
 const listener = getRequestListener(app.fetch, { errorHandler: latchkeyRequestErrors });
-// HTTPS when the environment gives a certificate and key (see example-tls.ts).
+// HTTPS when the environment gives a certificate and key (see @latchkey/example-shared/tls).
 const server = tls ? createHttpsServer(tls, listener) : createServer(listener);
 // Requests Node's parser refuses (oversized headers, malformed framing) get our error body too.
 server.on('clientError', latchkeyClientError);

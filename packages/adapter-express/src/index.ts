@@ -4,7 +4,7 @@
  * to the next middleware.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Core, pathOf } from '@latchkey/core';
+import { type Core, isUnderBasePath } from '@latchkey/core';
 import { handleNodeRequest } from '@latchkey/core/node';
 import type { Application, RequestHandler } from 'express';
 
@@ -45,25 +45,14 @@ type ExpressApp = Application & {
  * ```
  */
 export function latchkeyExpress(core: Core, options: LatchkeyExpressOptions = {}): RequestHandler {
-  const base = core.basePath;
-  const isApiPath = (target: string) => {
-    // An absolute-form target (`GET http://host/api/v2/...`) routes on its path, as in core.
-    const url = pathOf(target);
-    const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
-    return base === '' || path === base || path.startsWith(`${base}/`);
-  };
   const patched = new WeakSet<object>();
   const middleware: RequestHandler = function latchkey(req, res, next) {
     if (options.fastPath !== false && !patched.has(req.app)) {
       patched.add(req.app);
-      installFastPath(req.app as ExpressApp, middleware, core, isApiPath);
+      installFastPath(req.app as ExpressApp, middleware, core);
     }
     const url = req.originalUrl;
-    if (!isApiPath(url)) {
-      next();
-      return;
-    }
+    if (!isUnderBasePath(url, core.basePath)) return next();
     handleNodeRequest(core, req, res, { url }).catch(next);
   };
   return middleware;
@@ -74,22 +63,14 @@ export function latchkeyExpress(core: Core, options: LatchkeyExpressOptions = {}
  * top-level app, mounted at `/`: no layer can run before it, so skipping Express's setup changes
  * nothing visible except speed. Express's `X-Powered-By` header is kept as the app configures it.
  */
-function installFastPath(
-  app: ExpressApp,
-  middleware: RequestHandler,
-  core: Core,
-  isApiPath: (url: string) => boolean,
-) {
+function installFastPath(app: ExpressApp, middleware: RequestHandler, core: Core): void {
   const first = app.router?.stack?.[0];
   const atRoot = first?.handle === middleware && first.slash === true;
   if (app.parent !== undefined || !atRoot || typeof app.handle !== 'function') return;
   const handle = app.handle;
   app.handle = function fastHandle(req, res, callback) {
     const url = req.url ?? '/';
-    if (!isApiPath(url)) {
-      handle.call(this, req, res, callback);
-      return;
-    }
+    if (!isUnderBasePath(url, core.basePath)) return handle.call(this, req, res, callback);
     if (app.enabled('x-powered-by')) res.setHeader('X-Powered-By', 'Express');
     handleNodeRequest(core, req, res, { url }).catch((error: unknown) => {
       if (callback) callback(error);

@@ -3,7 +3,7 @@ import { type Core, createCore } from '@latchkey/core';
 import { latchkeyClientError } from '@latchkey/core/node';
 import { describeHttpConformance, describeTransportConformance, fetchTarget } from '@latchkey/test-utils';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { latchkeyFastify, latchkeyFrameworkErrors } from './index.js';
 
 const TOKEN = 'lk_fastify_adapter_test_token_00000000000000';
@@ -165,6 +165,32 @@ describe('latchkeyFastify', () => {
     expect(limited.status).toBe(429);
     expect(await limited.json()).toEqual({ host: true, message: 'slow down' });
     expect(logged).toHaveLength(1);
+  });
+
+  it('sends the headers the host’s hooks set, and runs its onSend and onResponse hooks', async () => {
+    const finished: number[] = [];
+    const sent: string[] = [];
+    const base = await start(createCore(), (app) => {
+      app.addHook('onRequest', async (_request, reply) => {
+        reply.header('access-control-allow-origin', 'https://app.example');
+      });
+      app.addHook('onSend', async (_request, reply, payload) => {
+        sent.push(String(reply.getHeader('content-type')));
+        reply.header('x-host-on-send', 'yes');
+        return payload;
+      });
+      app.addHook('onResponse', async (_request, reply) => {
+        finished.push(reply.statusCode);
+      });
+    });
+    const response = await fetch(`${base}/api/v2/organizations/acme`, { headers: auth });
+    expect(response.headers.get('x-host-on-send')).toBe('yes');
+    expect(sent).toEqual(['application/json; charset=utf-8']);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    await response.arrayBuffer();
+    await vi.waitFor(() => expect(finished).toEqual([200]));
   });
 
   it('answers malformed paths under the base path with the documented body via frameworkErrors', async () => {

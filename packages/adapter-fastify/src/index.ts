@@ -1,27 +1,12 @@
 /**
- * `@latchkey/adapter-fastify`: serves a Latchkey core from a Fastify app as an encapsulated plugin.
- * Inside its scope the body is read as raw bytes by one catch-all content-type parser (signatures are
- * checked over those bytes), and Fastify's own errors are answered with Latchkey's error body.
+ * `@latchkey/adapter-fastify`: serves a Latchkey core from a Fastify app as an encapsulated plugin
+ * that hands each request, its body unread, to the shared Node bridge of `@latchkey/core/node`.
  */
 
 import http from 'node:http';
-import { Readable } from 'node:stream';
-import {
-  type Core,
-  type ErrorBody,
-  type ErrorCode,
-  internalErrorBody,
-  isLatchkeyError,
-  LatchkeyError,
-} from '@latchkey/core';
-import { isRequestAborted, readNodeBody } from '@latchkey/core/node';
-import type {
-  FastifyError,
-  FastifyPluginAsync,
-  FastifyReply,
-  FastifyRequest,
-  FastifyServerOptions,
-} from 'fastify';
+import { type Core, frameworkErrorResponse, isUnderBasePath, LatchkeyError } from '@latchkey/core';
+import { serveNodeRequest, toNodePayload } from '@latchkey/core/node';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 
 /** Options of {@link latchkeyFastify}. */
 export interface LatchkeyFastifyOptions {
@@ -42,7 +27,7 @@ export interface LatchkeyFastifyOptions {
  */
 export const latchkeyFastify: FastifyPluginAsync<LatchkeyFastifyOptions> = async (app, options) => {
   const { core } = options;
-  if (!core || typeof core.handle !== 'function') {
+  if (typeof core?.handle !== 'function') {
     throw new TypeError(
       'latchkeyFastify needs { core }: register it as app.register(latchkeyFastify, { core }).',
     );
@@ -52,17 +37,11 @@ export const latchkeyFastify: FastifyPluginAsync<LatchkeyFastifyOptions> = async
       `latchkeyFastify must be registered without a prefix (got "${app.prefix}"): set basePath on the core.`,
     );
   }
+  // The body stays on the raw request, unread: the Node bridge reads it, raw bytes within the core's
+  // cap. Over the cap it discards the rest (within a bound) before the 413, where Fastify's own reader
+  // would answer while the client is still sending and the client would see a reset.
   app.removeAllContentTypeParsers();
-  // Our own reader rather than `parseAs: 'buffer'`: over the limit, Fastify's reader answers 413 and
-  // closes while the client is still sending, which it sees as a reset. Core's reader discards the
-  // rest of the body (within a bound) first, so the 413 arrives.
-  app.addContentTypeParser('*', (request, payload, done) => {
-    const length = request.headers['content-length'];
-    readNodeBody(payload, core.bodyLimit, length === undefined ? undefined : Number(length)).then(
-      (body) => done(null, body),
-      (error: Error) => done(error, undefined),
-    );
-  });
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
   // Fastify routes only the methods it knows; teach it every method Node parses (WebDAV and the
   // rest), so core answers them with 405 and Allow instead of Fastify's 404. CONNECT never reaches
   // a request handler in Node.
@@ -71,82 +50,36 @@ export const latchkeyFastify: FastifyPluginAsync<LatchkeyFastifyOptions> = async
     app.addHttpMethod(method, { hasBody: true });
   }
   // Inside this scope every error gets the documented body; unknown 4xx go up to the host's handler.
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const body = toErrorBody(error, request, core.bodyLimit);
-    if (!body) throw error;
-    return sendError(reply, body);
+  app.setErrorHandler((error, request, reply) => {
+    if (!answerError(error, request, reply, core.bodyLimit)) throw error;
   });
-
+  // The bridge reads and serves; the reply goes out through Fastify, so the app's hooks (onSend
+  // included: compression, say) run as for any route.
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const response = await core.handle({
-      method: request.method,
-      url: request.raw.url ?? request.url,
-      headers: request.raw.headers,
-      body: request.body as Buffer | undefined,
-    });
-    reply.code(response.status).headers(response.headers);
-    const { body } = response;
-    if (body === null) return reply.send();
-    if (typeof body === 'string') return reply.send(body);
-    if (body instanceof Uint8Array)
-      return reply.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
-    return reply.send(Readable.from(body, { objectMode: false }));
+    const response = await serveNodeRequest(core, request.raw);
+    if (!response) return reply.hijack();
+    return reply.code(response.status).headers(response.headers).send(toNodePayload(response.body));
   };
-  const route = { bodyLimit: core.bodyLimit, handler };
-  if (core.basePath !== '') app.all(core.basePath, route);
-  app.all(`${core.basePath}/*`, route);
-};
-
-/** Statuses of Fastify's own request errors, with the documented code each one becomes. */
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  400: 'invalid_request',
-  401: 'unauthenticated',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-};
-
-const MESSAGES: Partial<Record<ErrorCode, string>> = {
-  invalid_request: 'The request could not be read.',
-  unauthenticated: 'Authentication is required.',
-  forbidden: 'This request is not allowed.',
-  not_found: 'Not found.',
-  method_not_allowed: 'This method is not allowed here.',
-  unsupported_media_type: 'Send the body as application/json.',
+  if (core.basePath !== '') app.all(core.basePath, handler);
+  app.all(`${core.basePath}/*`, handler);
 };
 
 /**
- * The documented body for an error met while serving a Latchkey request, or `undefined` for a 4xx
- * status Latchkey has no code for (a host rate limiter's 429, say), which the host app answers.
+ * Answers an error met while serving a Latchkey request with the documented body. False for a 4xx
+ * status Latchkey has no code for (a host rate limiter's 429), which the host app answers.
  */
-function toErrorBody(error: FastifyError, request: FastifyRequest, bodyLimit: number): ErrorBody | undefined {
-  const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
-  if (isLatchkeyError(error)) return error.toBody();
-  // The client went away mid-body: nobody reads this answer, and nothing unexpected happened.
-  if (isRequestAborted(error))
-    return new LatchkeyError('invalid_request', 'The request body is incomplete.').toBody();
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
-    return new LatchkeyError('payload_too_large', `The request body exceeds ${bodyLimit} bytes.`).toBody();
-  }
-  if (error.code === 'FST_ERR_BAD_URL') {
-    return new LatchkeyError('invalid_request', 'The path is not valid percent-encoding.').toBody();
-  }
-  if (status >= 400 && status < 500) {
-    const code = CODE_BY_STATUS[status];
-    return code && new LatchkeyError(code, MESSAGES[code]!).toBody();
-  }
-  request.log.error({ err: error }, 'unexpected error while serving a Latchkey request');
-  return internalErrorBody();
-}
-
-function sendError(reply: FastifyReply, body: ErrorBody): FastifyReply {
-  return reply
-    .code(body.error.status)
-    .header('content-type', 'application/json; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .send(JSON.stringify(body));
+function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply, bodyLimit: number) {
+  const badPath = (error as { code?: unknown } | null)?.code === 'FST_ERR_BAD_URL';
+  const refusal = badPath
+    ? new LatchkeyError('invalid_request', 'The path is not valid percent-encoding.')
+    : error;
+  const response = frameworkErrorResponse(refusal, {
+    bodyLimit,
+    unexpected: (err) => request.log.error({ err }, 'unexpected error while serving a Latchkey request'),
+  });
+  if (!response) return false;
+  reply.code(response.status).headers(response.headers).send(response.body);
+  return true;
 }
 
 type FrameworkErrors = NonNullable<FastifyServerOptions['frameworkErrors']>;
@@ -163,12 +96,9 @@ type FrameworkErrors = NonNullable<FastifyServerOptions['frameworkErrors']>;
  */
 export function latchkeyFrameworkErrors(core: Core, fallback?: FrameworkErrors): FrameworkErrors {
   return (error, request, reply) => {
-    const url = request.raw.url ?? '/';
-    const path = url.split('?', 1)[0]!;
-    const ours = core.basePath === '' || path === core.basePath || path.startsWith(`${core.basePath}/`);
-    const body = ours ? toErrorBody(error, request, core.bodyLimit) : undefined;
-    if (body) sendError(reply, body);
-    else if (fallback) fallback(error, request, reply);
+    const ours = isUnderBasePath(request.raw.url ?? '/', core.basePath);
+    if (ours && answerError(error, request, reply as FastifyReply, core.bodyLimit)) return;
+    if (fallback) fallback(error, request, reply);
     else (reply as FastifyReply).send(error);
   };
 }

@@ -4,7 +4,7 @@
  * backslash in the path, a malformed absolute URL) with an empty 400. Its `getRequestListener` takes
  * an `errorHandler` for exactly these; `serve()` does not pass one through.
  */
-import { internalErrorBody, LatchkeyError } from '@latchkey/core';
+import { frameworkErrorResponse, LatchkeyError, toWebResponse } from '@latchkey/core';
 
 /**
  * An `errorHandler` for @hono/node-server's `getRequestListener` that answers its refusals with
@@ -17,11 +17,9 @@ import { internalErrorBody, LatchkeyError } from '@latchkey/core';
  */
 export function latchkeyRequestErrors(error: unknown): Response {
   const refused = error instanceof Error && error.name === 'RequestError';
-  const body = refused
-    ? new LatchkeyError('invalid_request', 'The request target or its Host header is not valid.').toBody()
-    : internalErrorBody();
-  return new Response(JSON.stringify(body), {
-    status: body.error.status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-  });
+  // Passing no error makes the answer the bare 500, whatever status the escaped error carries.
+  const refusal = refused
+    ? new LatchkeyError('invalid_request', 'The request target or its Host header is not valid.')
+    : undefined;
+  return toWebResponse(frameworkErrorResponse(refusal)!);
 }

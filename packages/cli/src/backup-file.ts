@@ -24,6 +24,14 @@ export function readKeyFile(file: string, what: string): string {
   }
 }
 
+/** The passphrase in a file: its first line. */
+export function readPassphrase(file: string): string {
+  const passphrase = readKeyFile(file, 'passphrase file').split(/\r?\n/, 1)[0] ?? '';
+  if (passphrase.length < 10)
+    throw new CliError(`The passphrase in ${file} is shorter than 10 characters.`, EXIT.usage);
+  return passphrase;
+}
+
 /** The `AGE-SECRET-KEY-1…` lines of an identity file (as `age-keygen` writes it; comments skipped). */
 export function readIdentities(file: string): string[] {
   const identities = readKeyFile(file, 'identity file')

@@ -12,12 +12,11 @@ import { fileURLToPath } from 'node:url';
 import {
   type ActivityDraft,
   type ActivityEvent,
-  type ChainHead,
   generateAuditKey,
-  sealEvent,
   signCheckpoint,
   toAuditKey,
 } from '@latchkey/core';
+import { type ChainHead, sealEvent } from '@latchkey/core/client';
 import { describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../bin/latchkey.mjs', import.meta.url));

@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeLoopbackCertificate } from '@latchkey/test-utils/loopback-certificate';
+import { startExample, stopExample } from '@latchkey/test-utils/spawn';
 import { Decrypter } from 'age-encryption';
 import { describe, expect, it } from 'vitest';
-import { makeLoopbackCertificate } from '../../../examples/loopback-certificate.js';
-import { startExample, stopExample } from '../../../examples/spawn-example.js';
 import { ageMissing, TOKEN, useCliServer } from './cli-harness.js';
 
 describe('latchkey backups and TLS', () => {

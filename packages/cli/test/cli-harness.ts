@@ -8,8 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startExample, stopExample } from '@latchkey/test-utils/spawn';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { startExample, stopExample } from '../../../examples/spawn-example.js';
 
 export const TOKEN = 'lk_cli_end_to_end_test_token_00000000000000';
 const BIN = fileURLToPath(new URL('../bin/latchkey.mjs', import.meta.url));

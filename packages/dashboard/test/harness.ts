@@ -11,10 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeLoopbackCertificate } from '@latchkey/test-utils/loopback-certificate';
+import { startExample, stopExample } from '@latchkey/test-utils/spawn';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { makeLoopbackCertificate } from '../../../examples/loopback-certificate.js';
-import { startExample, stopExample } from '../../../examples/spawn-example.js';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const OUTPUT = fileURLToPath(new URL('../test-output/', import.meta.url));

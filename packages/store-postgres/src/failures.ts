@@ -3,7 +3,7 @@
  * Retry-After, from `serviceUnavailable` of `@latchkey/core`), the transaction lost a race the
  * database detected (run it again), or a bug (rethrown as it is, for a 500).
  */
-import { isLatchkeyError, serviceUnavailable } from '@latchkey/core';
+import { isLatchkeyError, serviceUnavailable } from '@latchkey/core/store';
 
 // SQLSTATE classes and codes that say "not now" rather than "never": connection exceptions (08),
 // insufficient resources (53), operator intervention (57: shutdowns, query_canceled by

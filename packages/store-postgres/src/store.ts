@@ -1,5 +1,5 @@
 /** `createPostgresStore`: every repository port of `@latchkey/core` on PostgreSQL or PGlite. */
-import type { LatchkeyStore, StoreTransaction } from '@latchkey/core';
+import type { LatchkeyStore, StoreTransaction } from '@latchkey/core/store';
 import type { SqlDriver } from './driver.js';
 import { type MigrationReport, migrate } from './migrate.js';
 import { sqlActivity } from './repositories/activity.js';

@@ -4,7 +4,7 @@
  * applied (hostile filter values included), cut at the chain position asked for; a PostgreSQL
  * stream abandoned part-way gives its connection back.
  */
-import type { ActivityQuery, ActivityStreamQuery } from '@latchkey/core';
+import type { ActivityQuery, ActivityStreamQuery } from '@latchkey/core/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createPostgresStore,

@@ -13,11 +13,7 @@ import {
   signPush,
 } from '@latchkey/core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import {
-  conformanceResolver,
-  conformanceTransport,
-  describeAuditWebhookTests,
-} from './conformance/audit-webhooks.js';
+import { describeAuditWebhookTests } from './conformance/audit-webhooks.js';
 import { describeBackupTests } from './conformance/backup.js';
 import { describeClockTests } from './conformance/clock.js';
 import {
@@ -33,6 +29,7 @@ import { describeCreateOrganizationTests } from './conformance/create-organizati
 import { describeDeviceKeyTests } from './conformance/device-keys.js';
 import { expectError } from './conformance/expect-error.js';
 import { describeExportTests } from './conformance/export.js';
+import { conformanceResolver, conformanceTransport } from './conformance/fake-network.js';
 import { describeHistoryTests } from './conformance/history.js';
 import { describeMeTests } from './conformance/me.js';
 import { describeMediaTypeTests } from './conformance/media-types.js';

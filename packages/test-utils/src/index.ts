@@ -1,8 +1,12 @@
 /**
  * The shared conformance suites of Latchkey (private, never published): every store runs the store
- * suite, every way of serving the core runs the HTTP suite, every adapter the transport suite.
+ * suite, every way of serving the core runs the HTTP suite, every adapter the transport suite, every
+ * example server the example tests. Starting an example server and making a loopback certificate,
+ * free of vitest, are the subpaths `@latchkey/test-utils/spawn` and `…/loopback-certificate`.
  */
 export { manifestOf } from './conformance/restore.js';
+export { describeExample } from './example-servers/describe-example.js';
+export { describeWebhookDeliveries } from './example-servers/webhook-deliveries.js';
 export { describeHttpConformance, expectError, type HttpConformanceOptions } from './http-conformance.js';
 export { postChunked, type RunningServer, running } from './http-helpers.js';
 export {

@@ -5,9 +5,11 @@
 import { type ActivityDraft, type LatchkeyStore, verifyChain } from '@latchkey/core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { describeKeyed, it, type SkipList } from './keyed.js';
+import { describeClaimStoreTests } from './store-claims.js';
 import { describeKeyIdTests } from './store-key-ids.js';
 import { describeMemberTests } from './store-members.js';
 import { describeMetricsStoreTests } from './store-metrics.js';
+import { describeRecordManyTests } from './store-record-many.js';
 import { describeRestoreStoreTests } from './store-restores.js';
 import { describeSealedValueTests } from './store-sealed-values.js';
 import { describeTransactionTests } from './store-transactions.js';
@@ -310,5 +312,7 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeRestoreStoreTests(() => ({ store, id }));
     describeMetricsStoreTests(() => ({ store, id }));
     describeKeyIdTests(() => ({ store, id }));
+    describeClaimStoreTests(() => ({ store, id }));
+    describeRecordManyTests(() => ({ store, id }));
   });
 }

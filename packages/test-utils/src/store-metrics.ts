@@ -5,21 +5,23 @@
  * report of a generated history equals a brute-force count of its attempts.
  */
 import {
-  type AuditWebhook,
-  addAttempt,
-  type DeliveryAttempt,
   type DeliveryFigures,
-  emptyRollup,
-  type LatchkeyStore,
-  latencyBucketKey,
   METRICS_WINDOWS,
   type MetricsWindow,
   metricsReport,
   metricsTimeline,
-  type Rollup,
   TIMELINE_STEP_MS,
   windowStart,
 } from '@latchkey/core';
+import {
+  type AuditWebhook,
+  addAttempt,
+  type DeliveryAttempt,
+  emptyRollup,
+  type LatchkeyStore,
+  latencyBucketKey,
+  type Rollup,
+} from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from './keyed.js';
 
@@ -63,23 +65,25 @@ export function describeMetricsStoreTests(fixture: () => MetricsFixture): void {
       webhooks.push(webhook.id);
     }
     const recorded: { webhookId: string; at: number; ok: boolean; ms: number }[] = [];
-    /** Records a test attempt (no delivery) of `webhookId` at `at`. */
+    /** A test attempt (no delivery) of `webhookId` at `at`. */
+    const testAttempt = (webhookId: string, at: number, ok: boolean, ms: number): DeliveryAttempt => ({
+      id: id('att'),
+      organization_id: orgId,
+      webhook_id: webhookId,
+      delivery_id: null,
+      event_id: id('evt'),
+      event_type: 'webhook_test',
+      attempt: 1,
+      at: iso(at),
+      succeeded: ok,
+      status_code: ok ? 200 : 500,
+      latency_ms: ms,
+      error: ok ? null : { at: iso(at), code: 'http_status', status_code: 500, message: 'answered 500' },
+      next_attempt_at: null,
+    });
+    /** Records a test attempt of `webhookId` at `at`, on its own. */
     const attempt = async (webhookId: string, at: number, ok: boolean, ms: number) => {
-      const row: DeliveryAttempt = {
-        id: id('att'),
-        organization_id: orgId,
-        webhook_id: webhookId,
-        delivery_id: null,
-        event_id: id('evt'),
-        event_type: 'webhook_test',
-        attempt: 1,
-        at: iso(at),
-        succeeded: ok,
-        status_code: ok ? 200 : 500,
-        latency_ms: ms,
-        error: ok ? null : { at: iso(at), code: 'http_status', status_code: 500, message: 'answered 500' },
-        next_attempt_at: null,
-      };
+      const row = testAttempt(webhookId, at, ok, ms);
       expect(await store.deliveries.record({ attempt: row, outcome: 'test' }, null)).toBe(true);
       recorded.push({ webhookId, at, ok, ms });
     };
@@ -92,15 +96,26 @@ export function describeMetricsStoreTests(fixture: () => MetricsFixture): void {
       }
       return rollup;
     };
-    /** Attempts spread over hours 0..3 after T0 for webhooks a and b. */
+    /**
+     * Attempts spread over hours 0..3 after T0 for webhooks a and b, recorded in batches of seven
+     * (`recordMany`, as the delivery engine records them): several of a webhook and hour in one
+     * batch, and batches that span hours.
+     */
     const spread = async () => {
-      for (let i = 0; i < 48; i++) {
-        await attempt(
-          webhooks[i % 2]!,
-          T0 + (i % 4) * HOUR + i * 61_000,
-          i % 5 !== 0,
-          LATENCIES[i % LATENCIES.length]!,
+      const all = Array.from({ length: 48 }, (_, i) => ({
+        webhookId: webhooks[i % 2]!,
+        at: T0 + (i % 4) * HOUR + i * 61_000,
+        ok: i % 5 !== 0,
+        ms: LATENCIES[i % LATENCIES.length]!,
+      }));
+      for (let from = 0; from < all.length; from += 7) {
+        const batch = all.slice(from, from + 7);
+        const rows = batch.map((r) => testAttempt(r.webhookId, r.at, r.ok, r.ms));
+        const kept = await store.deliveries.recordMany(
+          rows.map((row) => ({ attempt: row, outcome: 'test' as const, lease: null })),
         );
+        expect(kept).toEqual(batch.map(() => true));
+        recorded.push(...batch);
       }
     };
     return { store, orgId, webhooks, attempt, sum, spread };

@@ -4,7 +4,8 @@
  * count), parts whose sizes never add up past the limit even when sent at once (a part sent again
  * replaces its size), and `end` dropping the session with every part.
  */
-import { emptyBackupCounts, type LatchkeyStore, type RestoreSession } from '@latchkey/core';
+import { emptyBackupCounts, type LatchkeyStore } from '@latchkey/core';
+import type { RestoreSession } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from './keyed.js';
 

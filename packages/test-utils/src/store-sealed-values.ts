@@ -3,7 +3,7 @@
  * secret value that sees each live key exactly once whatever the page size (deleted keys skipped),
  * and compare-and-set replacements of values and signing secrets that lose to a write in between.
  */
-import type { ActivityDraft, LatchkeyStore, StoredValue } from '@latchkey/core';
+import type { ActivityDraft, LatchkeyStore, StoredValue } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from './keyed.js';
 

@@ -10,7 +10,7 @@ import type {
   AuditWebhook,
   DeliveryAttempt,
   LatchkeyStore,
-} from '@latchkey/core';
+} from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from './keyed.js';
 

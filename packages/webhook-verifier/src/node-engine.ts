@@ -1,15 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { normalizeBody } from './body.js';
 import { SIGNING_SECRET_PREFIX } from './constants.js';
-import {
-  nowSeconds,
-  type SignatureHeaders,
-  type SignatureHeadersInput,
-  type SignInput,
-  signingSecret,
-  timestampString,
-  toSignatureHeaders,
-} from './signing.js';
+import type { SignatureHeaders, SignatureHeadersInput, SignInput } from './signing.js';
+import { signAttempt, signingSecret, timestampString } from './signing.js';
 import type { HmacEngine } from './verifier.js';
 
 function mac(key: Buffer | string, timestamp: string, body: string | Uint8Array): Buffer {
@@ -42,8 +35,7 @@ export function sign(input: SignInput): string {
 
 /** The three delivery headers for one attempt, signed with the current (or given) time. */
 export function signatureHeaders(input: SignatureHeadersInput): SignatureHeaders {
-  const timestamp = timestampString(input.timestamp ?? nowSeconds());
-  return toSignatureHeaders(timestamp, sign({ ...input, timestamp }), input.eventId);
+  return signAttempt(input, sign);
 }
 
 /** A new signing secret: `whsec_` + 32 random bytes in base64url. */

@@ -62,3 +62,25 @@ export function toSignatureHeaders(timestamp: string, signature: string, eventId
 export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
+
+/**
+ * The headers of one delivery attempt, signed by an engine's `sign` at the given time or now: one
+ * shape for the synchronous node:crypto signer and the asynchronous Web Crypto one. @internal
+ */
+export function signAttempt(
+  input: SignatureHeadersInput,
+  sign: (input: SignInput) => string,
+): SignatureHeaders;
+export function signAttempt(
+  input: SignatureHeadersInput,
+  sign: (input: SignInput) => Promise<string>,
+): Promise<SignatureHeaders>;
+export function signAttempt(
+  input: SignatureHeadersInput,
+  sign: (input: SignInput) => string | Promise<string>,
+): SignatureHeaders | Promise<SignatureHeaders> {
+  const timestamp = timestampString(input.timestamp ?? nowSeconds());
+  const signature = sign({ ...input, timestamp });
+  if (typeof signature === 'string') return toSignatureHeaders(timestamp, signature, input.eventId);
+  return signature.then((value) => toSignatureHeaders(timestamp, value, input.eventId));
+}

@@ -92,12 +92,8 @@ export function secretList(secret: unknown): string[] {
   return list;
 }
 
-/** Builds a verifier on top of an HMAC engine. @internal */
-export function createVerifier<T, K>(
-  engine: HmacEngine<K>,
-  options: WebhookVerifierOptions,
-): WebhookVerifier<T> {
-  const keys = secretList(options.secret).map((s) => engine.importKey(s));
+/** The tolerance and the replay retention, in seconds, checked. */
+function timing(options: WebhookVerifierOptions): { tolerance: number; retention: number } {
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (!Number.isFinite(tolerance) || tolerance < 0) {
     throw new RangeError('toleranceSeconds must be a finite number >= 0');
@@ -106,47 +102,106 @@ export function createVerifier<T, K>(
   if (!Number.isFinite(retention) || retention < tolerance) {
     throw new RangeError('replayRetentionSeconds must be a finite number >= toleranceSeconds');
   }
-  const store = options.replayStore === undefined ? createMemoryReplayStore() : options.replayStore;
-  const clock = options.now ?? Date.now;
-  // With a synchronous engine the decoded signature is dead before the next verify starts.
-  const scratch = engine.synchronous ? new Uint8Array(32) : undefined;
+  return { tolerance, retention };
+}
 
-  function replayed(id: string): never {
-    return fail('replayed', `event ${JSON.stringify(id)} was already accepted`);
+/** Reads both signature headers: decodes the signature into `expected`, returns the timestamp. */
+function readSignatureHeaders(
+  headers: HeadersInput,
+  expected: Uint8Array<ArrayBuffer>,
+): { stamp: string; timestamp: number } {
+  const signature = readHeader(headers, 'x-service-signature', 'malformed_signature');
+  const stamp = readHeader(headers, 'x-service-timestamp', 'malformed_timestamp');
+  if (signature === undefined) fail('missing_header', 'missing header X-Service-Signature');
+  if (stamp === undefined) fail('missing_header', 'missing header X-Service-Timestamp');
+  if (!parseSignature(signature, expected)) {
+    fail('malformed_signature', 'X-Service-Signature must be sha256= followed by 64 lowercase hex digits');
   }
+  const timestamp = parseTimestamp(stamp);
+  if (timestamp < 0) fail('malformed_timestamp', 'X-Service-Timestamp must be unix seconds in plain digits');
+  return { stamp, timestamp };
+}
 
-  function accept(raw: string | Uint8Array, timestamp: number, now: number): Promise<VerifiedEvent<T>> {
+/** Refuses a timestamp more than `tolerance` seconds away from `now` (milliseconds), either way. */
+function checkWindow(now: number, timestamp: number, tolerance: number): void {
+  const age = now / 1000 - timestamp;
+  if (age > tolerance) fail('timestamp_too_old', `timestamp is more than ${tolerance} s old`);
+  if (age < -tolerance) fail('timestamp_in_future', `timestamp is more than ${tolerance} s in the future`);
+}
+
+function replayed(id: string): never {
+  return fail('replayed', `event ${JSON.stringify(id)} was already accepted`);
+}
+
+/** Turns a verified body into its event, claiming its id in `store` for `retention` seconds. */
+function acceptOnce<T>(store: ReplayStore | false, retention: number) {
+  return (raw: string | Uint8Array, timestamp: number, now: number): Promise<VerifiedEvent<T>> => {
     const event = toVerifiedEvent<T>(raw, timestamp);
     if (store === false) return Promise.resolve(event);
     const claimed = store.claim(event.id, (timestamp + retention) * 1000, now);
     if (claimed === true) return Promise.resolve(event);
     if (claimed === false) replayed(event.id);
     return (claimed as Promise<boolean>).then((ok) => (ok ? event : replayed(event.id)));
-  }
+  };
+}
+
+/** `safeVerify` over `verify`: verification failures as a result, anything else still thrown. */
+function safely<T>(verify: WebhookVerifier<T>['verify']): WebhookVerifier<T>['safeVerify'] {
+  return (body, headers) =>
+    verify(body, headers).then(
+      (event): VerifyResult<T> => ({ ok: true, event }),
+      (error: unknown): VerifyResult<T> => {
+        if (WebhookVerificationError.is(error))
+          return { ok: false, code: error.code, message: error.message };
+        throw error;
+      },
+    );
+}
+
+/** `handle` over `verify` and `release`: a handler that throws gives the event id back. */
+function handling<T>(
+  verify: WebhookVerifier<T>['verify'],
+  release: WebhookVerifier<T>['release'],
+): WebhookVerifier<T>['handle'] {
+  return async (body, headers, handler) => {
+    const event = await verify(body, headers);
+    try {
+      return await handler(event);
+    } catch (error) {
+      try {
+        await release(event);
+      } catch (releaseError) {
+        throw new AggregateError(
+          [error, releaseError],
+          'handler failed and its event id could not be released',
+        );
+      }
+      throw error;
+    }
+  };
+}
+
+/** Builds a verifier on top of an HMAC engine. @internal */
+export function createVerifier<T, K>(
+  engine: HmacEngine<K>,
+  options: WebhookVerifierOptions,
+): WebhookVerifier<T> {
+  const keys = secretList(options.secret).map((s) => engine.importKey(s));
+  const { tolerance, retention } = timing(options);
+  const store = options.replayStore === undefined ? createMemoryReplayStore() : options.replayStore;
+  const clock = options.now ?? Date.now;
+  // With a synchronous engine the decoded signature is dead before the next verify starts.
+  const scratch = engine.synchronous ? new Uint8Array(32) : undefined;
+  const accept = acceptOnce<T>(store, retention);
 
   // Written without async/await: on the Node path every step is synchronous and this costs no ticks.
   function verify(body: RawBody, headers: HeadersInput): Promise<VerifiedEvent<T>> {
     try {
-      const signature = readHeader(headers, 'x-service-signature', 'malformed_signature');
-      const stamp = readHeader(headers, 'x-service-timestamp', 'malformed_timestamp');
-      if (signature === undefined) fail('missing_header', 'missing header X-Service-Signature');
-      if (stamp === undefined) fail('missing_header', 'missing header X-Service-Timestamp');
       const expected = scratch ?? new Uint8Array(32);
-      if (!parseSignature(signature, expected)) {
-        fail(
-          'malformed_signature',
-          'X-Service-Signature must be sha256= followed by 64 lowercase hex digits',
-        );
-      }
-      const timestamp = parseTimestamp(stamp);
-      if (timestamp < 0)
-        fail('malformed_timestamp', 'X-Service-Timestamp must be unix seconds in plain digits');
+      const { stamp, timestamp } = readSignatureHeaders(headers, expected);
       const raw = normalizeBody(body);
       const now = clock();
-      const age = now / 1000 - timestamp;
-      if (age > tolerance) fail('timestamp_too_old', `timestamp is more than ${tolerance} s old`);
-      if (age < -tolerance)
-        fail('timestamp_in_future', `timestamp is more than ${tolerance} s in the future`);
+      checkWindow(now, timestamp, tolerance);
       const matched = engine.matches(keys, stamp, raw, expected);
       if (matched === true) return accept(raw, timestamp, now);
       if (matched === false) fail('signature_mismatch', 'signature does not match');
@@ -162,34 +217,5 @@ export function createVerifier<T, K>(
     if (store !== false) await store.release(typeof event === 'string' ? event : event.id);
   }
 
-  return {
-    verify,
-    safeVerify(body, headers) {
-      return verify(body, headers).then(
-        (event): VerifyResult<T> => ({ ok: true, event }),
-        (error: unknown): VerifyResult<T> => {
-          if (WebhookVerificationError.is(error))
-            return { ok: false, code: error.code, message: error.message };
-          throw error;
-        },
-      );
-    },
-    release,
-    async handle(body, headers, handler) {
-      const event = await verify(body, headers);
-      try {
-        return await handler(event);
-      } catch (error) {
-        try {
-          await release(event);
-        } catch (releaseError) {
-          throw new AggregateError(
-            [error, releaseError],
-            'handler failed and its event id could not be released',
-          );
-        }
-        throw error;
-      }
-    },
-  };
+  return { verify, safeVerify: safely(verify), release, handle: handling(verify, release) };
 }

@@ -1,15 +1,8 @@
 import { bodyBytes, normalizeBody } from './body.js';
 import { SIGNING_SECRET_PREFIX } from './constants.js';
 import { toBase64Url, toHex } from './format.js';
-import {
-  nowSeconds,
-  type SignatureHeaders,
-  type SignatureHeadersInput,
-  type SignInput,
-  signingSecret,
-  timestampString,
-  toSignatureHeaders,
-} from './signing.js';
+import type { SignatureHeaders, SignatureHeadersInput, SignInput } from './signing.js';
+import { signAttempt, signingSecret, timestampString } from './signing.js';
 import type { HmacEngine } from './verifier.js';
 
 const encoder = new TextEncoder();
@@ -51,8 +44,7 @@ export async function sign(input: SignInput): Promise<string> {
 
 /** Web Crypto version of `signatureHeaders`. */
 export async function signatureHeaders(input: SignatureHeadersInput): Promise<SignatureHeaders> {
-  const timestamp = timestampString(input.timestamp ?? nowSeconds());
-  return toSignatureHeaders(timestamp, await sign({ ...input, timestamp }), input.eventId);
+  return signAttempt(input, sign);
 }
 
 /** A new signing secret: `whsec_` + 32 random bytes in base64url. */

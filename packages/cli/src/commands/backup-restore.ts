@@ -13,13 +13,13 @@ import {
   checkBackup,
   decrypted,
   readIdentities,
+  readPassphrase,
 } from '../backup-file.js';
 import type { BackupManifest } from '../backup-manifest.js';
 import { type CommandContext, createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ApiError, type HttpClient } from '../http-client.js';
 import { formatMb } from '../output.js';
-import { readPassphrase } from './backup.js';
 
 /** Encoded size a part may reach: the server's default body limit is 1 MiB, JSON escaping included. */
 const PART_BYTES = 900_000;
@@ -35,6 +35,7 @@ interface Restored {
   event: { id: string; seq: number };
 }
 
+/** Registers `latchkey backup restore` under the `backup` command. */
 export function registerBackupRestore(backup: Command): void {
   backup
     .command('restore')

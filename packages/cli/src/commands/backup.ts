@@ -11,21 +11,14 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Encrypter } from 'age-encryption';
 import type { Command } from 'commander';
-import { readKeyFile } from '../backup-file.js';
+import { readPassphrase } from '../backup-file.js';
 import { ManifestBuilder } from '../backup-manifest.js';
 import { createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { formatMb } from '../output.js';
 import { registerBackupRestore } from './backup-restore.js';
 
-/** The passphrase in a file: its first line. */
-export function readPassphrase(file: string): string {
-  const passphrase = readKeyFile(file, 'passphrase file').split(/\r?\n/, 1)[0] ?? '';
-  if (passphrase.length < 10)
-    throw new CliError(`The passphrase in ${file} is shorter than 10 characters.`, EXIT.usage);
-  return passphrase;
-}
-
+/** Registers `latchkey backup` with its `create` and `restore` commands. */
 export function registerBackup(program: Command): void {
   const backup = program.command('backup').description('Encrypted backups of an organization');
   registerBackupRestore(backup);

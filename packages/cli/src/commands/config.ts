@@ -9,6 +9,7 @@ import { createContext, type GlobalOptions } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { readTokenInput } from '../token-source.js';
 
+/** Registers `config set` and `config show`. */
 export function registerConfig(program: Command): void {
   const config = program
     .command('config')

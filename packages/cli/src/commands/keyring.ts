@@ -27,6 +27,7 @@ function nextKeyId(used: string[]): string {
   return `k${Math.max(0, ...numbers.map(Number)) + 1}`;
 }
 
+/** Registers `keyring generate`. */
 export function registerKeyring(program: Command): void {
   const keyring = program
     .command('keyring')

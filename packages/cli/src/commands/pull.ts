@@ -11,6 +11,7 @@ import { createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { formatSecrets, type SecretsFormat } from '../secrets-file.js';
 
+/** A secret as the server lists it. */
 export interface ServerSecret {
   key: string;
   value: string;
@@ -22,6 +23,7 @@ export interface ServerSecret {
 export const environmentPath = (org: string, project: string, env: string) =>
   `/organizations/${seg(org)}/projects/${seg(project)}/environments/${seg(env)}`;
 
+/** Registers `pull`. */
 export function registerPull(program: Command): void {
   program
     .command('pull')

@@ -40,6 +40,7 @@ interface PushOptions {
   rebase?: boolean;
 }
 
+/** Registers `push FILE`. */
 export function registerPush(program: Command): void {
   program
     .command('push')
@@ -70,12 +71,21 @@ export function registerPush(program: Command): void {
     });
 }
 
+type Where = { url: string; org: string; project: string; env: string };
+
+/** The file being pushed: its path, its text (for its format) and the values read from it. */
+interface LocalFile {
+  file: string;
+  text: string;
+  values: Record<string, string>;
+}
+
 async function push(ctx: CommandContext, file: string, options: PushOptions): Promise<void> {
   const { url, client, org } = ctx.connect();
   const { project, env } = ctx.scope();
   const where = { url: url.href, org, project, env };
   const text = readText(file);
-  const values = parseSecrets(text, file);
+  const local = { file, text, values: parseSecrets(text, file) };
   const device = ctx.config.state(url.href, org).device;
   if (!device) {
     throw new CliError(
@@ -83,48 +93,19 @@ async function push(ctx: CommandContext, file: string, options: PushOptions): Pr
     );
   }
   const base = readBase(ctx.config, url.href, org, project, env);
-  let changes = changesOf(values, base);
+  let changes = changesOf(local.values, base);
   if (changes.length === 0) {
     ctx.out.result({ versions: [], event_id: null }, () =>
       ctx.out.line(`Nothing changed since the last pull of ${project}/${env}.`),
     );
     return;
   }
-  const key = readKey(device.keyFile);
-  const send = (batch: Change[]) =>
-    client.json<PushResult>(
-      'POST',
-      `${environmentPath(org, project, env)}/push`,
-      signPush(
-        {
-          device_id: device.id,
-          changes: batch,
-          conflict_mode: options.conflictMode as 'lenient' | 'strict',
-          ...(options.forceOverwrite ? { force_overwrite: true } : {}),
-        },
-        { organization: org, project, environment: env },
-        key,
-      ),
-    );
+  const send = signedSender(client, where, device.id, readKey(device.keyFile), options);
   let result: PushResult;
   try {
     result = await send(changes);
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    explainConflict(ctx, error);
-    const conflicts = error.body['conflicts'] as Conflict[] | undefined;
-    if (!options.rebase || error.code !== 'version_conflict' || !conflicts?.length) throw error;
-    const plan = await rebase(ctx, client, where, changes, conflicts, base);
-    // What the user took from the server goes into the file and the base: it is settled.
-    if (Object.keys(plan.taken).length > 0) {
-      const next = { ...values };
-      for (const [k, v] of Object.entries(plan.taken)) {
-        if (v === null) delete next[k];
-        else next[k] = v;
-      }
-      writeFileSync(file, formatSecrets(next, detectFormat(text)), { mode: 0o600 });
-    }
-    changes = plan.changes;
+    changes = await rebaseOnConflict(ctx, error, { client, where, changes, base, local, options });
     if (changes.length === 0) {
       ctx.out.result({ versions: [], event_id: null }, () =>
         ctx.out.line('Nothing left to push: the server’s values were kept.'),
@@ -133,6 +114,76 @@ async function push(ctx: CommandContext, file: string, options: PushOptions): Pr
     }
     result = await send(changes);
   }
+  reportPushed(ctx, where, base, changes, result);
+}
+
+/** Sends a batch of changes as one push signed with the device key. */
+function signedSender(
+  client: HttpClient,
+  where: Where,
+  deviceId: string,
+  key: KeyObject,
+  options: PushOptions,
+) {
+  return (batch: Change[]) =>
+    client.json<PushResult>(
+      'POST',
+      `${environmentPath(where.org, where.project, where.env)}/push`,
+      signPush(
+        {
+          device_id: deviceId,
+          changes: batch,
+          conflict_mode: options.conflictMode as 'lenient' | 'strict',
+          ...(options.forceOverwrite ? { force_overwrite: true } : {}),
+        },
+        { organization: where.org, project: where.project, environment: where.env },
+        key,
+      ),
+    );
+}
+
+/**
+ * After a refused push: explains the conflict, and with `--rebase` on a version conflict asks key by
+ * key and returns what is left to push; otherwise rethrows the error.
+ */
+async function rebaseOnConflict(
+  ctx: CommandContext,
+  error: unknown,
+  attempt: {
+    client: HttpClient;
+    where: Where;
+    changes: Change[];
+    base: Base | undefined;
+    local: LocalFile;
+    options: PushOptions;
+  },
+): Promise<Change[]> {
+  if (!(error instanceof ApiError)) throw error;
+  explainConflict(ctx, error);
+  const conflicts = error.body['conflicts'] as Conflict[] | undefined;
+  if (!attempt.options.rebase || error.code !== 'version_conflict' || !conflicts?.length) throw error;
+  const plan = await rebase(ctx, attempt.client, attempt.where, attempt.changes, conflicts, attempt.base);
+  // What the user took from the server goes into the file and the base: it is settled.
+  if (Object.keys(plan.taken).length > 0) {
+    const { file, text, values } = attempt.local;
+    const next = { ...values };
+    for (const [k, v] of Object.entries(plan.taken)) {
+      if (v === null) delete next[k];
+      else next[k] = v;
+    }
+    writeFileSync(file, formatSecrets(next, detectFormat(text)), { mode: 0o600 });
+  }
+  return plan.changes;
+}
+
+/** Records the pushed versions as this machine's base and prints what changed. */
+function reportPushed(
+  ctx: CommandContext,
+  where: Where,
+  base: Base | undefined,
+  changes: Change[],
+  result: PushResult,
+): void {
   const version = new Map(result.versions.map((v) => [v.key, v.version]));
   advanceBase(
     ctx.config,
@@ -148,14 +199,16 @@ async function push(ctx: CommandContext, file: string, options: PushOptions): Pr
         version.get(c.key),
       ]),
     );
-    ctx.out.line(`Pushed ${changes.length} change(s) to ${project}/${env} (event ${result.event_id}).`);
+    ctx.out.line(
+      `Pushed ${changes.length} change(s) to ${where.project}/${where.env} (event ${result.event_id}).`,
+    );
   });
 }
 
 async function rebase(
   ctx: CommandContext,
   client: HttpClient,
-  where: { url: string; org: string; project: string; env: string },
+  where: Where,
   changes: Change[],
   conflicts: Conflict[],
   base: Base | undefined,

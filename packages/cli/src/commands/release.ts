@@ -11,6 +11,7 @@ import { createOutput } from '../output.js';
 import { readEd25519PublicKey } from '../release/dsse.js';
 import { verifyRelease } from '../release/verify-release.js';
 
+/** Registers `release verify`. */
 export function registerRelease(program: Command): void {
   const release = program.command('release').description('Check the integrity of a Latchkey release');
   release

@@ -11,6 +11,7 @@ interface Me {
   organization: { slug: string; name: string };
 }
 
+/** Registers `whoami`. */
 export function registerWhoami(program: Command): void {
   program
     .command('whoami')

@@ -4,7 +4,7 @@
  * against these.
  */
 import { z } from 'zod';
-import { ActivityEventSchema } from '../activity-schemas.js';
+import { ActivityEventSchema } from '../schemas/activity.js';
 import {
   CreateProjectBody,
   EnrollDeviceBody,
@@ -14,10 +14,14 @@ import {
   SecretKeySchema,
   SlugSchema,
   UserSchema,
-} from '../schemas.js';
-import { text } from '../text.js';
-import { CreateAuditWebhookBody, DeliveryErrorSchema, LastDeliverySchema } from '../webhook-schemas.js';
-import { BACKUP_FORMAT_VERSION } from './backup-stream.js';
+} from '../schemas/api.js';
+import {
+  CreateAuditWebhookBody,
+  DeliveryErrorSchema,
+  LastDeliverySchema,
+} from '../schemas/audit-webhooks.js';
+import { text } from '../schemas/text.js';
+import { BACKUP_FORMAT_VERSION, type BackupCounts, type BackupManifest } from './format.js';
 
 const Time = z.iso.datetime({ offset: true });
 const Count = z.int().min(0).max(1_000_000_000);
@@ -47,15 +51,14 @@ export const BackupCountsSchema = z.strictObject({
   device: Count,
   audit_webhook: Count,
   event: Count,
-});
+}) satisfies z.ZodType<BackupCounts>;
 
 /** What the client computed over the backup's content before sending it: restore checks it all. */
 export const BackupManifestSchema = z.strictObject({
   sha256: Sha256.describe('SHA-256 of the whole content (every line, as sent)'),
   bytes: z.int().min(1).max(Number.MAX_SAFE_INTEGER).describe('length of the content in UTF-8 bytes'),
   counts: BackupCountsSchema,
-});
-export type BackupManifest = z.infer<typeof BackupManifestSchema>;
+}) satisfies z.ZodType<BackupManifest>;
 
 /**
  * The first line. Format 1 (before backups carried a checkpoint) is read so that restore can say

@@ -9,11 +9,12 @@
  * kept; a restored organization issues new ones).
  */
 
-import type { ChainHead } from '../activity.js';
-import { exportJsonPages } from '../activity-export/stream.js';
-import type { Checkpoint } from '../checkpoint.js';
-import type { Keyring } from '../keyring.js';
-import { open } from '../keyring.js';
+import type { ChainHead } from '../activity/chain.js';
+import type { Checkpoint } from '../activity/checkpoint.js';
+import { exportJsonPages } from '../activity/export/stream.js';
+import { secretContext } from '../keyring/contexts.js';
+import type { Keyring } from '../keyring/keyring.js';
+import { open } from '../keyring/keyring.js';
 import type { Organization } from '../model.js';
 import {
   toAuditWebhookView,
@@ -23,33 +24,9 @@ import {
   toOrganizationView,
   toProjectView,
 } from '../routes/views.js';
-import { openSecretValue } from '../secret-values.js';
+import { openSecretValue } from '../secrets/values.js';
 import type { LatchkeyStore } from '../store/types.js';
-import { secretContext } from '../webhooks/attempt.js';
-
-/**
- * The backup format this code writes (and restore reads). Format 2 added the header's signed
- * `checkpoint`; restore refuses format 1, whose history nothing vouches for.
- */
-export const BACKUP_FORMAT_VERSION = 2;
-
-/** How many records of each kind a backup held. */
-export type BackupCounts = Record<
-  'project' | 'environment' | 'secret' | 'deleted_secret' | 'member' | 'device' | 'audit_webhook' | 'event',
-  number
->;
-
-/** Counts of a backup that holds nothing yet. */
-export const emptyBackupCounts = (): BackupCounts => ({
-  project: 0,
-  environment: 0,
-  secret: 0,
-  deleted_secret: 0,
-  member: 0,
-  device: 0,
-  audit_webhook: 0,
-  event: 0,
-});
+import { BACKUP_FORMAT_VERSION, type BackupCounts } from './format.js';
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 

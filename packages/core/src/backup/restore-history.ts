@@ -7,12 +7,12 @@
  * slugs and tidy tokens where the stores keep columns (no NUL, no control characters).
  */
 import { z } from 'zod';
-import { ActivityEventSchema } from '../activity-schemas.js';
-import { type Checkpoint, verifyCheckpoint } from '../checkpoint.js';
-import { LatchkeyError } from '../errors.js';
+import { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint.js';
+import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
+import { LatchkeyError } from '../http/errors.js';
 import type { ActivityEvent } from '../model.js';
-import { SlugSchema } from '../schemas.js';
-import type { TrustedAuditKeys } from '../trusted-audit-keys.js';
+import { ActivityEventSchema } from '../schemas/activity.js';
+import { SlugSchema } from '../schemas/api.js';
 import type { BackupHeader } from './backup-records.js';
 import { invalidBackup } from './restore-reader.js';
 

@@ -7,15 +7,16 @@
  * webhook URLs through the create-time SSRF check with this server's allowlist, device keys. Any
  * fault is a 422 `backup_invalid` naming the line.
  */
-import { parseEd25519PublicKey } from '../crypto.js';
-import { LatchkeyError, serviceUnavailable } from '../errors.js';
-import type { Role } from '../permissions.js';
+
+import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
+import type { Role } from '../auth/permissions.js';
+import type { WebhookSettings } from '../delivery/config.js';
+import { vetWebhookUrl } from '../delivery/webhook-url.js';
+import { LatchkeyError } from '../http/errors.js';
+import { parseEd25519PublicKey } from '../secrets/signatures.js';
 import type { RestoredIdKind } from '../store/types.js';
-import type { TrustedAuditKeys } from '../trusted-audit-keys.js';
-import type { WebhookSettings } from '../webhooks/config.js';
-import { vetTarget } from '../webhooks/ssrf.js';
-import type { BackupHeader, BackupManifest } from './backup-records.js';
-import type { BackupCounts } from './backup-stream.js';
+import type { BackupHeader } from './backup-records.js';
+import type { BackupCounts, BackupManifest } from './format.js';
 import { type AcceptedCheckpoint, acceptCheckpoint, HistoryCheck } from './restore-history.js';
 import { type BackupItem, invalidBackup } from './restore-reader.js';
 
@@ -125,12 +126,7 @@ export async function inspectBackup(
 
 /** The create-time SSRF check, with this server's resolver and allowlist. */
 async function vetUrl(url: string, line: number, webhooks: InspectInput['webhooks']): Promise<string> {
-  let verdict: Awaited<ReturnType<typeof vetTarget>>;
-  try {
-    verdict = await vetTarget(url, webhooks.resolve, webhooks.allowHosts);
-  } catch (error) {
-    throw serviceUnavailable(error, 5);
-  }
+  const verdict = await vetWebhookUrl(url, webhooks);
   if (!verdict.ok) throw invalidBackup(line, `the audit webhook's url ${REFUSALS[verdict.reason]}`);
   return verdict.url.href;
 }

@@ -8,17 +8,16 @@
  */
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { GENESIS_HASH, verifyChain } from '../activity.js';
-import { LatchkeyError } from '../errors.js';
+import { GENESIS_HASH, verifyChain } from '../activity/chain.js';
+import { LatchkeyError } from '../http/errors.js';
 import type { ActivityEvent } from '../model.js';
 import {
   BackupEventSchema,
   type BackupHeader,
-  type BackupManifest,
   type BackupRecord,
   BackupRecordSchema,
 } from './backup-records.js';
-import { type BackupCounts, emptyBackupCounts } from './backup-stream.js';
+import { type BackupCounts, type BackupManifest, emptyBackupCounts } from './format.js';
 import { LineSplitter } from './line-splitter.js';
 
 /** Lines read between two turns of the event loop (besides one turn after each part). */

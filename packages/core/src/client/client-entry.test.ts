@@ -21,7 +21,10 @@ it('the client entry loads no server code', () => {
   const modules = [...graph(join(src, 'client/index.ts'))].map((m) => m.replace(`${src}/`, ''));
   expect(modules).toContain('client/verify-export.ts');
   const server = modules.filter(
-    (m) => /^(core|router|principal|bootstrap|schemas|routes\/|store\/|web|http)/.test(m) || m === 'zod',
+    (m) =>
+      /^(core|http\/|auth\/(principal|bootstrap)|schemas\/|routes\/|store\/|delivery\/|metrics\/|backup\/|health\/)/.test(
+        m,
+      ) || m === 'zod',
   );
   expect(server).toEqual([]);
 });

@@ -2,10 +2,10 @@
  * `@latchkey/core/client`: what a client needs, without any server code: device keys and push
  * signing, and checking an activity export and its signed checkpoint.
  */
-export { type ChainHead, GENESIS_HASH, sealEvent, verifyChain } from '../activity.js';
-export { type Checkpoint, verifyCheckpoint } from '../checkpoint.js';
-export type { PushAddress } from '../crypto.js';
+export { type ChainHead, GENESIS_HASH, sealEvent, verifyChain } from '../activity/chain.js';
+export { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint.js';
 export type { ActivityDraft, ActivityEvent, Actor } from '../model.js';
+export type { PushAddress } from '../secrets/signatures.js';
 export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './push.js';
 export {
   type ExportFault,

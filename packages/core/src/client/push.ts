@@ -3,7 +3,7 @@
  * with these; the server verifies the same bytes.
  */
 import { generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
-import { type PushAddress, pushSigningPayload } from '../crypto.js';
+import { type PushAddress, pushSigningPayload } from '../secrets/signatures.js';
 
 /** A device key pair: the public key in raw base64url (to enroll) and the private KeyObject. */
 export interface DeviceKeyPair {

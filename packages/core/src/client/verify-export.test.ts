@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type ChainHead, sealEvent } from '../activity.js';
-import { generateAuditKey, signCheckpoint, toAuditKey } from '../checkpoint.js';
+import { type ChainHead, sealEvent } from '../activity/chain.js';
+import { generateAuditKey, signCheckpoint, toAuditKey } from '../activity/checkpoint.js';
 import type { ActivityDraft, ActivityEvent } from '../model.js';
 import { type VerifyExportOptions, verifyActivityExport } from './verify-export.js';
 

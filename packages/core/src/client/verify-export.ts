@@ -7,39 +7,14 @@
  * edited, deleted, reordered, truncated, front-cut, borrowed or wholesale-rewritten log is caught,
  * not only an edited line.
  */
-import { type ChainHead, GENESIS_HASH, sealEvent } from '../activity.js';
-import { type Checkpoint, verifyCheckpoint } from '../checkpoint.js';
+import { type ChainHead, GENESIS_HASH, sealEvent } from '../activity/chain.js';
+import { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint.js';
 import type { ActivityDraft, ActivityEvent } from '../model.js';
+import { type ExportSource, linesOf } from './export-lines.js';
+import { type ExportVerdict, fail } from './export-verdict.js';
 import { OrganizationCheck } from './organization-check.js';
 
-/** Why an export does not verify. */
-export type ExportFault =
-  /** Not JSON, or not an event or checkpoint. */
-  | 'malformed'
-  /** The line's content does not match its hash, or a later line was chained to other content. */
-  | 'edited'
-  /** Events are missing before this line. */
-  | 'deleted'
-  /** This line is out of order. */
-  | 'reordered'
-  /** The export ends before the event its checkpoint names, or without the checkpoint. */
-  | 'truncated'
-  /** The checkpoint is not signed by the given key, or names another head than the last event. */
-  | 'checkpoint_invalid'
-  /** An event or the checkpoint names another organization than the one expected. */
-  | 'wrong_organization';
-
-export type ExportVerdict =
-  | {
-      ok: true;
-      /** Events checked. */
-      events: number;
-      /** The last event's place in the chain (0 for none). */
-      head: ChainHead;
-      /** The closing checkpoint, when the export has one (verified when a key was given). */
-      checkpoint: Checkpoint | null;
-    }
-  | { ok: false; line: number; reason: ExportFault; message: string };
+export type { ExportFault, ExportVerdict } from './export-verdict.js';
 
 /** Options of {@link verifyActivityExport}. */
 export interface VerifyExportOptions {
@@ -61,33 +36,6 @@ export interface VerifyExportOptions {
   partial?: boolean;
 }
 
-type Source = string | Uint8Array | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
-
-/** The lines of `source`, one at a time, without holding the whole export. */
-async function* linesOf(source: Source): AsyncGenerator<string> {
-  const chunks = typeof source === 'string' || source instanceof Uint8Array ? [source] : source;
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let rest = '';
-  for await (const chunk of chunks as AsyncIterable<string | Uint8Array>) {
-    rest += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    let newline = rest.indexOf('\n');
-    while (newline !== -1) {
-      yield rest.slice(0, newline);
-      rest = rest.slice(newline + 1);
-      newline = rest.indexOf('\n');
-    }
-  }
-  rest += decoder.decode();
-  if (rest !== '') yield rest;
-}
-
-const fail = (line: number, reason: ExportFault, message: string): ExportVerdict => ({
-  ok: false,
-  line,
-  reason,
-  message,
-});
-
 function isEvent(value: unknown): value is ActivityEvent {
   const e = value as ActivityEvent;
   return (
@@ -100,6 +48,21 @@ function isEvent(value: unknown): value is ActivityEvent {
   );
 }
 
+/** What the lines so far have shown: the last event, a jump in seq waiting for its next line, the checkpoint. */
+interface ExportState {
+  previous: { event: ActivityEvent; line: number } | null;
+  gap: { line: number; seq: number } | null;
+  checkpoint: { value: Checkpoint; line: number } | null;
+  events: number;
+  owner: OrganizationCheck;
+}
+
+/** One line, parsed: a failure, a checkpoint or an event. */
+type ParsedLine =
+  | { kind: 'fault'; verdict: ExportVerdict }
+  | { kind: 'checkpoint'; value: Checkpoint }
+  | { kind: 'event'; event: ActivityEvent };
+
 /**
  * Verifies an NDJSON export (a string, bytes, or a stream of chunks such as a file read stream or
  * a `fetch` body) of `options.organization`. A full export (no filter) is checked from the genesis
@@ -108,89 +71,146 @@ function isEvent(value: unknown): value is ActivityEvent {
  * so it does not verify: verify the full export.
  */
 export async function verifyActivityExport(
-  source: Source,
+  source: ExportSource,
   options: VerifyExportOptions,
 ): Promise<ExportVerdict> {
+  const state: ExportState = {
+    previous: null,
+    gap: null,
+    checkpoint: null,
+    events: 0,
+    owner: new OrganizationCheck(options.organization),
+  };
   let number = 0;
-  let previous: { event: ActivityEvent; line: number } | null = null;
-  let gap: { line: number; seq: number } | null = null;
-  let checkpoint: { value: Checkpoint; line: number } | null = null;
-  let events = 0;
-  const owner = new OrganizationCheck(options.organization);
   for await (const text of linesOf(source)) {
     number++;
     if (text.trim() === '') continue;
-    if (checkpoint) return fail(number, 'malformed', 'Nothing may follow the checkpoint line.');
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return fail(number, 'malformed', 'The line is not JSON.');
-    }
-    if (typeof value === 'object' && value !== null && 'checkpoint' in value) {
-      const signed = (value as { checkpoint: unknown }).checkpoint;
-      if (typeof signed !== 'object' || signed === null) {
-        return fail(number, 'malformed', 'The checkpoint line holds no checkpoint.');
-      }
-      checkpoint = { value: signed as Checkpoint, line: number };
-      continue;
-    }
-    if (!isEvent(value)) return fail(number, 'malformed', 'The line is neither an event nor a checkpoint.');
-    const event = value;
-    const { hash, ...content } = event;
-    // The line on its own: its hash must be the one its content, seq and prev_hash give.
-    const resealed = sealEvent(
-      content as ActivityDraft,
-      event.seq === 1 ? null : { seq: event.seq - 1, hash: event.prev_hash },
-    );
-    if (resealed.hash !== hash || resealed.prev_hash !== event.prev_hash) {
-      return fail(number, 'edited', `The content of event seq ${event.seq} does not match its hash.`);
-    }
-    if (event.seq === 1 && event.prev_hash !== GENESIS_HASH) {
-      return fail(number, 'edited', 'The first event of a chain must follow the genesis hash.');
-    }
-    if (!previous && event.seq !== 1 && options.partial !== true) {
+    const fault = takeLine(state, text, number, options);
+    if (fault) return fault;
+  }
+  return verdictAtEnd(state, number, options);
+}
+
+/** Takes one non-blank line into `state`; the verdict when it fails. */
+function takeLine(
+  state: ExportState,
+  text: string,
+  number: number,
+  options: VerifyExportOptions,
+): ExportVerdict | null {
+  if (state.checkpoint) return fail(number, 'malformed', 'Nothing may follow the checkpoint line.');
+  const parsed = parseLine(text, number);
+  if (parsed.kind === 'fault') return parsed.verdict;
+  if (parsed.kind === 'checkpoint') {
+    state.checkpoint = { value: parsed.value, line: number };
+    return null;
+  }
+  const { event } = parsed;
+  const alone = checkEventAlone(event, number, state.previous === null && options.partial !== true);
+  if (alone) return alone;
+  const foreign = state.owner.event(event, number);
+  if (foreign) return fail(foreign.line, 'wrong_organization', foreign.message);
+  if (state.gap) {
+    // The line after a jump in seq tells a deletion from a swap.
+    if (event.seq < state.gap.seq) {
       return fail(
-        number,
-        'deleted',
-        `The export starts at seq ${event.seq}: the events before it are missing. Only an export made with since starts later; verify it as partial.`,
+        state.gap.line,
+        'reordered',
+        `Event seq ${state.gap.seq} comes before events it should follow.`,
       );
     }
-    const foreign = owner.event(event, number);
-    if (foreign) return fail(foreign.line, 'wrong_organization', foreign.message);
-    if (gap) {
-      // The line after a jump in seq tells a deletion from a swap.
-      if (event.seq < gap.seq) {
-        return fail(gap.line, 'reordered', `Event seq ${gap.seq} comes before events it should follow.`);
-      }
-      return fail(gap.line, 'deleted', `Events are missing before seq ${gap.seq}.`);
-    }
-    if (previous) {
-      const expected = previous.event.seq + 1;
-      if (event.seq <= previous.event.seq) {
-        return fail(number, 'reordered', `Event seq ${event.seq} comes after seq ${previous.event.seq}.`);
-      }
-      if (event.seq > expected) {
-        gap = { line: number, seq: event.seq };
-        previous = { event, line: number };
-        events++;
-        continue;
-      }
-      if (event.prev_hash !== previous.event.hash) {
-        // Both lines are consistent on their own, so the earlier one was rewritten and re-hashed.
-        return fail(
-          previous.line,
-          'edited',
-          `Event seq ${previous.event.seq} is not the event seq ${event.seq} was chained to.`,
-        );
-      }
-    }
-    previous = { event, line: number };
-    events++;
+    return missingBefore(state.gap);
   }
-  if (gap) return fail(gap.line, 'deleted', `Events are missing before seq ${gap.seq}.`);
-  const carried = owner.end();
+  return follow(state, event, number);
+}
+
+/** A line as JSON: a checkpoint line or an event. */
+function parseLine(text: string, number: number): ParsedLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'fault', verdict: fail(number, 'malformed', 'The line is not JSON.') };
+  }
+  if (typeof value === 'object' && value !== null && 'checkpoint' in value) {
+    const signed = (value as { checkpoint: unknown }).checkpoint;
+    if (typeof signed !== 'object' || signed === null) {
+      return {
+        kind: 'fault',
+        verdict: fail(number, 'malformed', 'The checkpoint line holds no checkpoint.'),
+      };
+    }
+    return { kind: 'checkpoint', value: signed as Checkpoint };
+  }
+  if (!isEvent(value)) {
+    return {
+      kind: 'fault',
+      verdict: fail(number, 'malformed', 'The line is neither an event nor a checkpoint.'),
+    };
+  }
+  return { kind: 'event', event: value };
+}
+
+/** The event on its own: its hash, its genesis link, and (for a full export's first line) seq 1. */
+function checkEventAlone(
+  event: ActivityEvent,
+  number: number,
+  mustStartChain: boolean,
+): ExportVerdict | null {
+  const { hash, ...content } = event;
+  // The line on its own: its hash must be the one its content, seq and prev_hash give.
+  const resealed = sealEvent(
+    content as ActivityDraft,
+    event.seq === 1 ? null : { seq: event.seq - 1, hash: event.prev_hash },
+  );
+  if (resealed.hash !== hash || resealed.prev_hash !== event.prev_hash) {
+    return fail(number, 'edited', `The content of event seq ${event.seq} does not match its hash.`);
+  }
+  if (event.seq === 1 && event.prev_hash !== GENESIS_HASH) {
+    return fail(number, 'edited', 'The first event of a chain must follow the genesis hash.');
+  }
+  if (mustStartChain && event.seq !== 1) {
+    return fail(
+      number,
+      'deleted',
+      `The export starts at seq ${event.seq}: the events before it are missing. Only an export made with since starts later; verify it as partial.`,
+    );
+  }
+  return null;
+}
+
+/** The event after the previous one: in order, chained to it, or after a jump noted as a gap. */
+function follow(state: ExportState, event: ActivityEvent, number: number): ExportVerdict | null {
+  const { previous } = state;
+  if (previous) {
+    if (event.seq <= previous.event.seq) {
+      return fail(number, 'reordered', `Event seq ${event.seq} comes after seq ${previous.event.seq}.`);
+    }
+    if (event.seq > previous.event.seq + 1) {
+      state.gap = { line: number, seq: event.seq };
+    } else if (event.prev_hash !== previous.event.hash) {
+      // Both lines are consistent on their own, so the earlier one was rewritten and re-hashed.
+      return fail(
+        previous.line,
+        'edited',
+        `Event seq ${previous.event.seq} is not the event seq ${event.seq} was chained to.`,
+      );
+    }
+  }
+  state.previous = { event, line: number };
+  state.events++;
+  return null;
+}
+
+const missingBefore = (gap: { line: number; seq: number }): ExportVerdict =>
+  fail(gap.line, 'deleted', `Events are missing before seq ${gap.seq}.`);
+
+/** The verdict once every line is read: no gap left, one organization, and the checkpoint. */
+function verdictAtEnd(state: ExportState, lines: number, options: VerifyExportOptions): ExportVerdict {
+  if (state.gap) return missingBefore(state.gap);
+  const carried = state.owner.end();
   if (carried) return fail(carried.line, 'wrong_organization', carried.message);
+  const { checkpoint, previous } = state;
   if (checkpoint && checkpoint.value.organization !== options.organization) {
     return fail(
       checkpoint.line,
@@ -201,15 +221,27 @@ export async function verifyActivityExport(
   const head: ChainHead = previous
     ? { seq: previous.event.seq, hash: previous.event.hash }
     : { seq: 0, hash: GENESIS_HASH };
-  if (options.publicKey !== undefined) {
+  const fault = checkCheckpoint(checkpoint, head, lines, options.publicKey);
+  if (fault) return fault;
+  return { ok: true, events: state.events, head, checkpoint: checkpoint?.value ?? null };
+}
+
+/** The closing checkpoint: present and signed by the key when one is given, and naming `head`. */
+function checkCheckpoint(
+  checkpoint: ExportState['checkpoint'],
+  head: ChainHead,
+  lines: number,
+  publicKey: string | undefined,
+): ExportVerdict | null {
+  if (publicKey !== undefined) {
     if (!checkpoint) {
       return fail(
-        number + 1,
+        lines + 1,
         'truncated',
         'The export ends without its checkpoint line: it may have been cut short.',
       );
     }
-    if (!verifyCheckpoint(checkpoint.value, options.publicKey)) {
+    if (!verifyCheckpoint(checkpoint.value, publicKey)) {
       return fail(
         checkpoint.line,
         'checkpoint_invalid',
@@ -217,22 +249,21 @@ export async function verifyActivityExport(
       );
     }
   }
-  if (checkpoint) {
-    const signed = checkpoint.value;
-    if (signed.seq > head.seq) {
-      return fail(
-        checkpoint.line,
-        'truncated',
-        `The checkpoint names seq ${signed.seq}; the export ends at seq ${head.seq}.`,
-      );
-    }
-    if (signed.seq !== head.seq || signed.hash !== head.hash) {
-      return fail(
-        checkpoint.line,
-        'checkpoint_invalid',
-        'The checkpoint names another chain head than the last event.',
-      );
-    }
+  if (!checkpoint) return null;
+  const signed = checkpoint.value;
+  if (signed.seq > head.seq) {
+    return fail(
+      checkpoint.line,
+      'truncated',
+      `The checkpoint names seq ${signed.seq}; the export ends at seq ${head.seq}.`,
+    );
   }
-  return { ok: true, events, head, checkpoint: checkpoint?.value ?? null };
+  if (signed.seq !== head.seq || signed.hash !== head.hash) {
+    return fail(
+      checkpoint.line,
+      'checkpoint_invalid',
+      'The checkpoint names another chain head than the last event.',
+    );
+  }
+  return null;
 }

@@ -7,7 +7,8 @@
  * with Latchkey's documented error body.
  */
 import type { Duplex } from 'node:stream';
-import { type ErrorCode, LatchkeyError } from '../errors.js';
+import { type ErrorCode, LatchkeyError } from '../http/errors.js';
+import { errorBodyResponse } from '../http/framework-error.js';
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -32,13 +33,12 @@ function refusalFor(code: string | undefined): LatchkeyError {
 
 /** The complete raw HTTP/1.1 response for a refusal; the connection closes after it. */
 export function rawErrorResponse(error: LatchkeyError): string {
-  const body = JSON.stringify(error.toBody());
+  const { headers, body } = errorBodyResponse(error.toBody());
+  const fields = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   return (
-    `HTTP/1.1 ${error.status} ${REASONS[error.status] ?? 'Error'}\r\n` +
-    'Content-Type: application/json; charset=utf-8\r\n' +
-    'Cache-Control: no-store\r\n' +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-    'Connection: close\r\n\r\n' +
+    `HTTP/1.1 ${error.status} ${REASONS[error.status] ?? 'Error'}\r\n${fields.join('')}` +
+    `content-length: ${Buffer.byteLength(body as string)}\r\n` +
+    'connection: close\r\n\r\n' +
     body
   );
 }

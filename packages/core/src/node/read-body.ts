@@ -6,7 +6,7 @@
  * the refusal returned; the caller answers it and closes the connection.
  */
 import type { Readable } from 'node:stream';
-import { LatchkeyError } from '../errors.js';
+import { payloadTooLarge } from '../http/framework-error.js';
 
 /** How much of an oversized body is read and discarded before answering 413 anyway. */
 export interface DrainBound {
@@ -30,14 +30,9 @@ export function isRequestAborted(error: unknown): error is RequestAbortedError {
   return error instanceof RequestAbortedError;
 }
 
-/** The 413 refusal for a body over `limit` bytes. */
-export function payloadTooLarge(limit: number): LatchkeyError {
-  return new LatchkeyError('payload_too_large', `The request body exceeds ${limit} bytes.`);
-}
-
 /**
  * Reads `stream` to its end and resolves with the bytes (`undefined` when empty). Rejects with a
- * `payload_too_large` {@link LatchkeyError} when `declaredLength` or the bytes read pass `limit`,
+ * `payload_too_large` Latchkey error when `declaredLength` or the bytes read pass `limit`,
  * after discarding the rest of the body within `bound`; with {@link RequestAbortedError} when the
  * stream fails or closes first. Never leaves a promise pending.
  */

@@ -1,24 +1,26 @@
 /** The attempt log of an audit webhook, and `recover`: replaying events from the activity log. */
-import { LatchkeyError } from '../errors.js';
-import { defineRoute } from '../router.js';
-import { DeliveriesQuery, DeliveriesResponse, RecoverBody, RecoverResponse } from '../webhook-schemas.js';
-import { WEBHOOKS, webhookData, webhookOf } from './audit-webhooks.js';
-import { commonErrors, error } from './docs.js';
+import { LatchkeyError } from '../http/errors.js';
+import {
+  DeliveriesQuery,
+  DeliveriesResponse,
+  RecoverBody,
+  RecoverResponse,
+} from '../schemas/audit-webhooks.js';
+import { webhookData, webhookOf, webhookRoute } from './audit-webhooks.js';
+import { answers, error } from './docs.js';
+import { WEBHOOK } from './paths.js';
+import { recordChange } from './record-change.js';
 import { toAttemptView } from './views.js';
 
-const WEBHOOK = `${WEBHOOKS}/{auditWebhook}`;
-
 export const auditWebhookDeliveryRoutes = [
-  defineRoute({
+  webhookRoute({
     method: 'GET',
     path: `${WEBHOOK}/deliveries`,
     operationId: 'listAuditWebhookDeliveries',
     summary:
       'The attempt log of the webhook, newest first: each attempt with its event, outcome, status code, latency, error and scheduled retry.',
-    tag: 'Audit webhooks',
-    permission: 'audit_webhooks:manage',
     query: DeliveriesQuery,
-    responses: { 200: { description: 'Attempts', schema: DeliveriesResponse }, ...commonErrors },
+    responses: answers(200, 'Attempts', DeliveriesResponse),
     async handler(ctx) {
       const webhook = await webhookOf(ctx);
       const page = await ctx.services.store.deliveries.attempts(ctx.organization.id, webhook.id, {
@@ -29,20 +31,16 @@ export const auditWebhookDeliveryRoutes = [
     },
   }),
 
-  defineRoute({
+  webhookRoute({
     method: 'POST',
     path: `${WEBHOOK}/recover`,
     operationId: 'recoverAuditWebhook',
     summary:
       'Queue again, for this webhook, every event of the organization that occurred at or after `since` (not already owed to it). Held while the webhook is dead-lettered; refused while it is disabled.',
-    tag: 'Audit webhooks',
-    permission: 'audit_webhooks:manage',
     body: RecoverBody,
-    responses: {
-      202: { description: 'Queued', schema: RecoverResponse },
-      ...commonErrors,
+    responses: answers(202, 'Queued', RecoverResponse, {
       409: error('webhook_disabled: the webhook is disabled; enable it first'),
-    },
+    }),
     async handler(ctx) {
       const existing = await webhookOf(ctx);
       if (existing.status === 'disabled') {
@@ -52,14 +50,11 @@ export const auditWebhookDeliveryRoutes = [
         );
       }
       const since = new Date(ctx.body.since).toISOString();
-      const queued = await ctx.services.store.transaction(async (tx) => {
-        const count = await tx.deliveries.replay(ctx.organization.id, existing.id, since, ctx.at);
-        await tx.activity.append(
-          ctx.organization.id,
-          ctx.draft('audit_webhook_recovered', { ...webhookData(existing), since, queued: count }),
-        );
-        return count;
-      });
+      const queued = await recordChange(
+        ctx,
+        (tx) => tx.deliveries.replay(ctx.organization.id, existing.id, since, ctx.at),
+        (count) => ctx.event('audit_webhook_recovered', { ...webhookData(existing), since, queued: count }),
+      );
       return { status: 202, body: { queued } };
     },
   }),

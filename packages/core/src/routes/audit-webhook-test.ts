@@ -4,26 +4,22 @@
  * goes to no other webhook); the attempt is in the attempt log and the metrics, and updates the
  * webhook's `last_delivery` and `last_error`, never its state or failure count.
  */
-import { LatchkeyError } from '../errors.js';
-import { defineRoute } from '../router.js';
-import { TestResponse } from '../webhook-schemas.js';
-import { attemptRow, sendSigned } from '../webhooks/attempt.js';
-import { WEBHOOKS, webhookData, webhookOf } from './audit-webhooks.js';
-import { commonErrors } from './docs.js';
+
+import { attemptRow, sendSigned } from '../delivery/attempt.js';
+import { LatchkeyError } from '../http/errors.js';
+import { TestResponse } from '../schemas/audit-webhooks.js';
+import { webhookData, webhookOf, webhookRoute } from './audit-webhooks.js';
+import { answers } from './docs.js';
+import { WEBHOOK } from './paths.js';
 
 export const auditWebhookTestRoutes = [
-  defineRoute({
+  webhookRoute({
     method: 'POST',
-    path: `${WEBHOOKS}/{auditWebhook}/test`,
+    path: `${WEBHOOK}/test`,
     operationId: 'testAuditWebhook',
     summary:
       'Send a webhook_test event to the webhook now and report the outcome: delivered (2xx), status code, latency and error. Counts as an attempt in the metrics.',
-    tag: 'Audit webhooks',
-    permission: 'audit_webhooks:manage',
-    responses: {
-      200: { description: 'The outcome of the test delivery', schema: TestResponse },
-      ...commonErrors,
-    },
+    responses: answers(200, 'The outcome of the test delivery', TestResponse),
     async handler(ctx) {
       const { keyring, store, webhooks } = ctx.services;
       if (!keyring) {
@@ -35,7 +31,7 @@ export const auditWebhookTestRoutes = [
       const webhook = await webhookOf(ctx);
       const event = await store.activity.append(
         ctx.organization.id,
-        ctx.draft('webhook_test', webhookData(webhook)),
+        ctx.event('webhook_test', webhookData(webhook)),
       );
       const startedAt = ctx.services.now();
       const result = await sendSigned(

@@ -3,24 +3,26 @@
  * Signing secrets are stored sealed with the host's keyring and shown only in the create and
  * rotate answers. The URL is checked against SSRF here and again at every attempt.
  */
-import { LatchkeyError, serviceUnavailable } from '../errors.js';
-import { seal } from '../keyring.js';
-import type { AuditWebhook } from '../model.js';
-import { defineRoute, type RouteContext } from '../router.js';
+
+import { newSigningSecret } from '../delivery/signing.js';
+import { vetWebhookUrl } from '../delivery/webhook-url.js';
+import { LatchkeyError } from '../http/errors.js';
+import type { RouteContext } from '../http/router.js';
+import { secretContext } from '../keyring/contexts.js';
+import { seal } from '../keyring/keyring.js';
+import type { ActivityDraft, AuditWebhook } from '../model.js';
 import {
   AuditWebhookListResponse,
   AuditWebhookResponse,
   AuditWebhookWithSecretResponse,
   CreateAuditWebhookBody,
-} from '../webhook-schemas.js';
-import { secretContext } from '../webhooks/attempt.js';
-import { newSigningSecret } from '../webhooks/signing.js';
-import { vetTarget } from '../webhooks/ssrf.js';
-import { commonErrors } from './docs.js';
+} from '../schemas/audit-webhooks.js';
+import type { StoreTransaction } from '../store/types.js';
+import { answers } from './docs.js';
+import { WEBHOOK, WEBHOOKS } from './paths.js';
+import { recordChange } from './record-change.js';
+import { routeGroup } from './route-group.js';
 import { toAuditWebhookView } from './views.js';
-
-export const WEBHOOKS = '/organizations/{organization}/audit-webhooks';
-const WEBHOOK = `${WEBHOOKS}/{auditWebhook}`;
 
 /** The keyring, or a 503 saying the host has not configured one. */
 function keyringOf(ctx: RouteContext) {
@@ -40,8 +42,31 @@ export async function webhookOf(ctx: RouteContext): Promise<AuditWebhook> {
     ctx.organization.id,
     ctx.params['auditWebhook']!,
   );
+  return found(webhook);
+}
+
+/** The webhook a store call answered, or a 404 when it was gone. */
+function found<T>(webhook: T | null | undefined): T {
   if (!webhook) throw new LatchkeyError('not_found', 'The audit webhook was not found.');
   return webhook;
+}
+
+/**
+ * Changes the webhook the path names and records the change, in one unit of work (see
+ * {@link recordChange}): `change` gets its id, `record` what it answered and the webhook as it was
+ * before. A webhook gone in between is a 404.
+ */
+async function changeWebhook<T>(
+  ctx: RouteContext,
+  change: (tx: StoreTransaction, id: string) => Promise<T | null | undefined>,
+  record: (changed: T, before: AuditWebhook) => ActivityDraft,
+): Promise<T> {
+  const before = await webhookOf(ctx);
+  return recordChange(
+    ctx,
+    async (tx) => found(await change(tx, before.id)),
+    (changed) => record(changed, before),
+  );
 }
 
 /** The event data naming a webhook: its id, name and host (never the full URL, which may carry a token). */
@@ -60,40 +85,33 @@ const REFUSALS = {
   unresolvable: 'url host does not resolve.',
 } as const;
 
+/** The routes of audit webhooks: all tagged alike, all for holders of audit_webhooks:manage. */
+export const webhookRoute = routeGroup({ tag: 'Audit webhooks', permission: 'audit_webhooks:manage' });
+
 export const auditWebhookRoutes = [
-  defineRoute({
+  webhookRoute({
     method: 'GET',
     path: WEBHOOKS,
     operationId: 'listAuditWebhooks',
     summary: 'List the audit webhooks of the organization (never their secrets).',
-    tag: 'Audit webhooks',
-    permission: 'audit_webhooks:manage',
-    responses: { 200: { description: 'Audit webhooks', schema: AuditWebhookListResponse }, ...commonErrors },
+    responses: answers(200, 'Audit webhooks', AuditWebhookListResponse),
     async handler(ctx) {
       const webhooks = await ctx.services.store.auditWebhooks.list(ctx.organization.id);
       return { status: 200, body: { audit_webhooks: webhooks.map(toAuditWebhookView) } };
     },
   }),
 
-  defineRoute({
+  webhookRoute({
     method: 'POST',
     path: WEBHOOKS,
     operationId: 'createAuditWebhook',
     summary:
       'Create an audit webhook: every activity event of the organization is delivered to its https URL, signed. The signing secret is in this answer only.',
-    tag: 'Audit webhooks',
-    permission: 'audit_webhooks:manage',
     body: CreateAuditWebhookBody,
-    responses: { 201: { description: 'Created', schema: AuditWebhookWithSecretResponse }, ...commonErrors },
+    responses: answers(201, 'Created', AuditWebhookWithSecretResponse),
     async handler(ctx) {
       const keyring = keyringOf(ctx);
-      const { resolve, allowHosts } = ctx.services.webhooks;
-      let verdict: Awaited<ReturnType<typeof vetTarget>>;
-      try {
-        verdict = await vetTarget(ctx.body.url, resolve, allowHosts);
-      } catch (error) {
-        throw serviceUnavailable(error, 5);
-      }
+      const verdict = await vetWebhookUrl(ctx.body.url, ctx.services.webhooks);
       if (!verdict.ok) {
         throw new LatchkeyError('invalid_request', REFUSALS[verdict.reason], {
           details: [{ path: 'body.url', message: verdict.message }],
@@ -114,109 +132,78 @@ export const auditWebhookRoutes = [
         created_at: ctx.at,
         created_by: ctx.principal.user,
       };
-      await ctx.services.store.transaction(async (tx) => {
-        await tx.auditWebhooks.create(webhook);
-        await tx.activity.append(
-          ctx.organization.id,
-          ctx.draft('audit_webhook_created', webhookData(webhook)),
-        );
-      });
+      await recordChange(
+        ctx,
+        (tx) => tx.auditWebhooks.create(webhook),
+        () => ctx.event('audit_webhook_created', webhookData(webhook)),
+      );
       return { status: 201, body: { ...toAuditWebhookView(webhook), signing_secret: secret } };
     },
   }),
 
-  defineRoute({
+  webhookRoute({
     method: 'GET',
     path: WEBHOOK,
     operationId: 'getAuditWebhook',
     summary: 'One audit webhook, with its delivery health (never its secret).',
-    tag: 'Audit webhooks',
-    permission: 'audit_webhooks:manage',
-    responses: { 200: { description: 'The audit webhook', schema: AuditWebhookResponse }, ...commonErrors },
+    responses: answers(200, 'The audit webhook', AuditWebhookResponse),
     async handler(ctx) {
       return { status: 200, body: toAuditWebhookView(await webhookOf(ctx)) };
     },
   }),
 
-  defineRoute({
+  webhookRoute({
     method: 'POST',
     path: `${WEBHOOK}/rotate-secret`,
     operationId: 'rotateAuditWebhookSecret',
     summary:
       'Issue a new signing secret, in this answer only; the old one stops signing at once (receivers may accept both while they switch).',
-    tag: 'Audit webhooks',
-    permission: 'audit_webhooks:manage',
-    responses: { 200: { description: 'Rotated', schema: AuditWebhookWithSecretResponse }, ...commonErrors },
+    responses: answers(200, 'Rotated', AuditWebhookWithSecretResponse),
     async handler(ctx) {
       const keyring = keyringOf(ctx);
-      const existing = await webhookOf(ctx);
       const secret = newSigningSecret();
-      const webhook = await ctx.services.store.transaction(async (tx) => {
-        const rotated = await tx.auditWebhooks.setSecret(
-          ctx.organization.id,
-          existing.id,
-          seal(keyring, secret, secretContext(existing.id)),
-        );
-        if (!rotated) throw new LatchkeyError('not_found', 'The audit webhook was not found.');
-        await tx.activity.append(
-          ctx.organization.id,
-          ctx.draft('audit_webhook_secret_rotated', webhookData(rotated)),
-        );
-        return rotated;
-      });
+      const webhook = await changeWebhook(
+        ctx,
+        (tx, id) =>
+          tx.auditWebhooks.setSecret(ctx.organization.id, id, seal(keyring, secret, secretContext(id))),
+        (rotated) => ctx.event('audit_webhook_secret_rotated', webhookData(rotated)),
+      );
       return { status: 200, body: { ...toAuditWebhookView(webhook), signing_secret: secret } };
     },
   }),
 
-  defineRoute({
+  webhookRoute({
     method: 'POST',
     path: `${WEBHOOK}/disable`,
     operationId: 'disableAuditWebhook',
     summary:
       'Disable the webhook: nothing more is queued for it, and what was owed is dropped (recover replays from the log).',
-    tag: 'Audit webhooks',
-    permission: 'audit_webhooks:manage',
-    responses: { 200: { description: 'Disabled', schema: AuditWebhookResponse }, ...commonErrors },
+    responses: answers(200, 'Disabled', AuditWebhookResponse),
     async handler(ctx) {
-      const existing = await webhookOf(ctx);
-      const webhook = await ctx.services.store.transaction(async (tx) => {
-        const disabled = await tx.auditWebhooks.disable(ctx.organization.id, existing.id);
-        if (!disabled) throw new LatchkeyError('not_found', 'The audit webhook was not found.');
-        await tx.activity.append(
-          ctx.organization.id,
-          ctx.draft('audit_webhook_disabled', webhookData(disabled)),
-        );
-        return disabled;
-      });
+      const webhook = await changeWebhook(
+        ctx,
+        (tx, id) => tx.auditWebhooks.disable(ctx.organization.id, id),
+        (disabled) => ctx.event('audit_webhook_disabled', webhookData(disabled)),
+      );
       return { status: 200, body: toAuditWebhookView(webhook) };
     },
   }),
 
-  defineRoute({
+  webhookRoute({
     method: 'POST',
     path: `${WEBHOOK}/enable`,
     operationId: 'enableAuditWebhook',
     summary:
       'Enable a disabled or dead-lettered webhook: it is active again, and the events held while it was dead-lettered are delivered.',
-    tag: 'Audit webhooks',
-    permission: 'audit_webhooks:manage',
-    responses: { 200: { description: 'Enabled', schema: AuditWebhookResponse }, ...commonErrors },
+    responses: answers(200, 'Enabled', AuditWebhookResponse),
     async handler(ctx) {
-      const existing = await webhookOf(ctx);
-      const webhook = await ctx.services.store.transaction(async (tx) => {
-        const enabled = await tx.auditWebhooks.enable(ctx.organization.id, existing.id, ctx.at);
-        if (!enabled) throw new LatchkeyError('not_found', 'The audit webhook was not found.');
-        await tx.activity.append(
-          ctx.organization.id,
-          ctx.draft('audit_webhook_enabled', {
-            ...webhookData(enabled.webhook),
-            from: existing.status,
-            released: enabled.released,
-          }),
-        );
-        return enabled.webhook;
-      });
-      return { status: 200, body: toAuditWebhookView(webhook) };
+      const enabled = await changeWebhook(
+        ctx,
+        (tx, id) => tx.auditWebhooks.enable(ctx.organization.id, id, ctx.at),
+        ({ webhook, released }, before) =>
+          ctx.event('audit_webhook_enabled', { ...webhookData(webhook), from: before.status, released }),
+      );
+      return { status: 200, body: toAuditWebhookView(enabled.webhook) };
     },
   }),
 ];

@@ -5,13 +5,16 @@
  * with its chain), streamed as NDJSON for the client to encrypt (`latchkey backup create` makes an age file of it). Recorded as one
  * `backup_created` event once the stream has ended, with what it held.
  */
-import { chainHead } from '../activity-export/stream.js';
-import { backupLines, emptyBackupCounts } from '../backup/backup-stream.js';
-import { type AuditKey, signCheckpoint } from '../checkpoint.js';
-import { LatchkeyError } from '../errors.js';
-import type { CoreResponse } from '../http.js';
-import { defineRoute, type RouteContext } from '../router.js';
+
+import { type AuditKey, signCheckpoint } from '../activity/checkpoint.js';
+import { chainHead } from '../activity/export/stream.js';
+import { backupLines } from '../backup/backup-stream.js';
+import { emptyBackupCounts } from '../backup/format.js';
+import type { CoreResponse } from '../http/core-request.js';
+import { LatchkeyError } from '../http/errors.js';
+import { defineRoute, type RouteContext } from '../http/router.js';
 import { commonErrors, error } from './docs.js';
+import { ORGANIZATION } from './paths.js';
 
 async function* withEvent(ctx: RouteContext, key: AuditKey) {
   const { store, keyring } = ctx.services;
@@ -26,14 +29,14 @@ async function* withEvent(ctx: RouteContext, key: AuditKey) {
   yield* backupLines(store, keyring, ctx.organization, head, checkpoint, ctx.at, counts);
   await store.activity.append(
     ctx.organization.id,
-    ctx.draft('backup_created', { counts, chain_seq: head.seq }),
+    ctx.event('backup_created', { counts, chain_seq: head.seq }),
   );
 }
 
 export const backupRoutes = [
   defineRoute({
     method: 'GET',
-    path: '/organizations/{organization}/backup',
+    path: `${ORGANIZATION}/backup`,
     operationId: 'createBackup',
     summary:
       'The organization as NDJSON for an encrypted backup: a latchkey_backup header line (format_version 2, with the chain head it covers and its signed checkpoint, as GET …/activity/checkpoint gives it), then project, environment, secret (live, with value and version), deleted_secret (a deleted key with its tombstone version, no value), member, device and audit_webhook (with signing_secret) lines, then an events line followed by the activity log as the export writes it. Owners and admins (backup:create). Needs the host’s audit key: without one, 503.',

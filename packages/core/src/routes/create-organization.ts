@@ -3,11 +3,12 @@
  * the host enables it (`allowOrganizationCreation`). The answer carries an owner token for the new
  * organization, shown once: the caller's current token belongs to their current organization only.
  */
-import { generateApiToken, hashToken } from '../crypto.js';
-import { LatchkeyError } from '../errors.js';
-import { defineRoute } from '../router.js';
-import { CreatedOrganizationResponse, CreateOrganizationBody } from '../schemas.js';
-import { commonErrors, conflictError } from './docs.js';
+
+import { generateApiToken, hashToken } from '../auth/tokens.js';
+import { LatchkeyError } from '../http/errors.js';
+import { defineRoute } from '../http/router.js';
+import { CreatedOrganizationResponse, CreateOrganizationBody } from '../schemas/api.js';
+import { answers, conflictError } from './docs.js';
 import { toOrganizationView } from './views.js';
 
 export const createOrganizationRoutes = [
@@ -18,11 +19,7 @@ export const createOrganizationRoutes = [
     summary: 'Create an organization; you become its owner and get an owner token for it, once.',
     tag: 'Organizations',
     body: CreateOrganizationBody,
-    responses: {
-      201: { description: 'Created', schema: CreatedOrganizationResponse },
-      409: conflictError,
-      ...commonErrors,
-    },
+    responses: answers(201, 'Created', CreatedOrganizationResponse, { 409: conflictError }),
     async handler(ctx) {
       const { store, ids, allowOrganizationCreation } = ctx.services;
       if (!allowOrganizationCreation) {
@@ -64,7 +61,7 @@ export const createOrganizationRoutes = [
           ['member_added', { user, role: 'owner', grants: [] }],
           ['token_created', { token_id: record.id, user, name: record.name }],
         ] as const) {
-          await tx.activity.append(organization.id, ctx.draft(type, data, inNew));
+          await tx.activity.append(organization.id, ctx.event(type, data, inNew));
         }
       });
       return { status: 201, body: { organization: toOrganizationView(organization), token } };

@@ -1,8 +1,10 @@
 /** Shared response documentation for the route table. */
 
-import type { RouteResponseDoc } from '../router.js';
-import { ErrorResponse } from '../schemas.js';
+import type { z } from 'zod';
+import type { RouteResponseDoc } from '../http/router.js';
+import { ErrorResponse } from '../schemas/api.js';
 
+/** An error response: its description names the code and says when it is given. */
 export const error = (description: string): RouteResponseDoc => ({ description, schema: ErrorResponse });
 
 /** The error responses every authenticated route may give. */
@@ -31,4 +33,18 @@ export const publicErrors: Record<number, RouteResponseDoc> = {
   500: commonErrors[500]!,
 };
 
+/** The 409 of a create whose identifier is taken. */
 export const conflictError = error('already_exists: the identifier is taken');
+
+/**
+ * The responses an authenticated route documents: its answer with `status`, the errors every such
+ * route may give, and its own errors, which win over the common ones (a 503 that says more).
+ */
+export function answers(
+  status: number,
+  description: string,
+  schema: z.ZodType,
+  own: Record<number, RouteResponseDoc> = {},
+): Record<number, RouteResponseDoc> {
+  return { [status]: { description, schema }, ...commonErrors, ...own };
+}

@@ -3,16 +3,18 @@
  * streamed from the store, recorded as one `activity_exported` event once the stream has ended (so
  * the export is not in its own output, and an export the client abandoned is not recorded).
  */
-import { csvHeader, csvRows } from '../activity-export/csv.js';
-import { escapeLineSeparators } from '../activity-export/line-separators.js';
-import { chainHead, type ExportFilter, exportJsonPages, exportPages } from '../activity-export/stream.js';
-import { ExportTally } from '../activity-export/tally.js';
-import { signCheckpoint } from '../checkpoint.js';
-import type { CoreResponse } from '../http.js';
-import { defineRoute, type RouteContext } from '../router.js';
-import { ExportQuery } from '../schemas.js';
+
+import { signCheckpoint } from '../activity/checkpoint.js';
+import { csvHeader, csvRows } from '../activity/export/csv.js';
+import { escapeLineSeparators } from '../activity/export/line-separators.js';
+import { chainHead, type ExportFilter, exportJsonPages, exportPages } from '../activity/export/stream.js';
+import { ExportTally } from '../activity/export/tally.js';
+import type { CoreResponse } from '../http/core-request.js';
+import { defineRoute, type RouteContext } from '../http/router.js';
+import { ExportQuery } from '../schemas/api.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { commonErrors } from './docs.js';
+import { ORGANIZATION } from './paths.js';
 
 type Query = typeof ExportQuery._zod.output;
 
@@ -61,7 +63,7 @@ async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter,
   }
   await store.activity.append(
     ctx.organization.id,
-    ctx.draft('activity_exported', {
+    ctx.event('activity_exported', {
       format,
       events: tally.count,
       first_seq: tally.firstSeq,
@@ -75,7 +77,7 @@ async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter,
 export const exportRoutes = [
   defineRoute({
     method: 'GET',
-    path: '/organizations/{organization}/activity/export',
+    path: `${ORGANIZATION}/activity/export`,
     operationId: 'exportActivity',
     summary:
       'The activity log, oldest first, streamed as NDJSON (one event per line, default) or CSV (RFC 4180, columns seq,id,type,occurred_at,organization,project,environment,actor_type,actor_id,device_id,data,prev_hash,hash).',

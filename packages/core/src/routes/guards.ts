@@ -1,8 +1,8 @@
 /** Checks shared by the routes that act on other members (tokens, devices, members). */
 
-import { LatchkeyError } from '../errors.js';
-import { mayActOn, type Role } from '../permissions.js';
-import type { RouteContext } from '../router.js';
+import { mayActOn, type Role } from '../auth/permissions.js';
+import { LatchkeyError } from '../http/errors.js';
+import type { RouteContext } from '../http/router.js';
 
 /** Throws 403 `forbidden` when the caller's role ranks below `targetRole` (see {@link mayActOn}). */
 export function refuseAbove(ctx: RouteContext, targetRole: Role, what: string): void {

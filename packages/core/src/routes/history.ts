@@ -3,21 +3,19 @@
  * walked with an opaque cursor. Pages are cut by `seq` (keyset), so a walk returns every event once
  * even while new ones are written: those land above the first page, never between two pages.
  */
-import { LatchkeyError } from '../errors.js';
+
+import { readableEnvironments } from '../auth/readable-environments.js';
+import { LatchkeyError } from '../http/errors.js';
+import { defineRoute, type RouteContext } from '../http/router.js';
 import type { ActivityEvent } from '../model.js';
-import { isOrganizationWide } from '../permissions.js';
-import { defineRoute, type RouteContext } from '../router.js';
-import { HistoryQuery, HistoryResponse } from '../schemas.js';
+import { HistoryQuery, HistoryResponse } from '../schemas/api.js';
 import type { ActivityQuery } from '../store/types.js';
-import { commonErrors } from './docs.js';
+import { answers } from './docs.js';
+import { ORGANIZATION, PROJECT } from './paths.js';
 
 type Query = typeof HistoryQuery._zod.output;
 
-const ORG = '/organizations/{organization}';
-const responses = {
-  200: { description: 'A page of events, newest first', schema: HistoryResponse },
-  ...commonErrors,
-};
+const responses = answers(200, 'A page of events, newest first', HistoryResponse);
 
 /** The cursor of the page after the one ending at `seq`: opaque to clients, a version and the seq inside. */
 export function encodeCursor(seq: number): string {
@@ -60,7 +58,7 @@ async function page(ctx: RouteContext<undefined, Query>, filter: Partial<Activit
 export const historyRoutes = [
   defineRoute({
     method: 'GET',
-    path: `${ORG}/history`,
+    path: `${ORGANIZATION}/history`,
     operationId: 'getOrganizationHistory',
     summary: 'The organization’s whole history, newest first (owners and admins).',
     tag: 'Activity',
@@ -72,7 +70,7 @@ export const historyRoutes = [
 
   defineRoute({
     method: 'GET',
-    path: `${ORG}/projects/{project}/history`,
+    path: `${PROJECT}/history`,
     operationId: 'getProjectHistory',
     summary: 'A project’s own events and those of the environments you may read, newest first.',
     tag: 'Activity',
@@ -81,18 +79,13 @@ export const historyRoutes = [
     responses,
     handler(ctx) {
       const project = ctx.project!.slug;
-      const grant = ctx.principal.grants.find((g) => g.project === project);
-      const everything = isOrganizationWide(ctx.principal.role) || grant?.environments.includes('*');
-      return page(ctx, {
-        project,
-        projectEnvironments: everything ? undefined : (grant?.environments ?? []),
-      });
+      return page(ctx, { project, projectEnvironments: readableEnvironments(ctx.principal, project) });
     },
   }),
 
   defineRoute({
     method: 'GET',
-    path: `${ORG}/projects/{project}/environments/{environment}/history`,
+    path: `${PROJECT}/environments/{environment}/history`,
     operationId: 'getEnvironmentHistory',
     summary: 'An environment’s events, newest first.',
     tag: 'Activity',

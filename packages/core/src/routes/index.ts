@@ -1,8 +1,7 @@
-import type { AnyRoute } from '../router.js';
+import type { AnyRoute } from '../http/router.js';
 import { auditWebhookDeliveryRoutes } from './audit-webhook-deliveries.js';
 import { auditWebhookMetricsRoutes } from './audit-webhook-metrics.js';
 import { auditWebhookTestRoutes } from './audit-webhook-test.js';
-import { auditWebhookTimelineRoutes } from './audit-webhook-timeline.js';
 import { auditWebhookRoutes } from './audit-webhooks.js';
 import { backupRoutes } from './backup.js';
 import { checkpointRoutes } from './checkpoint.js';
@@ -38,6 +37,5 @@ export const allRoutes: readonly AnyRoute[] = [
   ...auditWebhookRoutes,
   ...auditWebhookDeliveryRoutes,
   ...auditWebhookMetricsRoutes,
-  ...auditWebhookTimelineRoutes,
   ...auditWebhookTestRoutes,
 ];

@@ -3,18 +3,10 @@
  * Any valid credential (an API token or the host's own `authenticate`) may ask; the dashboard and
  * the CLI learn from it who is signed in and what to show.
  */
-import { z } from 'zod';
-import { defineRoute } from '../router.js';
-import { GrantSchema, OrganizationResponse, RoleSchema } from '../schemas.js';
-import { commonErrors } from './docs.js';
+import { defineRoute } from '../http/router.js';
+import { MeResponse } from '../schemas/api.js';
+import { answers } from './docs.js';
 import { toOrganizationView } from './views.js';
-
-export const MeResponse = z.strictObject({
-  user: z.string(),
-  organization: OrganizationResponse,
-  role: RoleSchema,
-  grants: z.array(GrantSchema).describe('the projects and environments a developer or viewer may act on'),
-});
 
 export const meRoutes = [
   defineRoute({
@@ -24,7 +16,7 @@ export const meRoutes = [
     summary:
       'The caller: user, organization and role (and grants). Answers any valid credential, so a client can check one and learn what to show.',
     tag: 'Organizations',
-    responses: { 200: { description: 'The caller', schema: MeResponse }, ...commonErrors },
+    responses: answers(200, 'The caller', MeResponse),
     async handler(ctx) {
       return {
         status: 200,

@@ -4,16 +4,21 @@
  * decided atomically by the store). Removing a member revokes their tokens and devices in the same
  * unit of work, so nothing they held keeps working.
  */
-import { LatchkeyError } from '../errors.js';
-import { isOrganizationWide, mayChangeRole } from '../permissions.js';
-import { defineRoute, type RouteContext } from '../router.js';
-import { MemberResponse, RemovedMemberResponse, UpdateMemberBody } from '../schemas.js';
+
+import { grantsWithRole } from '../auth/member-grants.js';
+import { mayChangeRole } from '../auth/permissions.js';
+import { LatchkeyError } from '../http/errors.js';
+import type { RouteContext } from '../http/router.js';
+import { MemberResponse, RemovedMemberResponse, UpdateMemberBody } from '../schemas/api.js';
 import type { MemberChange } from '../store/types.js';
-import { commonErrors, error } from './docs.js';
+import { answers, error } from './docs.js';
 import { checkGrants } from './members.js';
+import { ORGANIZATION } from './paths.js';
+import { recordChange } from './record-change.js';
+import { routeGroup } from './route-group.js';
 import { toMemberView } from './views.js';
 
-const MEMBER = '/organizations/{organization}/members/{user}';
+const MEMBER = `${ORGANIZATION}/members/{user}`;
 const lastOwnerError = error('last_owner: the organization’s last owner cannot be demoted or removed');
 
 /** The member the path names, or 404. */
@@ -32,20 +37,17 @@ function refused(change: Extract<MemberChange, { ok: false }>): LatchkeyError {
     : new LatchkeyError('not_found', 'The member was not found.');
 }
 
+/** The routes that change members: tagged Members, for holders of members:manage. */
+const memberChangeRoute = routeGroup({ tag: 'Members', permission: 'members:manage' });
+
 export const memberLifecycleRoutes = [
-  defineRoute({
+  memberChangeRoute({
     method: 'PATCH',
     path: MEMBER,
     operationId: 'updateMember',
     summary: 'Change a member’s role and/or grants.',
-    tag: 'Members',
-    permission: 'members:manage',
     body: UpdateMemberBody,
-    responses: {
-      200: { description: 'Changed', schema: MemberResponse },
-      409: lastOwnerError,
-      ...commonErrors,
-    },
+    responses: answers(200, 'Changed', MemberResponse, { 409: lastOwnerError }),
     async handler(ctx) {
       const before = await target(ctx);
       const role = ctx.body.role ?? before.role;
@@ -55,49 +57,38 @@ export const memberLifecycleRoutes = [
           `Your role (${ctx.principal.role}) cannot make a ${before.role} a ${role}.`,
         );
       }
-      const grants = isOrganizationWide(role)
-        ? []
-        : ctx.body.grants !== undefined
-          ? await checkGrants(ctx, ctx.body.grants)
-          : isOrganizationWide(before.role)
-            ? []
-            : before.grants;
-      const member = await ctx.services.store.transaction(async (tx) => {
-        const change = await tx.members.update(ctx.organization.id, before.user, { role, grants });
-        if (!change.ok) throw refused(change);
-        // Re-checked on the member as it was inside the transaction, not as first read.
-        if (!mayChangeRole(ctx.principal, change.before.role, role).ok) {
-          throw new LatchkeyError(
-            'forbidden',
-            `Your role (${ctx.principal.role}) cannot change this member.`,
-          );
-        }
-        await tx.activity.append(
-          ctx.organization.id,
-          ctx.draft('member_updated', {
-            user: change.member.user,
-            role: { from: change.before.role, to: change.member.role },
-            grants: { from: change.before.grants, to: change.member.grants },
+      const grants = await grantsWithRole(role, ctx.body.grants, before, (asked) => checkGrants(ctx, asked));
+      const updated = await recordChange(
+        ctx,
+        async (tx) => {
+          const change = await tx.members.update(ctx.organization.id, before.user, { role, grants });
+          if (!change.ok) throw refused(change);
+          // Re-checked on the member as it was inside the transaction, not as first read.
+          if (!mayChangeRole(ctx.principal, change.before.role, role).ok) {
+            throw new LatchkeyError(
+              'forbidden',
+              `Your role (${ctx.principal.role}) cannot change this member.`,
+            );
+          }
+          return change;
+        },
+        ({ before, member }) =>
+          ctx.event('member_updated', {
+            user: member.user,
+            role: { from: before.role, to: member.role },
+            grants: { from: before.grants, to: member.grants },
           }),
-        );
-        return change.member;
-      });
-      return { status: 200, body: toMemberView(member) };
+      );
+      return { status: 200, body: toMemberView(updated.member) };
     },
   }),
 
-  defineRoute({
+  memberChangeRoute({
     method: 'DELETE',
     path: MEMBER,
     operationId: 'removeMember',
     summary: 'Remove a member: their API tokens stop working at once and their devices are revoked.',
-    tag: 'Members',
-    permission: 'members:manage',
-    responses: {
-      200: { description: 'Removed', schema: RemovedMemberResponse },
-      409: lastOwnerError,
-      ...commonErrors,
-    },
+    responses: answers(200, 'Removed', RemovedMemberResponse, { 409: lastOwnerError }),
     async handler(ctx) {
       const before = await target(ctx);
       if (!mayChangeRole(ctx.principal, before.role, before.role).ok) {
@@ -106,26 +97,28 @@ export const memberLifecycleRoutes = [
           `Your role (${ctx.principal.role}) cannot remove a ${before.role}.`,
         );
       }
-      const body = await ctx.services.store.transaction(async (tx) => {
-        const change = await tx.members.remove(ctx.organization.id, before.user);
-        if (!change.ok) throw refused(change);
-        if (!mayChangeRole(ctx.principal, change.before.role, change.before.role).ok) {
-          throw new LatchkeyError(
-            'forbidden',
-            `Your role (${ctx.principal.role}) cannot remove this member.`,
-          );
-        }
-        const tokens = await tx.tokens.revokeAllOf(ctx.organization.id, before.user, ctx.at);
-        const devices = await tx.devices.revokeAllOf(ctx.organization.id, before.user, ctx.at);
-        const removed = {
-          user: change.before.user,
-          role: change.before.role,
-          tokens_revoked: tokens,
-          devices_revoked: devices,
-        };
-        await tx.activity.append(ctx.organization.id, ctx.draft('member_removed', removed));
-        return removed;
-      });
+      const body = await recordChange(
+        ctx,
+        async (tx) => {
+          const change = await tx.members.remove(ctx.organization.id, before.user);
+          if (!change.ok) throw refused(change);
+          if (!mayChangeRole(ctx.principal, change.before.role, change.before.role).ok) {
+            throw new LatchkeyError(
+              'forbidden',
+              `Your role (${ctx.principal.role}) cannot remove this member.`,
+            );
+          }
+          const tokens = await tx.tokens.revokeAllOf(ctx.organization.id, before.user, ctx.at);
+          const devices = await tx.devices.revokeAllOf(ctx.organization.id, before.user, ctx.at);
+          return {
+            user: change.before.user,
+            role: change.before.role,
+            tokens_revoked: tokens,
+            devices_revoked: devices,
+          };
+        },
+        (removed) => ctx.event('member_removed', removed),
+      );
       return { status: 200, body };
     },
   }),

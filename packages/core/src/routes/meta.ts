@@ -1,4 +1,4 @@
-import { defineRoute } from '../router.js';
+import { defineRoute } from '../http/router.js';
 import { publicErrors } from './docs.js';
 
 /** Routes that need no credential. */

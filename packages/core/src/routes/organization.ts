@@ -1,8 +1,8 @@
 /** Organizations, projects and environments. */
 
-import { LatchkeyError } from '../errors.js';
-import { canSeeProject } from '../permissions.js';
-import { defineRoute } from '../router.js';
+import { canSeeProject } from '../auth/permissions.js';
+import { LatchkeyError } from '../http/errors.js';
+import { defineRoute } from '../http/router.js';
 import {
   CreateEnvironmentBody,
   CreateProjectBody,
@@ -11,22 +11,21 @@ import {
   OrganizationResponse,
   ProjectResponse,
   UpdateEnvironmentBody,
-} from '../schemas.js';
-import { commonErrors, conflictError } from './docs.js';
+} from '../schemas/api.js';
+import { answers, conflictError } from './docs.js';
+import { ORGANIZATION, PROJECT } from './paths.js';
+import { recordChange } from './record-change.js';
 import { toEnvironmentView, toOrganizationView, toProjectView } from './views.js';
-
-const ORG = '/organizations/{organization}';
-const PROJECT = `${ORG}/projects/{project}`;
 
 export const organizationRoutes = [
   defineRoute({
     method: 'GET',
-    path: ORG,
+    path: ORGANIZATION,
     operationId: 'getOrganization',
     summary: 'Read your organization.',
     tag: 'Organizations',
     permission: 'organization:read',
-    responses: { 200: { description: 'The organization', schema: OrganizationResponse }, ...commonErrors },
+    responses: answers(200, 'The organization', OrganizationResponse),
     async handler(ctx) {
       return { status: 200, body: toOrganizationView(ctx.organization) };
     },
@@ -34,50 +33,42 @@ export const organizationRoutes = [
 
   defineRoute({
     method: 'POST',
-    path: `${ORG}/projects`,
+    path: `${ORGANIZATION}/projects`,
     operationId: 'createProject',
     summary: 'Create a project.',
     tag: 'Projects',
     permission: 'projects:manage',
     body: CreateProjectBody,
-    responses: {
-      201: { description: 'Created', schema: ProjectResponse },
-      409: conflictError,
-      ...commonErrors,
-    },
+    responses: answers(201, 'Created', ProjectResponse, { 409: conflictError }),
     async handler(ctx) {
-      const { store, ids } = ctx.services;
       const project = {
-        id: ids('prj'),
+        id: ctx.services.ids('prj'),
         organization_id: ctx.organization.id,
         slug: ctx.body.slug,
         name: ctx.body.name ?? ctx.body.slug,
         created_at: ctx.at,
       };
-      await store.transaction(async (tx) => {
-        if ((await tx.projects.create(project)) === 'exists') {
-          throw new LatchkeyError('already_exists', `A project ${ctx.body.slug} already exists.`);
-        }
-        await tx.activity.append(
-          ctx.organization.id,
-          ctx.draft('project_created', { project: project.slug }, { project: project.slug }),
-        );
-      });
+      await recordChange(
+        ctx,
+        async (tx) => {
+          if ((await tx.projects.create(project)) === 'exists') {
+            throw new LatchkeyError('already_exists', `A project ${ctx.body.slug} already exists.`);
+          }
+        },
+        () => ctx.event('project_created', { project: project.slug }, { project: project.slug }),
+      );
       return { status: 201, body: toProjectView(project) };
     },
   }),
 
   defineRoute({
     method: 'GET',
-    path: `${ORG}/projects`,
+    path: `${ORGANIZATION}/projects`,
     operationId: 'listProjects',
     summary: 'List the projects you can see.',
     tag: 'Projects',
     permission: 'projects:read',
-    responses: {
-      200: { description: 'Projects', schema: listOf('projects', ProjectResponse) },
-      ...commonErrors,
-    },
+    responses: answers(200, 'Projects', listOf('projects', ProjectResponse)),
     async handler(ctx) {
       const projects = await ctx.services.store.projects.list(ctx.organization.id);
       return {
@@ -95,11 +86,7 @@ export const organizationRoutes = [
     tag: 'Projects',
     permission: 'environments:manage',
     body: CreateEnvironmentBody,
-    responses: {
-      201: { description: 'Created', schema: EnvironmentResponse },
-      409: conflictError,
-      ...commonErrors,
-    },
+    responses: answers(201, 'Created', EnvironmentResponse, { 409: conflictError }),
     async handler(ctx) {
       const project = ctx.project!;
       const environment = {
@@ -110,22 +97,23 @@ export const organizationRoutes = [
         require_strict_conflict_mode: ctx.body.require_strict_conflict_mode ?? false,
         created_at: ctx.at,
       };
-      await ctx.services.store.transaction(async (tx) => {
-        if ((await tx.environments.create(environment)) === 'exists') {
-          throw new LatchkeyError(
-            'already_exists',
-            `An environment ${ctx.body.slug} already exists in ${project.slug}.`,
-          );
-        }
-        await tx.activity.append(
-          ctx.organization.id,
-          ctx.draft(
+      await recordChange(
+        ctx,
+        async (tx) => {
+          if ((await tx.environments.create(environment)) === 'exists') {
+            throw new LatchkeyError(
+              'already_exists',
+              `An environment ${ctx.body.slug} already exists in ${project.slug}.`,
+            );
+          }
+        },
+        () =>
+          ctx.event(
             'environment_created',
             { require_strict_conflict_mode: environment.require_strict_conflict_mode },
             { environment: environment.slug },
           ),
-        );
-      });
+      );
       return { status: 201, body: toEnvironmentView(environment, project.slug) };
     },
   }),
@@ -137,10 +125,7 @@ export const organizationRoutes = [
     summary: 'List the environments of a project.',
     tag: 'Projects',
     permission: 'projects:read',
-    responses: {
-      200: { description: 'Environments', schema: listOf('environments', EnvironmentResponse) },
-      ...commonErrors,
-    },
+    responses: answers(200, 'Environments', listOf('environments', EnvironmentResponse)),
     async handler(ctx) {
       const project = ctx.project!;
       const environments = await ctx.services.store.environments.list(project.id);
@@ -159,19 +144,18 @@ export const organizationRoutes = [
     tag: 'Projects',
     permission: 'environments:manage',
     body: UpdateEnvironmentBody,
-    responses: { 200: { description: 'Updated', schema: EnvironmentResponse }, ...commonErrors },
+    responses: answers(200, 'Updated', EnvironmentResponse),
     async handler(ctx) {
-      const updated = await ctx.services.store.transaction(async (tx) => {
-        const changed = await tx.environments.update(ctx.environment!.id, ctx.body);
-        if (!changed) throw new LatchkeyError('not_found', 'The environment was not found.');
-        await tx.activity.append(
-          ctx.organization.id,
-          ctx.draft('environment_updated', {
-            require_strict_conflict_mode: changed.require_strict_conflict_mode,
-          }),
-        );
-        return changed;
-      });
+      const updated = await recordChange(
+        ctx,
+        async (tx) => {
+          const changed = await tx.environments.update(ctx.environment!.id, ctx.body);
+          if (!changed) throw new LatchkeyError('not_found', 'The environment was not found.');
+          return changed;
+        },
+        ({ require_strict_conflict_mode }) =>
+          ctx.event('environment_updated', { require_strict_conflict_mode }),
+      );
       return { status: 200, body: toEnvironmentView(updated, ctx.project!.slug) };
     },
   }),

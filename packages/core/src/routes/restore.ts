@@ -10,20 +10,15 @@
  */
 import { z } from 'zod';
 import { BackupCountsSchema, BackupManifestSchema } from '../backup/backup-records.js';
-import { applyRestore, isEmptyOrganization, notEmpty, partContext } from '../backup/restore-apply.js';
-import { noTrustedKeys } from '../backup/restore-history.js';
-import { checkDeclaredBytes, checkPartNumber, tooManyBytes } from '../backup/restore-limits.js';
-import { LatchkeyError } from '../errors.js';
-import { seal } from '../keyring.js';
-import { defineRoute, type RouteContext } from '../router.js';
-import type { RestoreSession } from '../store/types.js';
-import { text } from '../text.js';
-import { commonErrors, error } from './docs.js';
+import { commitRestore } from '../backup/restore-commit.js';
+import { abandonRestore, beginRestore, putRestorePart } from '../backup/restore-session.js';
+import { text } from '../schemas/text.js';
+import { answers, error } from './docs.js';
+import { ORGANIZATION } from './paths.js';
+import { routeGroup } from './route-group.js';
 
-const RESTORES = '/organizations/{organization}/restores';
+const RESTORES = `${ORGANIZATION}/restores`;
 const RESTORE = `${RESTORES}/{restore}`;
-/** How long a staged restore is kept: time enough to send a large backup over a slow link. */
-const SESSION_MS = 2 * 60 * 60 * 1000;
 
 const BeginRestoreBody = z.strictObject({
   manifest: BackupManifestSchema,
@@ -57,142 +52,61 @@ const partInvalidError = error(
 const tooLargeError = (what: string) =>
   error(`payload_too_large: the body is over the limit (default 1 MiB), or ${what}`);
 
-/** The 409 of a second restore while one is open. */
-function inProgress(open: RestoreSession): LatchkeyError {
-  return new LatchkeyError(
-    'restore_in_progress',
-    `A restore is already open in this organization (${open.id}, begun by ${open.user}, until ${open.expires_at}); commit or abandon it first.`,
-  );
-}
-
-/** The caller's own staged restore named in the path, or a 404. */
-async function sessionOf(ctx: RouteContext): Promise<RestoreSession> {
-  const session = await ctx.services.store.restores.get(ctx.organization.id, ctx.params['restore']!, ctx.at);
-  if (!session || session.user !== ctx.principal.user) throw gone();
-  return session;
-}
-
-/** The 404 of a restore that is not there (never was, or was applied, dropped or expired). */
-function gone(): LatchkeyError {
-  return new LatchkeyError('not_found', 'The restore was not found (or it has expired).');
-}
+/** The routes of a staged restore: tagged Backup, for holders of backup:restore (owners). */
+const restoreRoute = routeGroup({ tag: 'Backup', permission: 'backup:restore' });
 
 export const restoreRoutes = [
-  defineRoute<typeof BeginRestoreBody._zod.output>({
+  restoreRoute<typeof BeginRestoreBody._zod.output>({
     method: 'POST',
     path: RESTORES,
     operationId: 'beginRestore',
     summary:
       'Begin restoring a backup: give the manifest of its content (SHA-256, length in bytes, counts). Refused for an organization that is not empty unless force is true, and while the organization has another restore open (one at a time). Owners only (backup:restore).',
-    tag: 'Backup',
-    permission: 'backup:restore',
     body: BeginRestoreBody,
-    responses: {
-      201: { description: 'Send the parts, then commit', schema: RestoreSessionResponse },
+    responses: answers(201, 'Send the parts, then commit', RestoreSessionResponse, {
       409: error(`${notEmptyError.description}; or ${inProgressError.description}`),
-      ...commonErrors,
       413: tooLargeError(
         'the manifest declares more bytes than this server restores (core option restores.maxParts parts within the body limit)',
       ),
       503: unavailableError,
-    },
+    }),
     async handler(ctx) {
-      const { store, restores } = ctx.services;
-      // Said before the parts are sent: without a key to check the checkpoint, no commit could apply.
-      if (ctx.services.trustedAuditKeys.size === 0) throw noTrustedKeys();
-      const force = ctx.body.force ?? false;
-      checkDeclaredBytes(ctx.body.manifest.bytes, restores);
-      if (!force && !(await isEmptyOrganization(store, ctx.organization.id, ctx.principal.user))) {
-        throw notEmpty();
-      }
-      const session: RestoreSession = {
-        id: ctx.services.ids('rst'),
-        organization_id: ctx.organization.id,
-        user: ctx.principal.user,
-        manifest: ctx.body.manifest,
-        force,
-        created_at: ctx.at,
-        expires_at: new Date(Date.parse(ctx.at) + SESSION_MS).toISOString(),
-      };
-      const open = await store.restores.begin(session, ctx.at);
-      if (open) throw inProgress(open);
+      const session = await beginRestore(ctx, ctx.body.manifest, ctx.body.force ?? false);
       return { status: 201, body: { id: session.id, expires_at: session.expires_at } };
     },
   }),
 
-  defineRoute<typeof PartBody._zod.output>({
+  restoreRoute<typeof PartBody._zod.output>({
     method: 'PUT',
     path: `${RESTORE}/parts/{part}`,
     operationId: 'putRestorePart',
     summary:
       'Send part {part} (0, 1, 2, …) of the backup content, within the body limit; a line may run on into the next part. Sending a part again replaces it. The parts may hold no more bytes in all than the manifest declares, and numbers stop at the server maximum (core option restores.maxParts, default 10,000).',
-    tag: 'Backup',
-    permission: 'backup:restore',
     body: PartBody,
-    responses: {
-      200: { description: 'Stored', schema: PartResponse },
+    responses: answers(200, 'Stored', PartResponse, {
       422: partInvalidError,
-      ...commonErrors,
       413: tooLargeError('the part number is past the most parts this server takes in one restore'),
-    },
+    }),
     async handler(ctx) {
-      const session = await sessionOf(ctx);
       const index = Number(ctx.params['part']);
-      const { keyring, store, restores } = ctx.services;
-      checkPartNumber(session, index, restores);
-      const bytes = Buffer.byteLength(ctx.body.data);
-      const data = keyring ? seal(keyring, ctx.body.data, partContext(session.id, index)) : ctx.body.data;
-      const total = await store.restores.putPart(session.id, index, data, bytes, session.manifest.bytes);
-      if (total === null) throw gone();
-      if (total > session.manifest.bytes) throw tooManyBytes(index, total, session.manifest.bytes);
+      const bytes = await putRestorePart(ctx, ctx.params['restore']!, index, ctx.body.data);
       return { status: 200, body: { part: index, bytes } };
     },
   }),
 
-  defineRoute({
+  restoreRoute({
     method: 'POST',
     path: `${RESTORE}/commit`,
     operationId: 'commitRestore',
     summary:
       'Check the whole content against the manifest (SHA-256, length, counts, every line, the activity chain), hold every record to the rules of create (ids, names, webhook URLs through the SSRF check), and take the history in only under the backup’s signed checkpoint, verified with this server’s audit key or one listed in trustedAuditKeys, with every event naming the backup’s organization; then replace the organization’s content with it in one transaction: projects, environments, secrets with their versions, members and grants, devices, audit webhooks (signing secrets sealed with this server’s keyring) and the activity log, followed by a backup_restored event naming the source organization, its checkpoint and key id. The restorer stays an owner whatever the backup says. A commit that fails drops the staged restore: begin again.',
-    tag: 'Backup',
-    permission: 'backup:restore',
-    responses: {
-      200: { description: 'Restored', schema: RestoredResponse },
+    responses: answers(200, 'Restored', RestoredResponse, {
       409: notEmptyError,
       422: invalidError,
-      ...commonErrors,
       503: unavailableError,
-    },
+    }),
     async handler(ctx) {
-      const { store, keyring, ids, restores, trustedAuditKeys, webhooks } = ctx.services;
-      const { id } = await sessionOf(ctx);
-      let result: Awaited<ReturnType<typeof applyRestore>>;
-      try {
-        result = await store.transaction(async (tx) => {
-          // Read again inside the transaction (locking it where the store can), so two commits of one
-          // session cannot both apply it.
-          const session = await tx.restores.get(ctx.organization.id, id, ctx.at);
-          if (!session) throw gone();
-          return applyRestore(tx, {
-            session,
-            organizationId: ctx.organization.id,
-            user: ctx.principal.user,
-            keyring,
-            trustedAuditKeys,
-            webhooks,
-            ids,
-            at: ctx.at,
-            maxLineBytes: restores.maxLineBytes,
-            draft: (type, data) => ctx.draft(type, data),
-          });
-        });
-      } catch (error) {
-        // The transaction has undone its writes; the parts go too (a retry begins again), rather
-        // than filling the store until the session expires. If this fails, expiry drops them.
-        await store.restores.end(id).catch(() => undefined);
-        throw error;
-      }
+      const result = await commitRestore(ctx, ctx.params['restore']!);
       return {
         status: 200,
         body: { restored: result.counts, event: { id: result.event.id, seq: result.event.seq } },
@@ -200,20 +114,14 @@ export const restoreRoutes = [
     },
   }),
 
-  defineRoute({
+  restoreRoute({
     method: 'DELETE',
     path: RESTORE,
     operationId: 'abandonRestore',
     summary: 'Abandon a staged restore: its parts are dropped and nothing is written.',
-    tag: 'Backup',
-    permission: 'backup:restore',
-    responses: {
-      200: { description: 'Dropped', schema: z.strictObject({ id: z.string() }) },
-      ...commonErrors,
-    },
+    responses: answers(200, 'Dropped', z.strictObject({ id: z.string() })),
     async handler(ctx) {
-      const session = await sessionOf(ctx);
-      await ctx.services.store.restores.end(session.id);
+      const session = await abandonRestore(ctx, ctx.params['restore']!);
       return { status: 200, body: { id: session.id } };
     },
   }),

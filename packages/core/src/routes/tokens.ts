@@ -1,28 +1,26 @@
 /** API tokens: created for a member (shown once), listed without their values, revoked. */
 
-import { generateApiToken, hashToken } from '../crypto.js';
-import { LatchkeyError } from '../errors.js';
-import { defineRoute } from '../router.js';
-import { CreatedTokenResponse, CreateTokenBody, listOf, TokenResponse } from '../schemas.js';
-import { commonErrors } from './docs.js';
+import { generateApiToken, hashToken } from '../auth/tokens.js';
+import { LatchkeyError } from '../http/errors.js';
+import { CreatedTokenResponse, CreateTokenBody, listOf, TokenResponse } from '../schemas/api.js';
+import { answers } from './docs.js';
 import { refuseAbove } from './guards.js';
+import { ORGANIZATION } from './paths.js';
+import { recordChange } from './record-change.js';
+import { routeGroup } from './route-group.js';
 import { toTokenView } from './views.js';
 
-const ORG = '/organizations/{organization}';
+/** The routes of API tokens: tagged Tokens, for holders of tokens:manage. */
+const tokenRoute = routeGroup({ tag: 'Tokens', permission: 'tokens:manage' });
 
 export const tokenRoutes = [
-  defineRoute({
+  tokenRoute({
     method: 'POST',
-    path: `${ORG}/tokens`,
+    path: `${ORGANIZATION}/tokens`,
     operationId: 'createToken',
     summary: 'Create an API token for a member. The token is returned once.',
-    tag: 'Tokens',
-    permission: 'tokens:manage',
     body: CreateTokenBody,
-    responses: {
-      201: { description: 'Created; `token` is shown only here', schema: CreatedTokenResponse },
-      ...commonErrors,
-    },
+    responses: answers(201, 'Created; `token` is shown only here', CreatedTokenResponse),
     async handler(ctx) {
       const { store, ids } = ctx.services;
       const member = await store.members.get(ctx.organization.id, ctx.body.user);
@@ -43,39 +41,33 @@ export const tokenRoutes = [
         created_at: ctx.at,
         revoked_at: null,
       };
-      await store.transaction(async (tx) => {
-        await tx.tokens.create(record);
-        await tx.activity.append(
-          ctx.organization.id,
-          ctx.draft('token_created', { token_id: record.id, user: record.user, name: record.name }),
-        );
-      });
+      await recordChange(
+        ctx,
+        (tx) => tx.tokens.create(record),
+        () => ctx.event('token_created', { token_id: record.id, user: record.user, name: record.name }),
+      );
       return { status: 201, body: { ...toTokenView(record), token } };
     },
   }),
 
-  defineRoute({
+  tokenRoute({
     method: 'GET',
-    path: `${ORG}/tokens`,
+    path: `${ORGANIZATION}/tokens`,
     operationId: 'listTokens',
     summary: 'List API tokens (never their values).',
-    tag: 'Tokens',
-    permission: 'tokens:manage',
-    responses: { 200: { description: 'Tokens', schema: listOf('tokens', TokenResponse) }, ...commonErrors },
+    responses: answers(200, 'Tokens', listOf('tokens', TokenResponse)),
     async handler(ctx) {
       const tokens = await ctx.services.store.tokens.list(ctx.organization.id);
       return { status: 200, body: { tokens: tokens.map(toTokenView) } };
     },
   }),
 
-  defineRoute({
+  tokenRoute({
     method: 'POST',
-    path: `${ORG}/tokens/{token}/revoke`,
+    path: `${ORGANIZATION}/tokens/{token}/revoke`,
     operationId: 'revokeToken',
     summary: 'Revoke an API token.',
-    tag: 'Tokens',
-    permission: 'tokens:manage',
-    responses: { 200: { description: 'Revoked', schema: TokenResponse }, ...commonErrors },
+    responses: answers(200, 'Revoked', TokenResponse),
     async handler(ctx) {
       const { store } = ctx.services;
       const id = ctx.params['token']!;
@@ -84,12 +76,15 @@ export const tokenRoutes = [
       // A removed member's token is already dead; anyone with tokens:manage may mark it revoked.
       const owner = await store.members.get(ctx.organization.id, existing.user);
       if (owner) refuseAbove(ctx, owner.role, 'revoke the token of a member whose role is above yours');
-      const token = await store.transaction(async (tx) => {
-        const revoked = await tx.tokens.revoke(ctx.organization.id, id, ctx.at);
-        if (!revoked) throw new LatchkeyError('not_found', 'The token was not found.');
-        await tx.activity.append(ctx.organization.id, ctx.draft('token_revoked', { token_id: revoked.id }));
-        return revoked;
-      });
+      const token = await recordChange(
+        ctx,
+        async (tx) => {
+          const revoked = await tx.tokens.revoke(ctx.organization.id, id, ctx.at);
+          if (!revoked) throw new LatchkeyError('not_found', 'The token was not found.');
+          return revoked;
+        },
+        (revoked) => ctx.event('token_revoked', { token_id: revoked.id }),
+      );
       return { status: 200, body: toTokenView(token) };
     },
   }),

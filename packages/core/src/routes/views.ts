@@ -1,30 +1,24 @@
 /** Public views of stored records: what list and read responses show (never token hashes). */
-import type {
-  ApiToken,
-  AuditWebhook,
-  DeliveryAttempt,
-  Device,
-  Environment,
-  Member,
-  Organization,
-  Project,
-} from '../model.js';
+import type * as Model from '../model.js';
 
-export const toOrganizationView = (o: Organization) => ({
-  id: o.id,
-  slug: o.slug,
-  name: o.name,
-  created_at: o.created_at,
-});
+/**
+ * A view of records of type `T` that shows `keys` and nothing else, in that order (the order the
+ * JSON answer lists them), so a field added to a record never leaks into a response.
+ */
+const showing =
+  <T>() =>
+  <K extends keyof T>(...keys: K[]) =>
+  (record: T): Pick<T, K> =>
+    Object.fromEntries(keys.map((key) => [key, record[key]])) as Pick<T, K>;
 
-export const toProjectView = (p: Project) => ({
-  id: p.id,
-  slug: p.slug,
-  name: p.name,
-  created_at: p.created_at,
-});
+/** An organization as responses show it. */
+export const toOrganizationView = showing<Model.Organization>()('id', 'slug', 'name', 'created_at');
 
-export const toEnvironmentView = (e: Environment, project: string) => ({
+/** A project as responses show it. */
+export const toProjectView = showing<Model.Project>()('id', 'slug', 'name', 'created_at');
+
+/** An environment as responses show it, with its project named by slug. */
+export const toEnvironmentView = (e: Model.Environment, project: string) => ({
   id: e.id,
   project,
   slug: e.slug,
@@ -32,43 +26,37 @@ export const toEnvironmentView = (e: Environment, project: string) => ({
   created_at: e.created_at,
 });
 
-export const toMemberView = (m: Member) => ({
-  user: m.user,
-  role: m.role,
-  grants: m.grants,
-  created_at: m.created_at,
-});
+/** A member: user, role and grants. */
+export const toMemberView = showing<Model.Member>()('user', 'role', 'grants', 'created_at');
 
-export const toTokenView = (t: ApiToken) => ({
-  id: t.id,
-  user: t.user,
-  name: t.name,
-  created_at: t.created_at,
-  revoked_at: t.revoked_at,
-});
+/** An API token without its hash: the value is shown once, at creation, and never again. */
+export const toTokenView = showing<Model.ApiToken>()('id', 'user', 'name', 'created_at', 'revoked_at');
 
-export const toDeviceView = (d: Device) => ({
-  id: d.id,
-  user: d.user,
-  name: d.name,
-  public_key: d.public_key,
-  status: d.status,
-  created_at: d.created_at,
-  revoked_at: d.revoked_at,
-});
+/** An enrolled device with its public key. */
+export const toDeviceView = showing<Model.Device>()(
+  'id',
+  'user',
+  'name',
+  'public_key',
+  'status',
+  'created_at',
+  'revoked_at',
+);
 
-export const toAuditWebhookView = (w: AuditWebhook) => ({
-  id: w.id,
-  name: w.name,
-  url: w.url,
-  status: w.status,
-  consecutive_failures: w.consecutive_failures,
-  last_delivery: w.last_delivery,
-  last_error: w.last_error,
-  created_at: w.created_at,
-});
+/** An audit webhook with its delivery health, never its sealed signing secret. */
+export const toAuditWebhookView = showing<Model.AuditWebhook>()(
+  'id',
+  'name',
+  'url',
+  'status',
+  'consecutive_failures',
+  'last_delivery',
+  'last_error',
+  'created_at',
+);
 
-export const toAttemptView = (a: DeliveryAttempt) => ({
+/** A delivery attempt of the attempt log; `test` marks those sent by the test operation. */
+export const toAttemptView = (a: Model.DeliveryAttempt) => ({
   id: a.id,
   event_id: a.event_id,
   event_type: a.event_type,

@@ -6,7 +6,14 @@
 export type { ActivityQuery, ActivityRepository, ActivityStreamQuery } from './ports/activity.js';
 export type { AuditWebhookRepository } from './ports/audit-webhooks.js';
 export type { CreateResult } from './ports/common.js';
-export type { AttemptPage, AttemptRecord, ClaimedDelivery, DeliveryRepository } from './ports/deliveries.js';
+export type {
+  AttemptPage,
+  AttemptRecord,
+  ClaimedDelivery,
+  ClaimOptions,
+  DeliveryRepository,
+  LeasedAttemptRecord,
+} from './ports/deliveries.js';
 export type { DeviceRepository } from './ports/devices.js';
 export type { EnvironmentRepository } from './ports/environments.js';
 export type { KeyIdRecord, KeyIdRepository } from './ports/key-ids.js';

@@ -9,7 +9,7 @@ import { CreateWebhookForm } from './create-webhook-form.js';
 import { SecretDialog } from './dialogs.js';
 import { MetricsPanel } from './metrics-panel.js';
 import { Empty, ErrorNote, Status } from './states.js';
-import type { AuditWebhook, Me, Metrics, MetricsWindow, Timeline } from './types.js';
+import type { AuditWebhookList, Me, Metrics, MetricsWindow, Timeline } from './types.js';
 import { useInterval, useRequest } from './use-request.js';
 import { WebhookCard } from './webhook-card.js';
 
@@ -51,7 +51,7 @@ function AdminView({ me }: { me: Me }) {
   const org = `/organizations/${seg(me.organization.slug ?? me.organization.id)}`;
   const [metricsWindow, setMetricsWindow] = useState<MetricsWindow>('24h');
   const [secret, setSecret] = useState<{ title: string; secret: string } | null>(null);
-  const list = useRequest(() => api<{ audit_webhooks: AuditWebhook[] }>('GET', `${org}/audit-webhooks`), org);
+  const list = useRequest(() => api<AuditWebhookList>('GET', `${org}/audit-webhooks`), org);
   const metrics = useRequest(
     () => api<Metrics>('GET', `${org}/audit-webhooks/metrics?window=${metricsWindow}`),
     `${org} ${metricsWindow}`,

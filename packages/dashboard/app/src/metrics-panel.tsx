@@ -2,9 +2,10 @@
  * Delivery metrics over a window the admin picks (24h, 7d, 30d): the summary of section 2.2 and a
  * timeline of attempts, failures and p95 latency over the window.
  */
-import { TimelineChart } from './charts.js';
+
 import { formatCount, formatMs, formatRate } from './format.js';
 import { ErrorNote, Status } from './states.js';
+import { TimelineChart } from './timeline-chart.js';
 import type { Metrics, MetricsWindow, Timeline } from './types.js';
 import type { RequestState } from './use-request.js';
 

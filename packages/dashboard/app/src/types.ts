@@ -1,93 +1,45 @@
-/** The shapes of the API answers the dashboard reads (see the server's OpenAPI document). */
-export type WebhookStatus = 'active' | 'disabled' | 'dead_letter';
-export type MetricsWindow = '24h' | '7d' | '30d';
+/**
+ * The shapes of the API answers the dashboard reads, inferred from the schemas the server documents
+ * its responses with, so they cannot drift from what it sends. Type-only: nothing of core reaches
+ * the browser bundle.
+ */
+import type { schemas } from '@latchkey/core';
 
-export interface Me {
-  user: string;
-  role: string;
-  organization: { id: string; slug?: string; name?: string | null };
-}
+/** `GET /me`: who is signed in. */
+export type Me = schemas.Infer<typeof schemas.MeResponse>;
 
-export interface DeliveryError {
-  at: string;
-  code: string;
-  status_code?: number;
-  message: string;
-}
+/** One audit webhook, as listed and as each action answers. */
+export type AuditWebhook = schemas.Infer<typeof schemas.AuditWebhookResponse>;
 
-export interface AuditWebhook {
-  id: string;
-  name: string;
-  url: string;
-  status: WebhookStatus;
-  consecutive_failures: number;
-  last_delivery: {
-    at: string;
-    event_id: string;
-    succeeded: boolean;
-    status_code: number | null;
-    latency_ms: number;
-  } | null;
-  last_error: DeliveryError | null;
-  created_at: string;
-}
+/** The answer of create and rotate-secret: the webhook with its signing secret, shown once. */
+export type AuditWebhookWithSecret = schemas.Infer<typeof schemas.AuditWebhookWithSecretResponse>;
 
-export interface Latency {
-  p50_ms: number;
-  p95_ms: number;
-  p99_ms: number;
-}
+/** `GET …/audit-webhooks`. */
+export type AuditWebhookList = schemas.Infer<typeof schemas.AuditWebhookListResponse>;
 
-export interface Figures {
-  attempted: number;
-  succeeded: number;
-  failed: number;
-  success_rate: number;
-  latency: Latency;
-}
+/** A webhook's delivery state. */
+export type WebhookStatus = AuditWebhook['status'];
 
-export interface Metrics {
-  window: MetricsWindow;
-  summary: Figures & { dead_lettered_webhooks: number };
-  webhooks: (Figures & {
-    id: string;
-    name: string;
-    status: WebhookStatus;
-    latency_buckets: Record<string, number>;
-  })[];
-}
+/** `GET …/audit-webhooks/metrics`. */
+export type Metrics = schemas.Infer<typeof schemas.MetricsResponse>;
 
-export interface TimelineBucket {
-  from: string;
-  to: string;
-  attempted: number;
-  succeeded: number;
-  failed: number;
-  latency: Latency;
-}
+/** The window the metrics are read over. */
+export type MetricsWindow = Metrics['window'];
 
-export interface Timeline {
-  window: MetricsWindow;
-  buckets: TimelineBucket[];
-}
+/** One webhook's figures over the metrics window. */
+export type WebhookFigures = Metrics['webhooks'][number];
 
-export interface Attempt {
-  id: string;
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  at: string;
-  succeeded: boolean;
-  status_code: number | null;
-  latency_ms: number;
-  error: DeliveryError | null;
-  next_attempt_at: string | null;
-  test: boolean;
-}
+/** `GET …/audit-webhooks/metrics/timeline`. */
+export type Timeline = schemas.Infer<typeof schemas.MetricsTimelineResponse>;
 
-export interface TestResult {
-  delivered: boolean;
-  status_code: number | null;
-  latency_ms: number;
-  error: DeliveryError | null;
-}
+/** One interval of the timeline. */
+export type TimelineBucket = Timeline['buckets'][number];
+
+/** `GET …/deliveries`: a page of the attempt log. */
+export type DeliveriesPage = schemas.Infer<typeof schemas.DeliveriesResponse>;
+
+/** One delivery attempt of the log. */
+export type Attempt = DeliveriesPage['attempts'][number];
+
+/** `POST …/test`. */
+export type TestResult = schemas.Infer<typeof schemas.TestResponse>;

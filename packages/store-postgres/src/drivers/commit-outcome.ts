@@ -5,7 +5,7 @@
  * So the transaction's id is read before COMMIT, and after such a failure the database is asked,
  * on a new connection, what became of it (`txid_status`), until it answers or a deadline passes.
  */
-import { LatchkeyError } from '@latchkey/core';
+import { LatchkeyError } from '@latchkey/core/store';
 import type { Pool } from 'pg';
 
 /** How long to wait, by default, for the database to say what became of a commit. */

@@ -6,7 +6,7 @@
  * the query in flight, if any, fails on its own and is translated as usual.
  */
 import type { Pool, PoolClient } from 'pg';
-import { translate } from '../failures.js';
+import { translated } from './translated.js';
 
 /** A checked-out client, and how to give it back. */
 export interface HeldClient {
@@ -26,12 +26,7 @@ const ignore = () => {};
 
 /** Takes a client from `pool`; a failure to get one is translated (503 when the database is away). */
 export async function checkout(pool: Pool): Promise<HeldClient> {
-  let client: PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (error) {
-    throw translate(error);
-  }
+  const client = await translated(() => pool.connect());
   let lost: unknown;
   let released = false;
   const listeners: ((error: Error) => void)[] = [];

@@ -4,8 +4,8 @@
  * with a growing pause (at most {@link MAX_PAUSE_MS}) for as long as the database stays away.
  */
 import type { Pool } from 'pg';
-import { translate } from '../failures.js';
 import { checkout, type HeldClient } from './pg-checkout.js';
+import { translated } from './translated.js';
 
 /** The first pause before listening again, and the longest. */
 const FIRST_PAUSE_MS = 100;
@@ -60,11 +60,7 @@ export async function listenOn(
     retry.unref();
   }
 
-  try {
-    await connect();
-  } catch (error) {
-    throw translate(error);
-  }
+  await translated(connect);
   return async () => {
     stopped = true;
     if (retry) clearTimeout(retry);

@@ -1,13 +1,12 @@
 /** The node-postgres driver: a `pg.Pool`, given or built from a connection string. */
-import { createHash } from 'node:crypto';
-import type { Pool, PoolClient, PoolConfig } from 'pg';
-import type { SqlDriver, SqlQueryable, SqlResult } from '../driver.js';
-import { isUnavailable, translate } from '../failures.js';
-import { DEFAULT_COMMIT_CHECK_TIMEOUT_MS, wasCommitted } from './commit-outcome.js';
-import { binaryCopyLines } from './copy-binary.js';
-import { inlineParameters } from './inline.js';
-import { checkout } from './pg-checkout.js';
+import type { Pool, PoolConfig } from 'pg';
+import type { SqlDriver } from '../driver.js';
+import { DEFAULT_COMMIT_CHECK_TIMEOUT_MS } from './commit-outcome.js';
+import { hasMethods } from './has-methods.js';
 import { listenOn } from './pg-listen.js';
+import { pgQueryable } from './pg-queryable.js';
+import { pgStreamLines } from './pg-stream-lines.js';
+import { pgTransactionOnce } from './pg-transaction.js';
 import { withRetries } from './retry.js';
 
 /** Options of {@link pgDriver} when it builds the pool. */
@@ -29,38 +28,23 @@ export interface PgDriverOptions {
   pool?: Omit<PoolConfig, 'connectionString'>;
 }
 
-const isPool = (value: unknown): value is Pool =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as Pool).connect === 'function' &&
-  typeof (value as Pool).query === 'function';
-
-// Statements with parameters are prepared once per connection under a name derived from their text,
-// so PostgreSQL parses and plans each of them once rather than on every call.
-const names = new Map<string, string>();
-function nameOf(text: string): string {
-  let name = names.get(text);
-  if (name === undefined) {
-    name = `lk_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-    if (names.size < 10_000) names.set(text, name);
-  }
-  return name;
-}
-
-function wrap(client: Pool | PoolClient): SqlQueryable {
-  return {
-    async query<Row>(text: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
-      try {
-        const result =
-          params && params.length > 0
-            ? await client.query({ name: nameOf(text), text, values: params as unknown[] })
-            : await client.query(text);
-        return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
-      } catch (error) {
-        throw translate(error);
-      }
-    },
-  };
+/** Builds the pool the options describe; its idle connections' errors are left to the pool. */
+async function openPool(options: PgDriverOptions): Promise<Pool> {
+  const { default: pg } = await import('pg');
+  const statementTimeout = options.statementTimeoutMs ?? 5_000;
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+    application_name: 'latchkey',
+    ...(statementTimeout > 0
+      ? { statement_timeout: statementTimeout, idle_in_transaction_session_timeout: statementTimeout * 2 }
+      : {}),
+    ...options.pool,
+  });
+  // An idle connection that breaks (database restart) is reported here; the pool replaces it.
+  pool.on('error', () => {});
+  return pool;
 }
 
 /**
@@ -69,104 +53,22 @@ function wrap(client: Pool | PoolClient): SqlQueryable {
  * a statement timeout and a connection wait limit, and `close()` drains it.
  */
 export async function pgDriver(source: string | Pool | PgDriverOptions): Promise<SqlDriver> {
-  let pool: Pool;
-  let owned = false;
-  let commitCheckTimeoutMs = DEFAULT_COMMIT_CHECK_TIMEOUT_MS;
-  if (isPool(source)) {
-    pool = source;
-  } else {
-    const options: PgDriverOptions = typeof source === 'string' ? { connectionString: source } : source;
-    const { default: pg } = await import('pg');
-    const statementTimeout = options.statementTimeoutMs ?? 5_000;
-    commitCheckTimeoutMs = options.commitCheckTimeoutMs ?? commitCheckTimeoutMs;
-    pool = new pg.Pool({
-      connectionString: options.connectionString,
-      max: options.max ?? 10,
-      connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
-      application_name: 'latchkey',
-      ...(statementTimeout > 0
-        ? { statement_timeout: statementTimeout, idle_in_transaction_session_timeout: statementTimeout * 2 }
-        : {}),
-      ...options.pool,
-    });
-    // An idle connection that breaks (database restart) is reported here; the pool replaces it.
-    pool.on('error', () => {});
-    owned = true;
-  }
-  const direct = wrap(pool);
-
-  async function once<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T> {
-    const held = await checkout(pool);
-    let result: T;
-    let xid: string | null;
-    try {
-      await held.client.query('BEGIN');
-      result = await fn(wrap(held.client));
-      // Its id, when it wrote anything: if the answer to COMMIT is lost, the database is asked.
-      const { rows } = await held.client.query<{ xid: string | null }>(
-        'SELECT txid_current_if_assigned()::text AS xid',
-      );
-      xid = rows[0]?.xid ?? null;
-    } catch (error) {
-      let broken = isUnavailable(error);
-      try {
-        await held.client.query('ROLLBACK');
-      } catch {
-        broken = true;
-      }
-      // A connection that failed is destroyed rather than handed to the next caller.
-      held.release(broken);
-      throw translate(error);
-    }
-    try {
-      await held.client.query('COMMIT');
-    } catch (error) {
-      const unanswered = isUnavailable(error);
-      held.release(unanswered);
-      if (!unanswered || xid === null) throw translate(error);
-      if (await wasCommitted(pool, xid, error, commitCheckTimeoutMs)) return result;
-      throw translate(error);
-    }
-    held.release();
-    return result;
-  }
-
-  // `COPY (SELECT …) TO STDOUT` in binary format: PostgreSQL streams the rows as the socket is read,
-  // and their bytes go out without being decoded. COPY takes no parameters, so they are inlined as
-  // literals quoted by node-postgres. The statement timeout is lifted for the copy (a slow reader
-  // must not cut a long export) and restored before the connection goes back to the pool.
-  async function* streamLines(text: string, params: readonly unknown[] = []): AsyncGenerator<Uint8Array> {
-    const held = await checkout(pool);
-    const client = held.client;
-    let finished = false;
-    try {
-      const { to } = await import('pg-copy-streams');
-      const sql = inlineParameters(text, params, (value) => client.escapeLiteral(value));
-      await client.query('SET statement_timeout = 0');
-      const copy = client.query(to(`COPY (${sql}) TO STDOUT (FORMAT binary)`));
-      try {
-        yield* binaryCopyLines(copy);
-      } finally {
-        copy.destroy();
-      }
-      await client.query('RESET statement_timeout');
-      finished = true;
-    } catch (error) {
-      throw translate(error);
-    } finally {
-      // Abandoned or failed part-way, the connection may still be mid-COPY: it is destroyed.
-      held.release(!finished);
-    }
-  }
-
+  const options = hasMethods<Pool>(source, 'connect', 'query')
+    ? null
+    : typeof source === 'string'
+      ? { connectionString: source }
+      : source;
+  const pool = options ? await openPool(options) : (source as Pool);
+  const commitCheckTimeoutMs = options?.commitCheckTimeoutMs ?? DEFAULT_COMMIT_CHECK_TIMEOUT_MS;
+  const direct = pgQueryable(pool);
   return {
     name: 'pg',
     listen: (channel, onNotify) => listenOn(pool, channel, onNotify),
     query: (text, params) => direct.query(text, params),
-    transaction: (fn) => withRetries(() => once(fn)),
-    streamLines,
+    transaction: (fn) => withRetries(() => pgTransactionOnce(pool, fn, commitCheckTimeoutMs)),
+    streamLines: (text, params) => pgStreamLines(pool, text, params),
     async close() {
-      if (owned) await pool.end();
+      if (options) await pool.end();
     },
   };
 }

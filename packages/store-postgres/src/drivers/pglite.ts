@@ -1,8 +1,9 @@
 /** The embedded driver: PGlite, PostgreSQL compiled to WebAssembly, in a data directory or in memory. */
 import type { PGlite, PGliteOptions, Transaction } from '@electric-sql/pglite';
 import type { SqlDriver, SqlQueryable, SqlResult } from '../driver.js';
-import { translate } from '../failures.js';
+import { hasMethods } from './has-methods.js';
 import { withRetries } from './retry.js';
+import { translated } from './translated.js';
 
 /** Options of {@link pgliteDriver} when it opens the database. */
 export interface PgliteDriverOptions {
@@ -18,21 +19,13 @@ export interface PgliteDriverOptions {
   pglite?: Omit<PGliteOptions, 'dataDir'>;
 }
 
-const isPglite = (value: unknown): value is PGlite =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as PGlite).query === 'function' &&
-  typeof (value as PGlite).transaction === 'function';
-
 function wrap(db: PGlite | Transaction): SqlQueryable {
   return {
-    async query<Row>(text: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
-      try {
+    query<Row>(text: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
+      return translated(async () => {
         const result = await db.query<Row>(text, params as unknown[] | undefined);
         return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-      } catch (error) {
-        throw translate(error);
-      }
+      });
     },
   };
 }
@@ -45,7 +38,7 @@ function wrap(db: PGlite | Transaction): SqlQueryable {
 export async function pgliteDriver(source: string | PGlite | PgliteDriverOptions = {}): Promise<SqlDriver> {
   let db: PGlite;
   let owned = false;
-  if (isPglite(source)) {
+  if (hasMethods<PGlite>(source, 'query', 'transaction')) {
     db = source;
   } else {
     const options: PgliteDriverOptions = typeof source === 'string' ? { dataDir: source } : source;
@@ -59,14 +52,7 @@ export async function pgliteDriver(source: string | PGlite | PgliteDriverOptions
   return {
     name: 'pglite',
     query: (text, params) => direct.query(text, params),
-    transaction: (fn) =>
-      withRetries(async () => {
-        try {
-          return await db.transaction((tx) => fn(wrap(tx)));
-        } catch (error) {
-          throw translate(error);
-        }
-      }),
+    transaction: (fn) => withRetries(() => translated(() => db.transaction((tx) => fn(wrap(tx))))),
     async listen(channel, onNotify) {
       const stop = await db.listen(channel, () => onNotify());
       return async () => {

@@ -6,6 +6,7 @@ import { runningTotals } from './0004-running-totals.js';
 import { restores } from './0005-restores.js';
 import { keyring } from './0006-keyring.js';
 import { restoreLimits } from './0007-restore-limits.js';
+import { fairClaims } from './0008-fair-claims.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   restores,
   keyring,
   restoreLimits,
+  fairClaims,
 ];

@@ -1,4 +1,9 @@
-import type { ActivityEvent, ActivityQuery, ActivityRepository, ActivityStreamQuery } from '@latchkey/core';
+import type {
+  ActivityEvent,
+  ActivityQuery,
+  ActivityRepository,
+  ActivityStreamQuery,
+} from '@latchkey/core/store';
 import type { SqlDriver } from '../driver.js';
 import { int } from '../rows.js';
 import type { Runner } from '../runner.js';

@@ -3,10 +3,11 @@
  * created, race-safely, for the first event), so concurrent appends from any number of processes
  * queue on it and the chain never forks. Must run inside a transaction.
  */
-import { type ActivityDraft, type ActivityEvent, type ChainHead, sealEvent } from '@latchkey/core';
+import { type ActivityDraft, type ActivityEvent, type ChainHead, sealEvent } from '@latchkey/core/store';
 import type { SqlQueryable } from '../driver.js';
 import { int } from '../rows.js';
 import type { Tables } from '../schema-name.js';
+import { queueParams, queueStatement } from './outbox.js';
 
 /** Locks the organization's chain head (creating it, race-safely, before the first event) and reads it. */
 export async function lockChainHead(
@@ -28,28 +29,23 @@ export async function lockChainHead(
 }
 
 /**
- * The statement that stores a sealed event, queues its audit webhook deliveries (the outbox: one per
- * webhook of the organization, pending for an active one, held for a dead-lettered one, none for a
- * disabled one or a `webhook_test` event) and moves the chain head to it, as data-modifying CTEs
- * that other writes of the same transaction can join (`before`), so it all costs one round trip.
+ * The statement that stores a sealed event, queues its audit webhook deliveries (the outbox, by
+ * core's fan-out rule: see `outbox.ts`) and moves the chain head to it, as data-modifying CTEs that
+ * other writes of the same transaction can join (`before`), so it all costs one round trip.
  * Parameters: $1 organization, $2 seq, $3 id, $4 type, $5 project, $6 environment, $7 occurred_at,
- * $8 body, $9 hash; `before` may use $10 onwards.
+ * $8 body, $9 hash, $10 and $11 the outbox rule; `before` may use $12 onwards.
  */
 export function storeEventStatement(t: Tables, before = ''): string {
   return `WITH ${before}stored_event AS (
       INSERT INTO ${t.events} (organization_id, seq, id, type, project, environment, occurred_at, body)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
     ), queued_deliveries AS (
-      INSERT INTO ${t.deliveries} (id, organization_id, webhook_id, event_id, event_seq, state, next_attempt_at, created_at)
-      SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), $1, w.id, $3, $2,
-             CASE WHEN w.status = 'active' THEN 'pending' ELSE 'held' END, $7, $7
-      FROM ${t.webhooks} w
-      WHERE w.organization_id = $1 AND w.status <> 'disabled' AND $4 <> 'webhook_test'
+      ${queueStatement(t)}
     )
     UPDATE ${t.chains} SET seq = $2, hash = $9 WHERE organization_id = $1`;
 }
 
-/** The parameters $1–$9 of {@link storeEventStatement}. */
+/** The parameters $1–$11 of {@link storeEventStatement}. */
 export function storeEventParams(organizationId: string, event: ActivityEvent): unknown[] {
   return [
     organizationId,
@@ -61,6 +57,7 @@ export function storeEventParams(organizationId: string, event: ActivityEvent): 
     event.occurred_at,
     JSON.stringify(event),
     event.hash,
+    ...queueParams(event.type),
   ];
 }
 

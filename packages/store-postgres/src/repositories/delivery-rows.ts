@@ -1,5 +1,5 @@
 /** Rows of the delivery outbox and the attempt log, as the port's records. */
-import type { Delivery, DeliveryAttempt } from '@latchkey/core';
+import type { Delivery, DeliveryAttempt } from '@latchkey/core/store';
 import { iso, isoOrNull, json } from '../rows.js';
 
 export const DELIVERY_COLUMNS =

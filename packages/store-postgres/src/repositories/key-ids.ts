@@ -1,4 +1,4 @@
-import type { KeyIdRepository } from '@latchkey/core';
+import type { KeyIdRepository } from '@latchkey/core/store';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 

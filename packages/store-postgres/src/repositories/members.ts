@@ -1,19 +1,23 @@
-import type { Grant, Member, MemberChange, MemberRepository, Role } from '@latchkey/core';
+import type { Grant, Member, MemberChange, MemberRepository, Role } from '@latchkey/core/store';
 import type { SqlQueryable } from '../driver.js';
-import { created, iso } from '../rows.js';
+import { namedRecords } from '../named-records.js';
+import { jsonb, recordColumns, text, timestamp } from '../record-columns.js';
+import { recordTable } from '../record-table.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 
-/** Named, never `*`: a column added by a later migration must not change the result of a prepared statement. */
-const COLUMNS = 'organization_id, user_id, role, grants, created_at';
-
-export const toMember = (r: Record<string, unknown>): Member => ({
-  organization_id: r['organization_id'] as string,
-  user: r['user_id'] as string,
-  role: r['role'] as Role,
-  grants: r['grants'] as Grant[],
-  created_at: iso(r['created_at']),
+const MEMBER = recordColumns<Member>({
+  organization_id: text(),
+  user: text('user_id'),
+  role: text<Role>(),
+  grants: jsonb<Grant[]>(),
+  created_at: timestamp(),
 });
+
+/** A member's row (or its JSON object) as the record. */
+export const toMember = MEMBER.read;
+
+const ONE = 'organization_id = $1 AND user_id = $2';
 
 /**
  * Locks the organization's owners (in a fixed order, so concurrent owner changes queue instead of
@@ -24,31 +28,15 @@ async function lockForChange(q: SqlQueryable, t: Tables, organizationId: string,
     `SELECT user_id FROM ${t.members} WHERE organization_id = $1 AND role = 'owner' ORDER BY user_id FOR UPDATE`,
     [organizationId],
   );
-  const { rows } = await q.query(
-    `SELECT ${COLUMNS} FROM ${t.members} WHERE organization_id = $1 AND user_id = $2 FOR UPDATE`,
-    [organizationId, user],
-  );
-  return { before: rows[0] ? toMember(rows[0]) : null, owners: owners.rows.length };
+  const before = await recordTable(q, t.members, MEMBER).find(`${ONE} FOR UPDATE`, [organizationId, user]);
+  return { before, owners: owners.rows.length };
 }
 
 /** Members on SQL, unique by (organization, user); grants kept as JSON. */
 export function sqlMembers(db: Runner, t: Tables): MemberRepository {
+  const members = recordTable(db, t.members, MEMBER);
   return {
-    async create(member) {
-      const { rowCount } = await db.query(
-        `INSERT INTO ${t.members} (organization_id, user_id, role, grants, created_at) VALUES ($1, $2, $3, $4::jsonb, $5)
-         ON CONFLICT (organization_id, user_id) DO NOTHING`,
-        [member.organization_id, member.user, member.role, JSON.stringify(member.grants), member.created_at],
-      );
-      return created(rowCount);
-    },
-    async get(organizationId, user) {
-      const { rows } = await db.query(
-        `SELECT ${COLUMNS} FROM ${t.members} WHERE organization_id = $1 AND user_id = $2`,
-        [organizationId, user],
-      );
-      return rows[0] ? toMember(rows[0]) : null;
-    },
+    ...namedRecords(members, 'organization_id', 'user_id'),
     update(organizationId, user, patch) {
       return db.atomic(async (q): Promise<MemberChange> => {
         const { before, owners } = await lockForChange(q, t, organizationId, user);
@@ -56,12 +44,13 @@ export function sqlMembers(db: Runner, t: Tables): MemberRepository {
         const role = patch.role ?? before.role;
         if (before.role === 'owner' && role !== 'owner' && owners <= 1)
           return { ok: false, reason: 'last_owner' };
-        const { rows } = await q.query(
-          `UPDATE ${t.members} SET role = $3, grants = $4::jsonb WHERE organization_id = $1 AND user_id = $2
-           RETURNING ${COLUMNS}`,
-          [organizationId, user, role, JSON.stringify(patch.grants ?? before.grants)],
-        );
-        return { ok: true, before, member: toMember(rows[0]!) };
+        const member = await recordTable(q, t.members, MEMBER).update('role = $3, grants = $4::jsonb', ONE, [
+          organizationId,
+          user,
+          role,
+          JSON.stringify(patch.grants ?? before.grants),
+        ]);
+        return { ok: true, before, member: member! };
       });
     },
     remove(organizationId, user) {
@@ -69,19 +58,11 @@ export function sqlMembers(db: Runner, t: Tables): MemberRepository {
         const { before, owners } = await lockForChange(q, t, organizationId, user);
         if (!before) return { ok: false, reason: 'not_found' };
         if (before.role === 'owner' && owners <= 1) return { ok: false, reason: 'last_owner' };
-        await q.query(`DELETE FROM ${t.members} WHERE organization_id = $1 AND user_id = $2`, [
-          organizationId,
-          user,
-        ]);
+        await q.query(`DELETE FROM ${t.members} WHERE ${ONE}`, [organizationId, user]);
         return { ok: true, before, member: before };
       });
     },
-    async list(organizationId) {
-      const { rows } = await db.query(
-        `SELECT ${COLUMNS} FROM ${t.members} WHERE organization_id = $1 ORDER BY user_id COLLATE "C"`,
-        [organizationId],
-      );
-      return rows.map(toMember);
-    },
+    list: (organizationId) =>
+      members.list('organization_id = $1 ORDER BY user_id COLLATE "C"', [organizationId]),
   };
 }

@@ -1,4 +1,4 @@
-import type { RequestRecords, RequestRepository } from '@latchkey/core';
+import type { RequestRecords, RequestRepository } from '@latchkey/core/store';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { toEnvironment } from './environments.js';

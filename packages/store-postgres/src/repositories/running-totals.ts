@@ -3,57 +3,17 @@
  * total before a minute boundary is the sum of its attempts that started before it. A total is
  * taken once, from the latest earlier total plus the rollups since (minutes at the ends, whole
  * hours between), while the webhooks' rows are share-locked (no attempt of theirs is being recorded
- * meanwhile: `record` updates that row first); afterwards `record` adds each attempt to the totals
- * after its minute. So a metrics window reads three rows per webhook, whatever the traffic.
+ * meanwhile: recording locks that row first); afterwards recording adds each attempt to the totals
+ * after its minute (`delivery-record-figures.ts`). So a metrics window reads three rows per webhook, whatever the traffic.
  */
-import {
-  type DeliveryAttempt,
-  emptyRollup,
-  floorTo,
-  HOUR_MS,
-  latencyBucket,
-  latencyBucketKey,
-  MINUTE_MS,
-  mergeRollup,
-  type Rollup,
-  recordedLatency,
-  spanCover,
-} from '@latchkey/core';
+import { emptyRollup, mergeRollup, type Rollup, supersedes, totalCover } from '@latchkey/core/store';
 import type { SqlQueryable } from '../driver.js';
-import { json } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
+import { toRollup } from './rollup-rows.js';
 
 const toIso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString() : '-infinity');
-
-const toRollup = (r: Record<string, unknown>): Rollup => ({
-  attempted: Number(r['attempted']),
-  succeeded: Number(r['succeeded']),
-  failed: Number(r['failed']),
-  buckets: json(r['buckets']),
-  histogram: json(r['histogram']),
-});
-
-/** In `record`'s transaction, after the webhook's row is locked: the attempt joins every later total. */
-export async function addToLaterTotals(q: SqlQueryable, t: Tables, attempt: DeliveryAttempt): Promise<void> {
-  const ms = recordedLatency(attempt.latency_ms);
-  const ok = attempt.succeeded ? 1 : 0;
-  await q.query(
-    `UPDATE ${t.totals} SET attempted = attempted + 1, succeeded = succeeded + $3, failed = failed + $4,
-       buckets = jsonb_set(buckets, ARRAY[$5::text], to_jsonb(COALESCE((buckets ->> $5::text)::bigint, 0) + 1)),
-       histogram = jsonb_set(histogram, ARRAY[$6::text], to_jsonb(COALESCE((histogram ->> $6::text)::bigint, 0) + 1))
-     WHERE webhook_id = $1 AND boundary > $2`,
-    [
-      attempt.webhook_id,
-      iso(floorTo(Date.parse(attempt.at), MINUTE_MS)),
-      ok,
-      1 - ok,
-      latencyBucketKey(ms),
-      String(latencyBucket(ms)),
-    ],
-  );
-}
 
 /** Takes the missing totals before `boundary` of the organization's webhooks; the caller holds their share locks. */
 async function takeTotals(
@@ -79,9 +39,9 @@ async function takeTotals(
   const ranges: { id: string; unit: 'minute' | 'hour'; from: string; to: string }[] = [];
   for (const row of missing) {
     const id = row['id'] as string;
-    const base = row['base'] === null ? Number.NEGATIVE_INFINITY : Date.parse(toIso(row['base']));
-    totals.set(id, row['base'] === null ? emptyRollup() : toRollup(row));
-    const span = spanCover(base, Date.parse(boundary));
+    const base = row['base'] === null ? null : Date.parse(toIso(row['base']));
+    totals.set(id, base === null ? emptyRollup() : toRollup(row));
+    const span = totalCover(base, Date.parse(boundary));
     if (span.hours) ranges.push({ id, unit: 'hour', from: iso(span.hours.from), to: iso(span.hours.to) });
     for (const range of span.minutes)
       ranges.push({ id, unit: 'minute', from: iso(range.from), to: iso(range.to) });
@@ -97,13 +57,9 @@ async function takeTotals(
   const organizationOf = new Map(
     missing.map((row) => [row['id'] as string, row['organization_id'] as string]),
   );
-  // A base in the same hour as the new total (and not on the hour) is superseded by it: dropped, so
-  // a window read every minute keeps about one total per webhook and hour, not one per minute.
-  const superseded = missing.filter((row) => {
-    if (row['base'] === null) return false;
-    const base = Date.parse(toIso(row['base']));
-    return base % HOUR_MS !== 0 && floorTo(base, HOUR_MS) === floorTo(Date.parse(boundary), HOUR_MS);
-  });
+  const superseded = missing.filter(
+    (row) => row['base'] !== null && supersedes(Date.parse(boundary), Date.parse(toIso(row['base']))),
+  );
   if (superseded.length > 0) {
     await q.query(
       `DELETE FROM ${t.totals} x USING unnest($1::text[], $2::timestamptz[]) AS m(id, boundary)
@@ -169,6 +125,7 @@ async function readTotals(
   return result;
 }
 
+/** See `DeliveryRepository.totalsBefore`: read, or taken first when one is missing. */
 export async function totalsBefore(
   db: Runner,
   t: Tables,

@@ -5,7 +5,7 @@ import {
   planPush,
   type SecretRepository,
   sealEvent,
-} from '@latchkey/core';
+} from '@latchkey/core/store';
 import type { SqlQueryable } from '../driver.js';
 import { int, iso } from '../rows.js';
 import type { Runner } from '../runner.js';
@@ -56,9 +56,9 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
     storeEventStatement(
       t,
       `written AS (
-        UPDATE ${t.secrets} AS s SET version = w.version, deleted = w.value IS NULL, value = w.value, updated_at = $10
-        FROM unnest($11::text[], $12::int[], $13::text[]) AS w(key, version, value)
-        WHERE s.environment_id = $14 AND s.key = w.key
+        UPDATE ${t.secrets} AS s SET version = w.version, deleted = w.value IS NULL, value = w.value, updated_at = $12
+        FROM unnest($13::text[], $14::int[], $15::text[]) AS w(key, version, value)
+        WHERE s.environment_id = $16 AND s.key = w.key
       ), `,
     ),
     [

@@ -1,52 +1,29 @@
-import type { ApiToken, TokenRepository } from '@latchkey/core';
-import { iso, isoOrNull } from '../rows.js';
+import type { ApiToken, TokenRepository } from '@latchkey/core/store';
+import { recordColumns, text, timestamp, timestampOrNull } from '../record-columns.js';
+import { recordTable } from '../record-table.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 
-/** Named, never `*`: a column added by a later migration must not change the result of a prepared statement. */
-const COLUMNS = 'id, organization_id, user_id, name, token_hash, created_at, revoked_at';
-
-export const toToken = (r: Record<string, unknown>): ApiToken => ({
-  id: r['id'] as string,
-  organization_id: r['organization_id'] as string,
-  user: r['user_id'] as string,
-  name: r['name'] as string,
-  token_hash: r['token_hash'] as string,
-  created_at: iso(r['created_at']),
-  revoked_at: isoOrNull(r['revoked_at']),
+const TOKEN = recordColumns<ApiToken>({
+  id: text(),
+  organization_id: text(),
+  user: text('user_id'),
+  name: text(),
+  token_hash: text(),
+  created_at: timestamp(),
+  revoked_at: timestampOrNull(),
 });
+
+/** A token's row (or its JSON object) as the record. */
+export const toToken = TOKEN.read;
 
 /** API tokens on SQL, looked up by the unique index on their hash. */
 export function sqlTokens(db: Runner, t: Tables): TokenRepository {
+  const tokens = recordTable(db, t.tokens, TOKEN);
   return {
-    async create(token) {
-      await db.query(
-        `INSERT INTO ${t.tokens} (id, organization_id, user_id, name, token_hash, created_at, revoked_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [
-          token.id,
-          token.organization_id,
-          token.user,
-          token.name,
-          token.token_hash,
-          token.created_at,
-          token.revoked_at,
-        ],
-      );
-    },
-    async findByHash(tokenHash) {
-      const { rows } = await db.query(`SELECT ${COLUMNS} FROM ${t.tokens} WHERE token_hash = $1`, [
-        tokenHash,
-      ]);
-      return rows[0] ? toToken(rows[0]) : null;
-    },
-    async list(organizationId) {
-      const { rows } = await db.query(
-        `SELECT ${COLUMNS} FROM ${t.tokens} WHERE organization_id = $1 ORDER BY created_at, id`,
-        [organizationId],
-      );
-      return rows.map(toToken);
-    },
+    create: (token) => tokens.insert(token),
+    findByHash: (tokenHash) => tokens.find('token_hash = $1', [tokenHash]),
+    list: (organizationId) => tokens.list('organization_id = $1 ORDER BY created_at, id', [organizationId]),
     async revokeAllOf(organizationId, user, at) {
       const { rowCount } = await db.query(
         `UPDATE ${t.tokens} SET revoked_at = $3 WHERE organization_id = $1 AND user_id = $2 AND revoked_at IS NULL`,
@@ -54,13 +31,12 @@ export function sqlTokens(db: Runner, t: Tables): TokenRepository {
       );
       return rowCount;
     },
-    async revoke(organizationId, id, at) {
-      // The first revocation's time stays: revoking again changes nothing.
-      const { rows } = await db.query(
-        `UPDATE ${t.tokens} SET revoked_at = COALESCE(revoked_at, $3) WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-        [organizationId, id, at],
-      );
-      return rows[0] ? toToken(rows[0]) : null;
-    },
+    // The first revocation's time stays: revoking again changes nothing.
+    revoke: (organizationId, id, at) =>
+      tokens.update('revoked_at = COALESCE(revoked_at, $3)', 'organization_id = $1 AND id = $2', [
+        organizationId,
+        id,
+        at,
+      ]),
   };
 }

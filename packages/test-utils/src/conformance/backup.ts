@@ -7,9 +7,9 @@
 import { type ActivityEvent, type Checkpoint, verifyChain, verifyCheckpoint } from '@latchkey/core';
 import { expect } from 'vitest';
 import { describe, it } from '../keyed.js';
-import { PUBLIC_HOST } from './audit-webhooks.js';
 import { ADMIN, type ConformanceContext, ENV_PATH } from './context.js';
 import { expectError } from './expect-error.js';
+import { PUBLIC_HOST } from './fake-network.js';
 
 interface Line {
   kind?: string;

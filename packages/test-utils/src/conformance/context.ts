@@ -5,7 +5,7 @@
  */
 import type { ActivityEvent, Core, DeviceKeyPair, UnsignedPush } from '@latchkey/core';
 import type { HttpTarget, TargetResponse } from '../http-target.js';
-import type { conformanceTransport } from './audit-webhooks.js';
+import type { conformanceTransport } from './fake-network.js';
 
 /** Token of the bootstrap user `admin`, who is an owner of `acme`. */
 export const ADMIN = 'lk_conformance_admin_token_acme_0000000000000';

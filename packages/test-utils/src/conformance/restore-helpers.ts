@@ -9,11 +9,10 @@ import {
   type ActivityDraft,
   type ActivityEvent,
   emptyBackupCounts,
-  GENESIS_HASH,
-  sealEvent,
   signCheckpoint,
   toAuditKey,
 } from '@latchkey/core';
+import { GENESIS_HASH, sealEvent } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import type { TargetResponse } from '../http-target.js';
 import { ADMIN, type ConformanceContext } from './context.js';

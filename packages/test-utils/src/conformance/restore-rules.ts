@@ -11,9 +11,9 @@ import { createCore, generateAuditKey, generateDeviceKeyPair, generateKeyringKey
 import { expect } from 'vitest';
 import { inProcessTarget } from '../http-target.js';
 import { describe, it } from '../keyed.js';
-import { conformanceResolver, conformanceTransport, PUBLIC_HOST } from './audit-webhooks.js';
 import type { ConformanceContext } from './context.js';
 import { expectError } from './expect-error.js';
+import { conformanceResolver, conformanceTransport, PUBLIC_HOST } from './fake-network.js';
 import { type Line, linesOf, rechain, restoreHelpers } from './restore-helpers.js';
 
 const OTHER_TOKEN = 'lk_conformance_other_server_token_000000000000';

@@ -8,9 +8,9 @@
 import { type ActivityEvent, verifyChain } from '@latchkey/core';
 import { expect } from 'vitest';
 import { describe, it } from '../keyed.js';
-import { PUBLIC_HOST } from './audit-webhooks.js';
 import { ADMIN, type ConformanceContext } from './context.js';
 import { expectError } from './expect-error.js';
+import { PUBLIC_HOST } from './fake-network.js';
 import { type Line, manifestOf, restoreHelpers, split } from './restore-helpers.js';
 
 export { manifestOf } from './restore-helpers.js';

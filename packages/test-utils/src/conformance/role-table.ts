@@ -9,8 +9,8 @@ import { emptyBackupCounts } from '@latchkey/core';
 import { expect } from 'vitest';
 import type { TargetResponse } from '../http-target.js';
 import { describe, it } from '../keyed.js';
-import { PUBLIC_HOST } from './audit-webhooks.js';
 import { ADMIN, type ConformanceContext, type Member, OTHER_ORG_ADMIN } from './context.js';
+import { PUBLIC_HOST } from './fake-network.js';
 
 type Role = 'owner' | 'admin' | 'developer' | 'viewer' | 'outsider';
 const ROLES: Role[] = ['owner', 'admin', 'developer', 'viewer', 'outsider'];

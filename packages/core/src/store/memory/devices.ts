@@ -1,12 +1,12 @@
 import type { DeviceRepository } from '../ports/devices.js';
+import { journaledAssign, journaledSet } from './journaled.js';
 import { copy, type Journal, type MemoryState } from './state.js';
 
 /** Devices in memory. */
 export function memoryDevices(state: MemoryState, journal: Journal): DeviceRepository {
   return {
     async create(device) {
-      state.devices.set(device.id, copy(device));
-      journal?.push(() => state.devices.delete(device.id));
+      journaledSet(state.devices, device.id, copy(device), journal);
     },
     async get(organizationId, id) {
       const device = state.devices.get(id);
@@ -18,31 +18,17 @@ export function memoryDevices(state: MemoryState, journal: Journal): DeviceRepos
         .map(copy);
     },
     async revokeAllOf(organizationId, user, at) {
-      let revoked = 0;
-      for (const device of state.devices.values()) {
-        if (device.organization_id !== organizationId || device.user !== user || device.status === 'revoked')
-          continue;
-        device.status = 'revoked';
-        device.revoked_at = at;
-        journal?.push(() => {
-          device.status = 'active';
-          device.revoked_at = null;
-        });
-        revoked++;
-      }
-      return revoked;
+      const live = [...state.devices.values()].filter(
+        (d) => d.organization_id === organizationId && d.user === user && d.status !== 'revoked',
+      );
+      for (const device of live) journaledAssign(device, { status: 'revoked', revoked_at: at }, journal);
+      return live.length;
     },
     async revoke(organizationId, id, at) {
       const device = state.devices.get(id);
       if (!device || device.organization_id !== organizationId) return null;
-      if (device.status !== 'revoked') {
-        device.status = 'revoked';
-        device.revoked_at = at;
-        journal?.push(() => {
-          device.status = 'active';
-          device.revoked_at = null;
-        });
-      }
+      if (device.status !== 'revoked')
+        journaledAssign(device, { status: 'revoked', revoked_at: at }, journal);
       return copy(device);
     },
   };

@@ -1,35 +1,18 @@
 import type { EnvironmentRepository } from '../ports/environments.js';
-import { copy, insertUnique, type Journal, listSorted, type MemoryState } from './state.js';
+import { journaledAssign } from './journaled.js';
+import { namedRecords } from './named-records.js';
+import { copy, type Journal, type MemoryState } from './state.js';
 
-/** Environments in memory. */
+/** Environments in memory, unique by slug in their project. */
 export function memoryEnvironments(state: MemoryState, journal: Journal): EnvironmentRepository {
   return {
-    async create(environment) {
-      const key = `${environment.project_id}/${environment.slug}`;
-      return insertUnique(state.environments, key, copy(environment), journal);
-    },
-    async get(projectId, slug) {
-      const environment = state.environments.get(`${projectId}/${slug}`);
-      return environment ? copy(environment) : null;
-    },
-    async list(projectId) {
-      return listSorted(
-        state.environments,
-        (e) => e.project_id === projectId,
-        (e) => e.slug,
-        copy,
-      );
-    },
+    ...namedRecords(state.environments, journal, { parent: (e) => e.project_id, name: (e) => e.slug }, copy),
     async update(id, patch) {
       for (const environment of state.environments.values()) {
-        if (environment.id === id) {
-          const before = environment.require_strict_conflict_mode;
-          environment.require_strict_conflict_mode = patch.require_strict_conflict_mode;
-          journal?.push(() => {
-            environment.require_strict_conflict_mode = before;
-          });
-          return copy(environment);
-        }
+        if (environment.id !== id) continue;
+        const { require_strict_conflict_mode } = patch;
+        journaledAssign(environment, { require_strict_conflict_mode }, journal);
+        return copy(environment);
       }
       return null;
     },

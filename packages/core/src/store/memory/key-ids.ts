@@ -1,4 +1,6 @@
 import type { KeyIdRepository } from '../ports/key-ids.js';
+import { journaledDelete, journaledSet } from './journaled.js';
+import { byCodeUnits } from './order.js';
 import type { Journal, MemoryState } from './state.js';
 
 /** Key ids in memory: one map, each call one synchronous step. */
@@ -6,28 +8,17 @@ export function memoryKeyIds(state: MemoryState, journal: Journal): KeyIdReposit
   return {
     async list() {
       return [...state.keyIds]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .sort(([a], [b]) => byCodeUnits(a, b))
         .map(([key_id, check]) => ({ key_id, check }));
     },
     async record(keyId, check) {
       const kept = state.keyIds.get(keyId);
       if (kept) return kept;
-      state.keyIds.set(keyId, check);
-      if (journal) {
-        journal.push(() => {
-          if (kept === undefined) state.keyIds.delete(keyId);
-          else state.keyIds.set(keyId, kept);
-        });
-      }
+      journaledSet(state.keyIds, keyId, check, journal);
       return check;
     },
     async forget(keyIds) {
-      for (const keyId of keyIds) {
-        if (!state.keyIds.has(keyId)) continue;
-        const kept = state.keyIds.get(keyId)!;
-        state.keyIds.delete(keyId);
-        journal?.push(() => state.keyIds.set(keyId, kept));
-      }
+      for (const keyId of keyIds) journaledDelete(state.keyIds, keyId, journal);
     },
   };
 }

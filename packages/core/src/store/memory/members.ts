@@ -1,6 +1,8 @@
 import type { Member } from '../../model.js';
 import type { MemberRepository } from '../ports/members.js';
-import { clone, insertUnique, type Journal, listSorted, type MemoryState } from './state.js';
+import { journaledDelete, journaledSet } from './journaled.js';
+import { namedRecords } from './named-records.js';
+import { clone, type Journal, type MemoryState } from './state.js';
 
 const copyMember = (m: Member): Member => ({
   ...m,
@@ -15,16 +17,11 @@ function ownerCount(state: MemoryState, organizationId: string): number {
   return owners;
 }
 
-/** Members in memory. */
+/** Members in memory, unique by user in their organization. */
 export function memoryMembers(state: MemoryState, journal: Journal): MemberRepository {
+  const named = { parent: (m: Member) => m.organization_id, name: (m: Member) => m.user };
   return {
-    async create(member) {
-      return insertUnique(state.members, `${member.organization_id}/${member.user}`, clone(member), journal);
-    },
-    async get(organizationId, user) {
-      const member = state.members.get(`${organizationId}/${user}`);
-      return member ? copyMember(member) : null;
-    },
+    ...namedRecords(state.members, journal, named, copyMember),
     async update(organizationId, user, patch) {
       const key = `${organizationId}/${user}`;
       const stored = state.members.get(key);
@@ -35,8 +32,7 @@ export function memoryMembers(state: MemoryState, journal: Journal): MemberRepos
       }
       const before = copyMember(stored);
       const member: Member = { ...before, role, grants: patch.grants ?? before.grants };
-      state.members.set(key, clone(member));
-      journal?.push(() => state.members.set(key, stored));
+      journaledSet(state.members, key, clone(member), journal);
       return { ok: true, before, member: copyMember(member) };
     },
     async remove(organizationId, user) {
@@ -46,17 +42,8 @@ export function memoryMembers(state: MemoryState, journal: Journal): MemberRepos
       if (stored.role === 'owner' && ownerCount(state, organizationId) <= 1) {
         return { ok: false, reason: 'last_owner' };
       }
-      state.members.delete(key);
-      journal?.push(() => state.members.set(key, stored));
+      journaledDelete(state.members, key, journal);
       return { ok: true, before: copyMember(stored), member: copyMember(stored) };
-    },
-    async list(organizationId) {
-      return listSorted(
-        state.members,
-        (m) => m.organization_id === organizationId,
-        (m) => m.user,
-        clone,
-      );
     },
   };
 }

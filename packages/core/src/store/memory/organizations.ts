@@ -1,18 +1,15 @@
 import type { OrganizationRepository } from '../ports/organizations.js';
+import { journaledSet } from './journaled.js';
 import { copy, type Journal, type MemoryState } from './state.js';
 
-/** Organizations in memory. */
+/** Organizations in memory, by id and by their unique slug. */
 export function memoryOrganizations(state: MemoryState, journal: Journal): OrganizationRepository {
   return {
     async create(org) {
       if (state.orgBySlug.has(org.slug)) return 'exists';
       const stored = copy(org);
-      state.orgs.set(org.id, stored);
-      state.orgBySlug.set(org.slug, stored);
-      journal?.push(() => {
-        state.orgs.delete(org.id);
-        state.orgBySlug.delete(org.slug);
-      });
+      journaledSet(state.orgs, org.id, stored, journal);
+      journaledSet(state.orgBySlug, org.slug, stored, journal);
       return 'created';
     },
     async getBySlug(slug) {

@@ -4,26 +4,23 @@
  * at the ends, whole hours between), and an attempt recorded afterwards for an earlier minute is
  * added to every later total.
  */
-import type { DeliveryAttempt } from '../../model.js';
-import {
-  addAttempt,
-  emptyRollup,
-  floorTo,
-  HOUR_MS,
-  MINUTE_MS,
-  mergeRollup,
-  type Rollup,
-  spanCover,
-} from '../../webhooks/metrics-rollup.js';
-import { clone, type Journal, type MemoryState, type StoredTotal } from './state.js';
 
-/** Adds a recorded attempt to its webhook's totals before the boundaries after its minute. */
-export function addToLaterTotals(state: MemoryState, journal: Journal, attempt: DeliveryAttempt): void {
-  const minute = floorTo(Date.parse(attempt.at), MINUTE_MS);
+import { type AttemptShare, countsBefore } from '../../metrics/attempt-share.js';
+import { emptyRollup, mergeRollup, type Rollup } from '../../metrics/rollup.js';
+import { coversRollup, supersedes, totalCover } from '../../metrics/running-total.js';
+import { clone, deleteWhere, type Journal, type MemoryState, type StoredTotal } from './state.js';
+
+/** Adds a recorded attempt's share to the webhook's totals that count it (see `countsBefore`). */
+export function addToLaterTotals(
+  state: MemoryState,
+  journal: Journal,
+  webhookId: string,
+  share: AttemptShare,
+): void {
   for (const stored of state.totals.values()) {
-    if (stored.webhook_id !== attempt.webhook_id || stored.boundary <= minute) continue;
+    if (stored.webhook_id !== webhookId || !countsBefore(share, stored.boundary)) continue;
     const before = clone(stored.rollup);
-    addAttempt(stored.rollup, { ok: attempt.succeeded, latencyMs: attempt.latency_ms });
+    mergeRollup(stored.rollup, share.rollup);
     journal?.push(() => {
       stored.rollup = before;
     });
@@ -47,21 +44,12 @@ function totalOf(
     if (!base || stored.boundary > base.boundary) base = stored;
   }
   const rollup: Rollup = base ? clone(base.rollup) : emptyRollup();
-  const span = spanCover(base ? base.boundary : Number.NEGATIVE_INFINITY, boundary);
+  const cover = totalCover(base ? base.boundary : null, boundary);
   for (const stored of state.rollups.values()) {
     if (stored.webhook_id !== webhookId) continue;
-    const inside =
-      stored.unit === 'hour'
-        ? span.hours !== null && stored.start >= span.hours.from && stored.start < span.hours.to
-        : span.minutes.some((range) => stored.start >= range.from && stored.start < range.to);
-    if (inside) mergeRollup(rollup, stored.rollup);
+    if (coversRollup(cover, stored.unit, stored.start)) mergeRollup(rollup, stored.rollup);
   }
-  // A base in the same hour, not on the hour, is superseded by the new total (see the port).
-  if (
-    base &&
-    base.boundary % HOUR_MS !== 0 &&
-    floorTo(base.boundary, HOUR_MS) === floorTo(boundary, HOUR_MS)
-  ) {
+  if (base && supersedes(boundary, base.boundary)) {
     const baseKey = `${webhookId}|${base.boundary}`;
     const dropped = base;
     state.totals.delete(baseKey);
@@ -72,6 +60,7 @@ function totalOf(
   return rollup;
 }
 
+/** See `DeliveryRepository.totalsBefore`. */
 export function totalsBefore(
   state: MemoryState,
   journal: Journal,
@@ -96,12 +85,5 @@ export function pruneTotals(state: MemoryState, journal: Journal, before: number
   for (const [organizationId, webhookIds] of state.webhooksByOrg) {
     for (const webhookId of webhookIds) totalOf(state, journal, organizationId, webhookId, before);
   }
-  let removed = 0;
-  for (const [key, stored] of [...state.totals]) {
-    if (stored.boundary >= before) continue;
-    state.totals.delete(key);
-    journal?.push(() => state.totals.set(key, stored));
-    removed++;
-  }
-  return removed;
+  return deleteWhere(state.totals, journal, (stored) => stored.boundary < before);
 }

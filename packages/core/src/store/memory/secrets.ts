@@ -1,4 +1,4 @@
-import { type KeyHead, planPush } from '../../conflicts.js';
+import { type KeyHead, planPush } from '../../secrets/push-plan.js';
 import type {
   ApplyPushInput,
   ApplyPushResult,
@@ -6,65 +6,35 @@ import type {
   StoredValue,
   StoredValueRef,
 } from '../ports/secrets.js';
-import { appendEvent, type Journal, type MemoryState, type StoredSecret } from './state.js';
+import { journaledAssign, journaledEnsure, journaledSet } from './journaled.js';
+import { byCodeUnits } from './order.js';
+import { appendEvent, type Journal, type MemoryState } from './state.js';
 
 /** Secret versions in memory. `applyPush` runs without awaiting in between, so it is one atomic step. */
 export function memorySecrets(state: MemoryState, journal: Journal): SecretRepository {
+  /** The environment's keys whose head is (or is not) a tombstone, in key order. */
+  const keysOf = (environmentId: string, deleted: boolean) =>
+    [...(state.secrets.get(environmentId) ?? [])]
+      .filter(([, s]) => s.head.deleted === deleted)
+      .sort(([a], [b]) => byCodeUnits(a, b));
   return {
-    async applyPush(input: ApplyPushInput): Promise<ApplyPushResult> {
-      let table = state.secrets.get(input.environmentId);
-      if (!table) {
-        table = new Map();
-        state.secrets.set(input.environmentId, table);
-      }
-      const heads = new Map<string, KeyHead>();
-      for (const change of input.changes) {
-        const stored = table.get(change.key);
-        if (stored) heads.set(change.key, stored.head);
-      }
-      const plan = planPush(heads, input.changes, input.force);
-      if (!plan.ok) return { ok: false, conflicts: plan.conflicts };
-      const draft = input.event(plan);
-      if (journal) {
-        const target = table;
-        const before = new Map<string, StoredSecret | undefined>();
-        for (const write of plan.writes) before.set(write.key, target.get(write.key));
-        journal.push(() => {
-          for (const [key, stored] of before) {
-            if (stored) target.set(key, stored);
-            else target.delete(key);
-          }
-        });
-      }
-      for (const write of plan.writes) {
-        table.set(write.key, {
-          head: { version: write.version, deleted: write.value === null },
-          value: write.value,
-          updated_at: input.now,
-        });
-      }
-      const event = appendEvent(state, journal, input.organizationId, draft);
-      return {
-        ok: true,
-        versions: plan.writes.map((w) => ({ key: w.key, version: w.version })),
-        event: { ...event },
-      };
+    async applyPush(input) {
+      return applyPush(state, journal, input);
     },
     async listLive(environmentId) {
-      const table = state.secrets.get(environmentId);
-      if (!table) return [];
-      return [...table.entries()]
-        .filter(([, s]) => !s.head.deleted)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, s]) => ({ key, version: s.head.version, value: s.value, updated_at: s.updated_at }));
+      return keysOf(environmentId, false).map(([key, s]) => ({
+        key,
+        version: s.head.version,
+        value: s.value,
+        updated_at: s.updated_at,
+      }));
     },
     async listTombstones(environmentId) {
-      const table = state.secrets.get(environmentId);
-      if (!table) return [];
-      return [...table.entries()]
-        .filter(([, s]) => s.head.deleted)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, s]) => ({ key, version: s.head.version, updated_at: s.updated_at }));
+      return keysOf(environmentId, true).map(([key, s]) => ({
+        key,
+        version: s.head.version,
+        updated_at: s.updated_at,
+      }));
     },
     async scanValues(after, limit) {
       const rows: StoredValue[] = [];
@@ -82,10 +52,7 @@ export function memorySecrets(state: MemoryState, journal: Journal): SecretRepos
       for (const change of changes) {
         const stored = state.secrets.get(change.environmentId)?.get(change.key);
         if (!stored || stored.value !== change.from) continue;
-        stored.value = change.to;
-        journal?.push(() => {
-          stored.value = change.from;
-        });
+        journaledAssign(stored, { value: change.to }, journal);
         replaced++;
       }
       return replaced;
@@ -93,8 +60,31 @@ export function memorySecrets(state: MemoryState, journal: Journal): SecretRepos
   };
 }
 
+/** The compare-and-set of a push: every planned version and the event, or, on a conflict, nothing. */
+function applyPush(state: MemoryState, journal: Journal, input: ApplyPushInput): ApplyPushResult {
+  const table = journaledEnsure(state.secrets, input.environmentId, () => new Map(), journal);
+  const heads = new Map<string, KeyHead>();
+  for (const change of input.changes) {
+    const stored = table.get(change.key);
+    if (stored) heads.set(change.key, stored.head);
+  }
+  const plan = planPush(heads, input.changes, input.force);
+  if (!plan.ok) return { ok: false, conflicts: plan.conflicts };
+  const draft = input.event(plan);
+  for (const write of plan.writes) {
+    const head = { version: write.version, deleted: write.value === null };
+    journaledSet(table, write.key, { head, value: write.value, updated_at: input.now }, journal);
+  }
+  const event = appendEvent(state, journal, input.organizationId, draft);
+  return {
+    ok: true,
+    versions: plan.writes.map((w) => ({ key: w.key, version: w.version })),
+    event: { ...event },
+  };
+}
+
 /** Environment id, then key, in code-unit order (byte order for the ASCII ids and keys we store). */
 function compareRefs(a: StoredValueRef, b: StoredValueRef): number {
   if (a.environmentId !== b.environmentId) return a.environmentId < b.environmentId ? -1 : 1;
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+  return byCodeUnits(a.key, b.key);
 }

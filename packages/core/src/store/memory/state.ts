@@ -1,7 +1,8 @@
 /** The maps behind the memory store, shared by its repositories, and the undo journal of a transaction. */
-import { type ChainHead, sealEvent } from '../../activity.js';
-import type { KeyHead } from '../../conflicts.js';
-import { randomId } from '../../ids.js';
+import { type ChainHead, sealEvent } from '../../activity/chain.js';
+import { randomId } from '../../config/ids.js';
+import { outboxState, type QueuedState } from '../../delivery/outbox.js';
+import type { Rollup, RollupUnit } from '../../metrics/rollup.js';
 import type {
   ActivityDraft,
   ActivityEvent,
@@ -15,7 +16,7 @@ import type {
   Organization,
   Project,
 } from '../../model.js';
-import type { Rollup } from '../../webhooks/metrics-rollup.js';
+import type { KeyHead } from '../../secrets/push-plan.js';
 import type { RestoreSession } from '../ports/restores.js';
 
 /** One stored key of an environment. */
@@ -71,7 +72,7 @@ export interface MemoryState {
 export interface StoredRollup {
   organization_id: string;
   webhook_id: string;
-  unit: 'minute' | 'hour';
+  unit: RollupUnit;
   /** Start, in milliseconds. */
   start: number;
   rollup: Rollup;
@@ -91,6 +92,18 @@ export interface StoredTotal {
  * a transaction, where every write is one synchronous step and needs no undo.
  */
 export type Journal = (() => void)[] | null;
+
+/** Deletes the entries of `map` whose value `doomed` picks, each with its undo; returns how many. */
+export function deleteWhere<K, V>(map: Map<K, V>, journal: Journal, doomed: (value: V) => boolean): number {
+  let removed = 0;
+  for (const [key, value] of [...map]) {
+    if (!doomed(value)) continue;
+    map.delete(key);
+    journal?.push(() => map.set(key, value));
+    removed++;
+  }
+  return removed;
+}
 
 /** A new, empty state. */
 export function createState(maxNonces: number): MemoryState {
@@ -151,8 +164,8 @@ export function appendEvent(
 }
 
 /**
- * The outbox, in the same step as the event: a delivery per webhook of the organization, pending
- * for an active one, held for a dead-lettered one; none for a disabled one or a `webhook_test` event.
+ * The outbox, in the same step as the event: a delivery per webhook of the organization that the
+ * fan-out rule says is owed one (see `outboxState`).
  */
 function enqueueDeliveries(
   state: MemoryState,
@@ -160,23 +173,21 @@ function enqueueDeliveries(
   organizationId: string,
   event: ActivityEvent,
 ): void {
-  if (event.type === 'webhook_test') return;
   let queued = false;
   for (const webhookId of state.webhooksByOrg.get(organizationId) ?? []) {
     const webhook = state.webhooks.get(webhookId)!;
-    if (webhook.status === 'disabled') continue;
-    const delivery = newDelivery(
-      webhook,
-      event.id,
-      event.seq,
-      webhook.status === 'active' ? 'pending' : 'held',
-      event.occurred_at,
-    );
-    state.deliveries.set(delivery.id, delivery);
-    journal?.push(() => state.deliveries.delete(delivery.id));
-    queued ||= delivery.state === 'pending';
+    const starts = outboxState(webhook.status, event.type);
+    if (starts === null) continue;
+    queueDelivery(state, journal, newDelivery(webhook, event.id, event.seq, starts, event.occurred_at));
+    queued ||= starts === 'pending';
   }
   if (queued) notifyDeliveryWatchers(state);
+}
+
+/** Adds a new delivery to the outbox (undone by its removal). */
+export function queueDelivery(state: MemoryState, journal: Journal, delivery: Delivery): void {
+  state.deliveries.set(delivery.id, delivery);
+  journal?.push(() => state.deliveries.delete(delivery.id));
 }
 
 /**
@@ -195,7 +206,7 @@ export function newDelivery(
   webhook: AuditWebhook,
   eventId: string,
   eventSeq: number,
-  state: 'pending' | 'held',
+  state: QueuedState,
   at: string,
 ): Delivery {
   return {

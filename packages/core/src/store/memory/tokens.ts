@@ -1,17 +1,14 @@
 import type { TokenRepository } from '../ports/tokens.js';
+import { journaledAssign, journaledSet } from './journaled.js';
 import { copy, type Journal, type MemoryState } from './state.js';
 
-/** API tokens in memory. */
+/** API tokens in memory, by id and by their hash. */
 export function memoryTokens(state: MemoryState, journal: Journal): TokenRepository {
   return {
     async create(token) {
       const stored = copy(token);
-      state.tokens.set(token.id, stored);
-      state.tokenByHash.set(token.token_hash, stored);
-      journal?.push(() => {
-        state.tokens.delete(token.id);
-        state.tokenByHash.delete(token.token_hash);
-      });
+      journaledSet(state.tokens, token.id, stored, journal);
+      journaledSet(state.tokenByHash, token.token_hash, stored, journal);
     },
     async findByHash(tokenHash) {
       const token = state.tokenByHash.get(tokenHash);
@@ -21,27 +18,17 @@ export function memoryTokens(state: MemoryState, journal: Journal): TokenReposit
       return [...state.tokens.values()].filter((t) => t.organization_id === organizationId).map(copy);
     },
     async revokeAllOf(organizationId, user, at) {
-      let revoked = 0;
-      for (const token of state.tokens.values()) {
-        if (token.organization_id !== organizationId || token.user !== user || token.revoked_at !== null)
-          continue;
-        token.revoked_at = at;
-        journal?.push(() => {
-          token.revoked_at = null;
-        });
-        revoked++;
-      }
-      return revoked;
+      const live = [...state.tokens.values()].filter(
+        (t) => t.organization_id === organizationId && t.user === user && t.revoked_at === null,
+      );
+      for (const token of live) journaledAssign(token, { revoked_at: at }, journal);
+      return live.length;
     },
     async revoke(organizationId, id, at) {
       const token = state.tokens.get(id);
       if (!token || token.organization_id !== organizationId) return null;
-      if (token.revoked_at === null) {
-        token.revoked_at = at;
-        journal?.push(() => {
-          token.revoked_at = null;
-        });
-      }
+      // The first revocation's time stays: revoking again changes nothing.
+      if (token.revoked_at === null) journaledAssign(token, { revoked_at: at }, journal);
       return copy(token);
     },
   };

@@ -7,8 +7,23 @@
  * goes to its own webhook, at once). So an event that is rolled back is never delivered, and one
  * that is committed is never lost.
  */
+
+import type { WebhookLimits } from '../../delivery/webhook-limits.js';
+import type { RollupSource } from '../../metrics/rollup-source.js';
 import type { AuditWebhook, Delivery, DeliveryAttempt } from '../../model.js';
-import type { Rollup } from '../../webhooks/metrics-rollup.js';
+
+/** What `DeliveryRepository.claim` takes: when, how many, the lease, and the per-webhook shares. */
+export interface ClaimOptions {
+  now: string;
+  limit: number;
+  leaseUntil: string;
+  /** At most this many deliveries of one webhook in this claim. Default: no cap. */
+  perWebhook?: number;
+  /** By webhook id: at most this many of it in this claim (the caller's share left for it). */
+  room?: Readonly<Record<string, number>>;
+  /** Limits counted across every worker, see {@link WebhookLimits}. */
+  limits?: WebhookLimits;
+}
 
 /** A delivery a worker has claimed, with what it needs to send it. */
 export interface ClaimedDelivery {
@@ -30,6 +45,12 @@ export interface AttemptRecord {
   outcome: 'delivered' | 'retry' | 'dead_letter' | 'test';
 }
 
+/** An outcome to record with {@link DeliveryRepository.recordMany}, and the lease it was claimed under. */
+export interface LeasedAttemptRecord extends AttemptRecord {
+  /** The delivery's `lease_until` as claimed (null for a test attempt). */
+  lease: string | null;
+}
+
 /** Page of the attempt log, newest first. */
 export interface AttemptPage {
   attempts: DeliveryAttempt[];
@@ -37,14 +58,26 @@ export interface AttemptPage {
   next: string | null;
 }
 
-export interface DeliveryRepository {
+/** The outbox and attempt log; the rollups as the metrics read them come from {@link RollupSource}. */
+export interface DeliveryRepository extends RollupSource {
   /**
    * Claims up to `limit` deliveries that are `pending`, due at `now`, of an `active` webhook, and not
    * leased to anyone else (or whose lease has ended: a crashed worker's claims are taken over),
    * leasing each to the caller until `leaseUntil`. Concurrent callers never get the same delivery
-   * (SQL: `FOR UPDATE SKIP LOCKED`). Oldest due first.
+   * (SQL: `FOR UPDATE SKIP LOCKED`); no lock outlives the claim, none is held across the network.
+   *
+   * Fair, round-robin: each webhook's due deliveries are ranked oldest first, each organization's
+   * candidates take turns by that rank (its webhooks' first, then their second, ...), and the claim
+   * takes every organization's first turn, then every second one, oldest due first within a turn.
+   * So a webhook with a backlog (or a hanging receiver) never pushes another organization's
+   * delivery out of a claim. How many one webhook may get is the least of `perWebhook` (default:
+   * no cap), `room[webhookId]` (the caller's own share left for it), its `limits.inFlight` minus its
+   * live leases (every worker's), and its `limits.perSecond` minus the claims of it made in the
+   * current UTC second of `now` (every worker's). Limited webhooks' backlogs stay pending without
+   * holding up anybody else. Claims on one database take turns (SQL: an advisory transaction lock
+   * for the length of the claim), so the counts hold across workers. The result is in claim order.
    */
-  claim(options: { now: string; limit: number; leaseUntil: string }): Promise<ClaimedDelivery[]>;
+  claim(options: ClaimOptions): Promise<ClaimedDelivery[]>;
   /**
    * Records an attempt in one atomic step: the attempt log row; the minute and hour rollups of its
    * webhook, and its running totals before any minute boundary after the attempt's minute (an attempt
@@ -56,6 +89,23 @@ export interface DeliveryRepository {
    * taken over). Attempts of one webhook are recorded one after another (SQL: its row is locked).
    */
   record(record: AttemptRecord, lease: string | null): Promise<boolean>;
+  /**
+   * Records several outcomes in one atomic step, exactly as calling `record` for each in turn, in
+   * order, would: a record whose lease was lost writes nothing and the others go on; a webhook's
+   * health ends as its outcomes in order leave it (consecutive failures, last delivery and error),
+   * and it moves to `dead_letter` when one of its outcomes is a dead letter, holding its pending
+   * deliveries. Returns, in order, whether each was recorded. SQL: a constant number of statements
+   * whatever the number of records (attempt rows in one, rollups summed per webhook and minute or
+   * hour and upserted in one, the running totals moved once per row, the webhooks' health in one,
+   * the deliveries' states in one), the webhooks' rows locked in id order first.
+   */
+  recordMany(records: readonly LeasedAttemptRecord[]): Promise<boolean[]>;
+  /**
+   * Gives back claims not attempted (an engine stopping with deliveries queued): each delivery still
+   * leased as claimed (`lease`: its `lease_until` then) is claimable again at once; one leased anew
+   * meanwhile is left alone. Returns how many it gave back.
+   */
+  release(claims: readonly { id: string; lease: string | null }[]): Promise<number>;
   /** A webhook's attempts, newest first, at most `limit`, before the attempt `beforeId` if given. */
   attempts(
     organizationId: string,
@@ -68,18 +118,6 @@ export interface DeliveryRepository {
    * disabled). Returns how many deliveries it queued.
    */
   replay(organizationId: string, webhookId: string, since: string, at: string): Promise<number>;
-  /** The organization's minute rollups starting in any of `ranges` (half-open, ISO times), merged per webhook. */
-  minuteRollups(organizationId: string, ranges: { from: string; to: string }[]): Promise<Map<string, Rollup>>;
-  /**
-   * For each minute boundary in `boundaries` (ISO times): every webhook of the organization's
-   * running total, the sum of its attempts that started before the boundary (webhooks with none: an
-   * empty rollup or absent). A total is taken once, from the latest earlier total plus the rollups
-   * since (minutes at the ends, whole hours between), in a step no attempt being recorded for the
-   * webhook interleaves with, then kept right by `record`; so reading one costs the same whatever
-   * the traffic. A base in the same hour as the new total, not on the hour, may be dropped (a window
-   * read every minute then keeps about one total per webhook and hour).
-   */
-  totalsBefore(organizationId: string, boundaries: string[]): Promise<Map<string, Map<string, Rollup>>>;
   /** Deletes attempts older than `before`, at most `batch` of them; returns how many. */
   pruneAttempts(before: string, batch: number): Promise<number>;
   /**

@@ -1,6 +1,7 @@
 /** Port: members of an organization, unique by (organization, user). */
+
+import type { Grant, Role } from '../../auth/permissions.js';
 import type { Member } from '../../model.js';
-import type { Grant, Role } from '../../permissions.js';
 import type { CreateResult } from './common.js';
 
 export interface MemberRepository {

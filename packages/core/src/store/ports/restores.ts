@@ -3,7 +3,7 @@
  * within the request size limit), then applied by one transaction that replaces the organization's
  * content, so a restore is whole or absent.
  */
-import type { BackupManifest } from '../../backup/backup-records.js';
+import type { BackupManifest } from '../../backup/format.js';
 import type { ActivityEvent } from '../../model.js';
 
 /** A staged restore: who began it, what the whole must hash to, and until when it is kept. */

@@ -1,6 +1,7 @@
 /** Port: per-key secret versions and the one compare-and-set that writes them. */
-import type { PushChange, PushPlan } from '../../conflicts.js';
+
 import type { ActivityDraft, ActivityEvent, SecretVersion } from '../../model.js';
+import type { PushChange, PushPlan } from '../../secrets/push-plan.js';
 
 /** Input of {@link SecretRepository.applyPush}. */
 export interface ApplyPushInput {
@@ -9,7 +10,13 @@ export interface ApplyPushInput {
   changes: readonly PushChange[];
   force: boolean;
   now: string;
-  /** Builds the success event from the plan; appended in the same transaction as the writes. */
+  /**
+   * Builds the push's success event from the plan the store made under its lock: the event names the
+   * versions written (and, for a forced push, what they overwrote), which only that plan knows. Call
+   * it once, only for an `ok` plan, inside the transaction, and seal the draft it returns into the
+   * organization's chain with the writes. It only builds a value: no I/O, and it does not throw. The
+   * core passes it from `secrets/push-service.ts`; the conflict's event is the caller's to append.
+   */
   event: (plan: Extract<PushPlan, { ok: true }>) => ActivityDraft;
 }
 

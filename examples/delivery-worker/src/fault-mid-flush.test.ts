@@ -1,0 +1,71 @@
+/**
+ * The fault test's second variant: worker A is killed with SIGKILL in the middle of a batch flush.
+ * Once 1,000 events have been applied, the test locks the metrics rollup rows (in a transaction of
+ * its own), so the next flush of each worker stops at its rollup upsert, inside its transaction,
+ * after it has written its attempt rows; as soon as PostgreSQL shows worker A's session waiting
+ * there, A is killed and the lock let go. Its flush must leave nothing behind (no attempt row, no
+ * count), the deliveries it had sent come again from worker B once their leases end and are refused
+ * as replays, and every event is applied exactly once.
+ */
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { expectEachAppliedOnce, expectRollupsMatchAttempts, report } from './fault-checks.js';
+import { type FaultRun, faultScenario, postgresUnreachable } from './fault-scenario.js';
+
+const EVENTS = 4_000;
+const KILL_AFTER = 1_000;
+const unreachable = await postgresUnreachable();
+
+/** What worker A's session was doing when it was killed. */
+const seen = { query: '', waited: 0 };
+
+/** Holds the rollups' rows until worker A waits on them inside a flush, then kills A and lets go. */
+async function killMidFlush(run: FaultRun): Promise<void> {
+  while (run.counts.applied < KILL_AFTER) await new Promise((resolve) => setTimeout(resolve, 5));
+  const blocker = new pg.Client({ connectionString: run.url.href });
+  await blocker.connect();
+  try {
+    await blocker.query('BEGIN');
+    const began = Date.now();
+    for (;;) {
+      // Locks every rollup row there is now (new minutes bring new rows: locked on the next turn).
+      await blocker.query('SELECT 1 FROM latchkey.webhook_rollups FOR UPDATE');
+      const { rows } = await blocker.query(
+        `SELECT query FROM pg_stat_activity
+         WHERE application_name = 'worker-a' AND state = 'active' AND wait_event_type = 'Lock'`,
+      );
+      if (rows.length > 0) {
+        seen.query = String(rows[0].query);
+        seen.waited = Date.now() - began;
+        break;
+      }
+      if (Date.now() - began > 60_000) throw new Error('worker A never waited inside a flush');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    run.workers[0]!.child.kill('SIGKILL');
+    await new Promise((resolve) => run.workers[0]!.child.once('exit', resolve));
+  } finally {
+    await blocker.query('ROLLBACK').catch(() => {});
+    await blocker.end();
+  }
+}
+
+describe.skipIf(unreachable !== null)(
+  `two delivery workers, one killed with SIGKILL in the middle of a flush${unreachable ? ` (needs PostgreSQL: ${unreachable})` : ''}`,
+  () => {
+    const run = faultScenario(EVENTS, killMidFlush);
+
+    it('leaves nothing of the killed flush; every event is applied exactly once', async () => {
+      // Killed at the rollup upsert, after the flush wrote its attempt rows.
+      expect(seen.query).toMatch(/^INSERT INTO "latchkey"\."webhook_rollups"/);
+      await expectEachAppliedOnce(run);
+      const { attempts } = await expectRollupsMatchAttempts(run);
+      // The killed flush's deliveries were sent again, and refused as replays.
+      expect(run.counts.replays).toBeGreaterThan(0);
+      report('fault test (worker A killed with SIGKILL in the middle of a flush):', run, [
+        ['killed after', `${KILL_AFTER} applied, waiting ${seen.waited} ms at: ${seen.query.split('\n')[0]}`],
+        ['attempts logged', attempts],
+      ]);
+    });
+  },
+);

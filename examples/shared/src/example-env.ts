@@ -1,0 +1,137 @@
+/**
+ * What every example server shares: reading its environment, building the core, and stopping
+ * cleanly. Each `<framework>/src/server.ts` keeps only what is particular to its framework.
+ *
+ * Environment: `PORT` (default 3000, `0` picks a free port), `LATCHKEY_BOOTSTRAP_ADMIN_TOKEN` (when
+ * set, organization `acme` exists with an owner `admin` whose API token is that value) and
+ * `LATCHKEY_STORE` (`memory`, a `postgres://` URL or a PGlite data directory; see example-store.ts)
+ * and `LATCHKEY_AUDIT_KEY_FILE` (see example-audit-key.ts), `LATCHKEY_TRUSTED_AUDIT_KEYS` (audit
+ * public keys of other servers, or earlier keys of this one, comma-separated: restores accept
+ * backups they signed), `LATCHKEY_KEYRING` (see
+ * example-keyring.ts), the audit webhook settings of example-webhooks.ts, and `LATCHKEY_DELIVERIES`
+ * (`in-process`, the default, or `off` when delivery worker processes send them); HTTPS with
+ * `LATCHKEY_TLS_CERT` and `LATCHKEY_TLS_KEY` (see @latchkey/example-shared/tls).
+ */
+import type { Server } from 'node:http';
+import { type Core, createCore, KeyringMismatchError } from '@latchkey/core';
+import { loadExampleAuditKey } from './example-audit-key.js';
+import { loadExampleKeyring, requireExampleKeyring } from './example-keyring.js';
+import { openExampleStore } from './example-store.js';
+import { type ExampleTls, readExampleTls } from './example-tls.js';
+import { readWebhookEnvironment } from './example-webhooks.js';
+
+/** Prints `message` to stderr and exits 1. */
+export function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+/** Reads and checks the environment, then builds (and bootstraps) the core. Exits 1 on bad input. */
+export async function createExampleCore(): Promise<{ core: Core; port: number; tls: ExampleTls | null }> {
+  const port = Number(process.env['PORT'] || '3000');
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    fail(`PORT must be an integer from 0 to 65535, got "${process.env['PORT']}".`);
+  }
+  const tls = (() => {
+    try {
+      return readExampleTls();
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  })();
+  const token = process.env['LATCHKEY_BOOTSTRAP_ADMIN_TOKEN'];
+  if (token !== undefined && !/^[A-Za-z0-9_-]{1,200}$/.test(token)) {
+    fail(
+      'LATCHKEY_BOOTSTRAP_ADMIN_TOKEN may only contain A-Z, a-z, 0-9, "_" and "-" (e.g. lk_ + base64url).',
+    );
+  }
+  const spec = process.env['LATCHKEY_STORE'] || 'memory';
+  try {
+    requireExampleKeyring(spec);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const opened = await openExampleStore(spec).catch((error: Error) =>
+    fail(
+      error.message.startsWith('LATCHKEY_STORE') ? error.message : `Cannot open the store: ${error.message}`,
+    ),
+  );
+  console.log(`store: ${opened.label}`);
+  const audit = loadExampleAuditKey(opened.directory);
+  console.log(`audit public key: ${audit.publicKey}${audit.file ? ` (private key in ${audit.file})` : ''}`);
+  const keyring = await loadExampleKeyring(opened.store, opened.directory).catch((error: Error) =>
+    fail(error.message),
+  );
+  console.log(`keyring: ${keyring.source}`);
+  const webhooks = (() => {
+    try {
+      return readWebhookEnvironment();
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  })();
+  const trustedAuditKeys = (process.env['LATCHKEY_TRUSTED_AUDIT_KEYS'] ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
+  const core = (() => {
+    try {
+      return createCore({
+        store: opened.store,
+        // The examples let any member create an organization of their own (POST /organizations).
+        allowOrganizationCreation: true,
+        auditKey: audit.privateKeyPem,
+        trustedAuditKeys,
+        keyring: keyring.text,
+        webhooks,
+      });
+    } catch (error) {
+      const message = (error as Error).message;
+      if (!message.startsWith('trustedAuditKeys')) throw error;
+      return fail(`LATCHKEY_TRUSTED_AUDIT_KEYS: ${message}`);
+    }
+  })();
+  // The keyring must open every key id the data was sealed with (and binds its current key to it).
+  await core
+    .verifyKeyring()
+    .catch((error: Error) =>
+      fail(error instanceof KeyringMismatchError ? error.message : `Cannot start: ${error.message}`),
+    );
+  if (token) await core.bootstrap({ organization: 'acme', user: 'admin', token });
+  // After a key rotation (a new first entry in LATCHKEY_KEYRING), move what older keys sealed.
+  const moved = await core.reencrypt().catch((error: Error) => fail(`keyring: ${error.message}`));
+  const resealed = moved.secretValues.resealed + moved.signingSecrets.resealed;
+  if (resealed > 0)
+    console.log(`keyring: ${resealed} ${resealed === 1 ? 'value' : 'values'} moved to the current key`);
+  // Audit webhook deliveries run in this process (several processes on one PostgreSQL share them),
+  // unless LATCHKEY_DELIVERIES=off leaves them to delivery worker processes (examples/delivery-worker).
+  const deliveries = process.env['LATCHKEY_DELIVERIES'] || 'in-process';
+  if (deliveries !== 'in-process' && deliveries !== 'off') {
+    fail(`LATCHKEY_DELIVERIES must be "in-process" or "off", got "${deliveries}".`);
+  }
+  if (deliveries === 'in-process') await core.startDeliveries();
+  console.log(
+    `audit webhook deliveries: ${deliveries === 'off' ? 'left to delivery workers' : 'in this process'}`,
+  );
+  return { core, port, tls };
+}
+
+/**
+ * On SIGINT or SIGTERM: finish what is in flight, close keep-alive connections as soon as their last
+ * response is out, and exit 0; a client that holds on is cut off after 5 s.
+ */
+export function stopOnSignals(server: Server, close: () => Promise<unknown>, core?: Core): void {
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void close()
+        .then(() => core?.stopDeliveries())
+        .then(() => core?.store.close?.())
+        .then(() => process.exit(0));
+      setInterval(() => server.closeIdleConnections(), 50).unref();
+      setTimeout(() => process.exit(0), 5_000).unref();
+    });
+  }
+}

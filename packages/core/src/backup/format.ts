@@ -1,0 +1,39 @@
+/**
+ * The backup format's own facts, which the stream that writes a backup, the schemas restore reads
+ * it with and the store's restore sessions all share: its version, the counts of its records and the
+ * manifest a client computes over it. A leaf: it imports nothing, so each of them may read it.
+ */
+
+/**
+ * The backup format this code writes (and restore reads). Format 2 added the header's signed
+ * `checkpoint`; restore refuses format 1, whose history nothing vouches for.
+ */
+export const BACKUP_FORMAT_VERSION = 2;
+
+/** How many records of each kind a backup held. */
+export type BackupCounts = Record<
+  'project' | 'environment' | 'secret' | 'deleted_secret' | 'member' | 'device' | 'audit_webhook' | 'event',
+  number
+>;
+
+/** Counts of a backup that holds nothing yet. */
+export const emptyBackupCounts = (): BackupCounts => ({
+  project: 0,
+  environment: 0,
+  secret: 0,
+  deleted_secret: 0,
+  member: 0,
+  device: 0,
+  audit_webhook: 0,
+  event: 0,
+});
+
+/** What the client computed over the backup's content before sending it: restore checks it all. */
+export interface BackupManifest {
+  /** SHA-256 of the whole content (every line, as sent), in lower-case hex. */
+  sha256: string;
+  /** Length of the content in UTF-8 bytes. */
+  bytes: number;
+  /** How many records of each kind the content holds. */
+  counts: BackupCounts;
+}

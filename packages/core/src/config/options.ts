@@ -1,0 +1,95 @@
+/**
+ * The options of `createCore` and `core.bootstrap`. Types only, and only of modules that never import
+ * the core back, so any module may read them without closing an import circle.
+ */
+import type { KeyObject } from 'node:crypto';
+import type { RestoreLimitsOption } from '../backup/restore-limits.js';
+import type { KeyringOption, WebhookOptions } from '../delivery/config.js';
+import type { CoreRequest } from '../http/core-request.js';
+import type { LatchkeyStore } from '../store/types.js';
+import type { IdGenerator } from './ids.js';
+import type { CoreLogger } from './logger.js';
+
+/** What a host app's own authentication returns: the organization and user it vouches for. */
+export interface ExternalIdentity {
+  /** Organization slug. */
+  organization: string;
+  /** User identifier; must be a member of the organization. */
+  user: string;
+}
+
+/** The host app's own authentication of a request: who it vouches for, or null for nobody. */
+export type HostAuthenticate = (
+  request: CoreRequest,
+) => Promise<ExternalIdentity | null> | ExternalIdentity | null;
+
+/** Options of `createCore`. */
+export interface CoreOptions {
+  /** Where everything is kept. Default: a new in-memory store. */
+  store?: LatchkeyStore;
+  /** Path prefix of the API. Default `/api/v2`. */
+  basePath?: string;
+  /** Largest request body in bytes; larger ones get 413 `payload_too_large`. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Replaces Bearer API tokens with the host app's own authentication. */
+  authenticate?: HostAuthenticate;
+  /** Clock in milliseconds. Default `Date.now`. */
+  now?: () => number;
+  /** Id generator. Default: prefix + 12 random bytes hex. */
+  ids?: IdGenerator;
+  /** Accepted distance between a push's `signed_at` and now, in seconds. Default 300. */
+  signatureToleranceSeconds?: number;
+  /** Receives unexpected errors. Default: `console.error` of the error name and message. */
+  logger?: CoreLogger;
+  /**
+   * Checks every JSON answer of a matched route, errors included, against the statuses and schemas
+   * the route documents, and turns a mismatch into a 500 (logged). For tests and staging: it proves
+   * the OpenAPI document tells the truth. Default false.
+   */
+  validateResponses?: boolean;
+  /**
+   * Lets any authenticated user create an organization with `POST /organizations`, becoming its
+   * owner (the answer carries an owner token, shown once). Default false: a 403 `forbidden`.
+   */
+  allowOrganizationCreation?: boolean;
+  /**
+   * The Ed25519 private key (a KeyObject or PKCS#8 PEM) that signs checkpoints of each
+   * organization's activity chain: `GET …/activity/checkpoint`, and the last line of every NDJSON
+   * export. Keep it out of the database: a checkpoint proves the log was not cut short or rewritten
+   * by someone who could change the database. Without it, checkpoints are not offered.
+   */
+  auditKey?: KeyObject | string;
+  /**
+   * Public audit keys (raw Ed25519 in base64url, as `…/activity/checkpoint` shows them, or SPKI
+   * PEM) of other servers, or of this server's earlier audit keys, whose signed checkpoints a
+   * restore accepts besides `auditKey`'s own. A restore takes a backup's activity history in only
+   * when the backup's checkpoint verifies with one of these keys or with `auditKey`; with neither,
+   * restores are refused (503). Default none.
+   */
+  trustedAuditKeys?: readonly string[];
+  /**
+   * Keys for encryption at rest (AES-256-GCM): audit webhook signing secrets and secret values are
+   * stored sealed with it (`reencrypt()` moves them to a new current key). A keyring, its text form (`id:base64key,...`, the first current, as in `LATCHKEY_KEYRING`) or
+   * `{ current, keys }`. Keep it out of the database. Without it, audit webhooks cannot be created
+   * (503 `service_unavailable`) and secret values are stored as clients send them. The store records
+   * the key ids its data was sealed with; a keyring that cannot open all of them is refused (see
+   * `verifyKeyring`).
+   */
+  keyring?: KeyringOption;
+  /** Audit webhook settings: DNS resolver and allowlist of the SSRF guard, retry policy, timeout. */
+  webhooks?: WebhookOptions;
+  /**
+   * Limits of a staged restore: `maxParts` (default 10,000; a manifest may declare no more bytes than
+   * so many parts carry within `bodyLimit`) and `maxLineBytes` (default 16 MiB), so one restore
+   * cannot fill the server's memory or disk.
+   */
+  restores?: RestoreLimitsOption;
+}
+
+/** The bootstrap of an organization with an owner and a known token (example servers, tests). */
+export interface BootstrapOptions {
+  organization: string;
+  name?: string;
+  user: string;
+  token: string;
+}

@@ -1,0 +1,54 @@
+/** The defaults of `createCore`'s options, resolved once into what the pipeline and services use. */
+import { toAuditKey } from '../activity/checkpoint.js';
+import { toTrustedAuditKeys } from '../activity/trusted-audit-keys.js';
+import { toRestoreLimits } from '../backup/restore-limits.js';
+import { toKeyring, webhookSettings } from '../delivery/config.js';
+import type { Services } from '../http/router.js';
+import { createMemoryStore } from '../store/memory/index.js';
+import type { LatchkeyStore } from '../store/types.js';
+import { randomId } from './ids.js';
+import { type CoreLogger, consoleLogger } from './logger.js';
+import type { CoreOptions } from './options.js';
+
+/** The default path prefix of the API. */
+export const DEFAULT_BASE_PATH = '/api/v2';
+/** The default largest request body: 1 MiB. */
+export const DEFAULT_BODY_LIMIT = 1_048_576;
+/** The default tolerance of a push's `signed_at`, in seconds. */
+export const DEFAULT_SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** Every option of a core with its default filled in. */
+export interface ResolvedOptions {
+  store: LatchkeyStore;
+  /** The base path without a trailing slash (`''` for the root). */
+  basePath: string;
+  bodyLimit: number;
+  logger: CoreLogger;
+  /** What the route handlers get, but the OpenAPI document (built from the routes by the core). */
+  services: Omit<Services, 'openapi'>;
+}
+
+/** Fills in every default of `options`; parses the audit key, the keyring and the webhook settings. */
+export function resolveOptions(options: CoreOptions): ResolvedOptions {
+  const store = options.store ?? createMemoryStore();
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const auditKey = options.auditKey === undefined ? undefined : toAuditKey(options.auditKey);
+  return {
+    store,
+    basePath: (options.basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, ''),
+    bodyLimit,
+    logger: options.logger ?? consoleLogger,
+    services: {
+      store,
+      now: options.now ?? Date.now,
+      ids: options.ids ?? randomId,
+      signatureToleranceSeconds: options.signatureToleranceSeconds ?? DEFAULT_SIGNATURE_TOLERANCE_SECONDS,
+      allowOrganizationCreation: options.allowOrganizationCreation ?? false,
+      auditKey,
+      trustedAuditKeys: toTrustedAuditKeys(auditKey, options.trustedAuditKeys),
+      keyring: toKeyring(options.keyring),
+      webhooks: webhookSettings(options.webhooks),
+      restores: toRestoreLimits(options.restores, bodyLimit),
+    },
+  };
+}

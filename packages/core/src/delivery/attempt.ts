@@ -1,0 +1,157 @@
+/**
+ * One delivery attempt, from a claimed delivery to its record: open the webhook's secret, sign the
+ * event afresh with the time of this attempt, send it, and decide what follows (delivered, retry at
+ * a jittered time or the receiver's `Retry-After`, or dead letter after the schedule or on 410).
+ * The record and, for a dead letter, the `audit_webhook_dead_lettered` event are written in one
+ * transaction (`record-outcome.ts`); nothing is written when the lease was lost meanwhile.
+ */
+import type { IdGenerator } from '../config/ids.js';
+import { secretContext } from '../keyring/contexts.js';
+import { type Keyring, missingKeyId, open } from '../keyring/keyring.js';
+import { recordedLatency } from '../metrics/rollup.js';
+import type { DeliveryAttempt } from '../model.js';
+import type { AttemptRecord, ClaimedDelivery } from '../store/ports/deliveries.js';
+import type { LatchkeyStore } from '../store/ports/store.js';
+import { type DecidedAttempt, recordOutcome } from './record-outcome.js';
+import { nextRetry, type RetryPolicy } from './retry-schedule.js';
+import type { SendResult, Transport } from './sender.js';
+import { signEventJson } from './signing.js';
+
+/** What an attempt needs around it. */
+export interface AttemptServices {
+  store: LatchkeyStore;
+  keyring: Keyring;
+  transport: Transport;
+  retry: RetryPolicy;
+  timeoutMs: number;
+  now(): number;
+  random(): number;
+  ids: IdGenerator;
+  /** Opened signing secrets, kept between attempts (the engine's own; absent: opened every time). */
+  secrets?: SecretCache;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Opened signing secrets kept by an engine, by webhook and sealed form (so a rotation is seen). */
+export type SecretCache = Map<string, string>;
+const SECRET_CACHE_LIMIT = 10_000;
+
+/** The webhook's signing secret, opened with the keyring, or from the engine's cache. */
+function openSigningSecret(
+  services: Pick<AttemptServices, 'keyring' | 'secrets'>,
+  webhook: ClaimedDelivery['webhook'],
+): string {
+  const key = `${webhook.id}\n${webhook.secret_sealed}`;
+  const cached = services.secrets?.get(key);
+  if (cached !== undefined) return cached;
+  const secret = open(services.keyring, webhook.secret_sealed, secretContext(webhook.id));
+  if (services.secrets) {
+    if (services.secrets.size >= SECRET_CACHE_LIMIT) services.secrets.clear();
+    services.secrets.set(key, secret);
+  }
+  return secret;
+}
+
+/**
+ * Signs and sends an event to a webhook (also what `test` does). A signing secret sealed with a key
+ * this keyring lacks (another instance's rotation) throws its `MissingKeyError`: nothing is sent,
+ * and the delivery waits for an engine that has the key rather than fail towards a dead letter.
+ */
+export async function sendSigned(
+  services: Pick<AttemptServices, 'keyring' | 'transport' | 'timeoutMs' | 'now' | 'secrets'>,
+  webhook: ClaimedDelivery['webhook'],
+  event: { id: string; json: string },
+): Promise<SendResult> {
+  let secret: string;
+  try {
+    secret = openSigningSecret(services, webhook);
+  } catch (error) {
+    if (missingKeyId(error) !== null) throw error;
+    return {
+      ok: false,
+      statusCode: null,
+      latencyMs: 0,
+      error: {
+        code: 'connection_error',
+        message: 'the signing secret cannot be opened with the configured keyring',
+      },
+      retryAfterSeconds: null,
+    };
+  }
+  const signed = signEventJson(event.json, event.id, secret, Math.floor(services.now() / 1000));
+  return services.transport.send({
+    url: webhook.url,
+    body: signed.body,
+    headers: signed.headers,
+    timeoutMs: services.timeoutMs,
+  });
+}
+
+/** The attempt row for a send result. */
+export function attemptRow(
+  ids: IdGenerator,
+  claimed: ClaimedDelivery,
+  startedAt: number,
+  result: SendResult,
+  nextAttemptAt: string | null,
+  test = false,
+): DeliveryAttempt {
+  const at = iso(startedAt);
+  return {
+    id: ids('att'),
+    organization_id: claimed.webhook.organization_id,
+    webhook_id: claimed.webhook.id,
+    delivery_id: test ? null : claimed.delivery.id,
+    event_id: claimed.delivery.event_id,
+    event_type: claimed.eventType,
+    attempt: claimed.delivery.attempts + 1,
+    at,
+    succeeded: result.ok,
+    status_code: result.statusCode,
+    latency_ms: recordedLatency(result.latencyMs),
+    error: result.error ? { at, ...result.error } : null,
+    next_attempt_at: nextAttemptAt,
+  };
+}
+
+/** What follows a send: the outcome, and when to try again for a retry. */
+function nextStep(
+  services: Pick<AttemptServices, 'retry' | 'random' | 'now'>,
+  claimed: ClaimedDelivery,
+  result: SendResult,
+): { outcome: AttemptRecord['outcome']; nextAttemptAt: string | null } {
+  if (result.ok) return { outcome: 'delivered', nextAttemptAt: null };
+  if (result.statusCode === 410) return { outcome: 'dead_letter', nextAttemptAt: null };
+  const decision = nextRetry(
+    services.retry,
+    claimed.delivery.attempts + 1,
+    services.random,
+    result.retryAfterSeconds,
+  );
+  if (!decision.retry) return { outcome: 'dead_letter', nextAttemptAt: null };
+  return { outcome: 'retry', nextAttemptAt: iso(services.now() + decision.delayMs) };
+}
+
+/** Sends one claimed delivery and decides what follows, recording nothing yet. */
+export async function decideAttempt(
+  services: AttemptServices,
+  claimed: ClaimedDelivery,
+): Promise<DecidedAttempt> {
+  const startedAt = services.now();
+  const result = await sendSigned(services, claimed.webhook, {
+    id: claimed.delivery.event_id,
+    json: claimed.eventJson,
+  });
+  const { outcome, nextAttemptAt } = nextStep(services, claimed, result);
+  const attempt = attemptRow(services.ids, claimed, startedAt, result, nextAttemptAt);
+  return { claimed, attempt, outcome, gone: result.statusCode === 410 };
+}
+
+/** Attempts one claimed delivery and records the outcome; returns it (`lost` when the lease was). */
+export async function attemptDelivery(
+  services: AttemptServices,
+  claimed: ClaimedDelivery,
+): Promise<AttemptRecord['outcome'] | 'lost'> {
+  return recordOutcome(services, await decideAttempt(services, claimed));
+}

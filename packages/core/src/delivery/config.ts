@@ -1,0 +1,84 @@
+/** What the audit webhook routes and the delivery engine need from the host, with defaults. */
+import type { LookupAddress } from 'node:dns';
+import { createKeyring, type Keyring, parseKeyring } from '../keyring/keyring.js';
+import { checkRetryPolicy, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-schedule.js';
+import type { Transport } from './sender.js';
+import { type AllowHosts, parseAllowHosts, type ResolveHost } from './ssrf.js';
+import { checkWebhookLimits, type WebhookLimits } from './webhook-limits.js';
+
+/** Options of audit webhooks (core option `webhooks`). */
+export interface WebhookOptions {
+  /**
+   * Resolves host names for the SSRF guard, at create and at every attempt. Default
+   * `dns.promises.lookup(host, { all: true })`.
+   */
+  resolve?: ResolveHost;
+  /**
+   * Hosts deliveries may reach even at private addresses (tests, self-hosters): host names or
+   * addresses, as a list or comma-separated (`LATCHKEY_WEBHOOK_ALLOW_HOSTS`).
+   */
+  allowHosts?: string | Iterable<string>;
+  /** When failed deliveries are tried again. Default: the schedule of `DEFAULT_RETRY_SCHEDULE`, ±20 %. */
+  retry?: Partial<RetryPolicy>;
+  /** Per-attempt timeout in milliseconds (connect to response end). Default 15,000. */
+  timeoutMs?: number;
+  /** Sends `test` deliveries. Default: undici with keep-alive and the SSRF guard, made on first use. */
+  transport?: Transport;
+  /**
+   * Per-webhook limits held across every worker: attempts in flight and attempts started per
+   * second, for every webhook, with overrides by webhook id (what a receiver asked for). A limited
+   * webhook's backlog waits; the others' deliveries go on. Default: none.
+   */
+  limits?: WebhookLimits;
+}
+
+/** The resolved webhook settings every part uses. */
+export interface WebhookSettings {
+  resolve: ResolveHost;
+  allowHosts: AllowHosts;
+  retry: RetryPolicy;
+  timeoutMs: number;
+  /** The per-webhook limits, checked. */
+  limits: WebhookLimits | undefined;
+  /** The transport of `test` deliveries (loaded on first use, so undici stays out until then). */
+  transport(): Promise<Transport>;
+}
+
+const systemResolve: ResolveHost = async (host) => {
+  const { lookup } = await import('node:dns/promises');
+  return (await lookup(host, { all: true, verbatim: true })) as LookupAddress[];
+};
+
+export function webhookSettings(options: WebhookOptions = {}): WebhookSettings {
+  const allow =
+    typeof options.allowHosts === 'string' || options.allowHosts === undefined
+      ? parseAllowHosts(options.allowHosts)
+      : parseAllowHosts([...options.allowHosts].join(','));
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  if (!(timeoutMs > 0)) throw new RangeError('webhooks.timeoutMs must be positive');
+  const resolve = options.resolve ?? systemResolve;
+  let transport: Promise<Transport> | undefined = options.transport && Promise.resolve(options.transport);
+  return {
+    resolve,
+    allowHosts: allow,
+    retry: checkRetryPolicy({ ...DEFAULT_RETRY_POLICY, ...options.retry }),
+    timeoutMs,
+    limits: checkWebhookLimits(options.limits),
+    transport() {
+      transport ??= import('./sender.js').then((sender) =>
+        sender.createUndiciTransport({ resolve, allowHosts: allow }),
+      );
+      return transport;
+    },
+  };
+}
+
+/** The core option `keyring`: a keyring, its text form (`LATCHKEY_KEYRING`), or its parts. */
+export type KeyringOption = Keyring | string | { current: string; keys: Record<string, string | Uint8Array> };
+
+export function toKeyring(option: KeyringOption | undefined): Keyring | undefined {
+  if (option === undefined) return undefined;
+  if (typeof option === 'string') return parseKeyring(option);
+  if (option.keys instanceof Map) return option as Keyring;
+  return createKeyring(option as { current: string; keys: Record<string, string | Uint8Array> });
+}

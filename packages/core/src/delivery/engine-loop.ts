@@ -1,0 +1,88 @@
+/**
+ * The running loop. It keeps up to `concurrency` attempts in flight, at most `webhookShare` of them
+ * for one webhook, and claims ahead: whenever fewer deliveries are queued than there are slots, it
+ * claims a batch (one transaction however many it brings), so a freed slot never waits for a claim.
+ * Woken (something was queued) or at each poll it claims whatever the queue holds, so deliveries
+ * queued behind a webhook that holds its share (a hanging receiver) never keep another webhook's
+ * from being claimed. When nothing more is due it sleeps until woken, the next poll, or a slot
+ * freeing. On stop, claims not started are given back.
+ */
+import { describeError } from '../http/describe-error.js';
+import { claimDue } from './engine-claim.js';
+import type { EngineSettings } from './engine-options.js';
+import type { InFlight } from './engine-slots.js';
+
+/** What the loop works with besides the settings. */
+export interface LoopParts {
+  settings: EngineSettings;
+  slots: InFlight;
+  running(): boolean;
+  /** Sleeps until woken, `ms` have passed or `until` resolves. */
+  sleep(ms: number, until?: Promise<void>): Promise<void>;
+  pruneIfDue(): Promise<void>;
+}
+
+/** Runs until `running()` turns false, then gives back what is queued and waits for the attempts in flight. */
+export async function runLoop(parts: LoopParts): Promise<void> {
+  const { settings, slots } = parts;
+  // Woken or polled since the last claim: something may be due that the queue must not delay.
+  let woken = true;
+  while (parts.running()) {
+    await parts.pruneIfDue();
+    if (woken || slots.queued < settings.concurrency) {
+      const { asked, got } = await claimAhead(settings, slots);
+      woken = false;
+      if (!parts.running()) break;
+      // A full batch: there is likely more due; claim again while the queue is short.
+      if (got === asked && slots.queued < settings.concurrency) continue;
+    }
+    if (slots.size === 0 && slots.queued === 0) {
+      // Nothing more is due: wait for a wake-up or the poll.
+      await parts.sleep(settings.pollIntervalMs);
+      woken = true;
+    } else {
+      // Busy: look again when a slot frees (the queue shrinks), on a wake-up or at the poll.
+      let freed = false;
+      const slotFrees = slots.aSlotFrees().then(() => {
+        freed = true;
+      });
+      await parts.sleep(settings.pollIntervalMs, slotFrees);
+      woken ||= !freed;
+    }
+  }
+  await giveBack(settings, slots);
+  await slots.settled();
+}
+
+/** Claims a batch into the queue; how many it asked for and got. */
+async function claimAhead(
+  settings: EngineSettings,
+  slots: InFlight,
+): Promise<{ asked: number; got: number }> {
+  const asked = settings.batchSize;
+  try {
+    // One webhook may bring its share of the slots and a batch more: enough to keep its slots busy
+    // until the next claim, and no more, so its deliveries never wait long on their leases.
+    const cap = settings.webhookShare + settings.batchSize;
+    const claimed = await claimDue(settings, asked, { perWebhook: cap, room: slots.room(cap) });
+    slots.enqueue(claimed);
+    return { asked, got: claimed.length };
+  } catch (error) {
+    settings.logger.error('claiming due deliveries failed', { error: describeError(error) });
+    return { asked, got: 0 };
+  }
+}
+
+/** Gives back the claims of the deliveries queued but not started, so other engines take them now. */
+async function giveBack(settings: EngineSettings, slots: InFlight): Promise<void> {
+  const queued = slots.takeQueued();
+  if (queued.length === 0) return;
+  try {
+    await settings.store.deliveries.release(
+      queued.map((claimed) => ({ id: claimed.delivery.id, lease: claimed.delivery.lease_until })),
+    );
+  } catch (error) {
+    // Their leases end in time and they are claimed again.
+    settings.logger.error('giving back unstarted claims failed', { error: describeError(error) });
+  }
+}

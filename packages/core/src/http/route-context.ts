@@ -1,0 +1,87 @@
+/**
+ * The steps of the request pipeline between a matched route and its handler: who calls and on what
+ * (authentication and scope), whether the role allows it (RBAC), and the validated input.
+ */
+import { authorize, type Principal } from '../auth/permissions.js';
+import { authenticate, resolveScope } from '../auth/principal.js';
+import type { HostAuthenticate } from '../config/options.js';
+import type { ActivityDraft, Environment, Organization, Project } from '../model.js';
+import type { CoreRequest } from './core-request.js';
+import { LatchkeyError } from './errors.js';
+import { parseBody, parseQuery, rejectUnknownQuery, validate, validateParams } from './request-input.js';
+import type { AnyRoute, RouteContext, Services } from './router.js';
+
+/** The organization, project and environment a request acts on. */
+interface Scope {
+  organization: Organization;
+  project: Project | undefined;
+  environment: Environment | undefined;
+}
+
+/**
+ * The context of an authenticated request, its input not read yet: the principal (a 401 without
+ * one), the scope its path names (a 404 outside the caller's organization) and its event maker.
+ */
+export async function scopeRequest(
+  request: CoreRequest,
+  params: Record<string, string>,
+  services: Services,
+  hostAuthenticate: HostAuthenticate | undefined,
+): Promise<RouteContext> {
+  const { principal, records } = await authenticate(request, services.store, hostAuthenticate, params);
+  const checked = validateParams(params);
+  const scope = await resolveScope(services.store, principal, checked, records);
+  const at = new Date(services.now()).toISOString();
+  return {
+    request,
+    services,
+    principal,
+    ...scope,
+    params: checked,
+    body: undefined,
+    json: undefined,
+    query: undefined,
+    at,
+    event: eventMaker(principal, scope, at, services),
+  };
+}
+
+/** Makes the request's activity events: its scope, acted by the principal, at the request's time. */
+function eventMaker(
+  principal: Principal,
+  scope: Scope,
+  at: string,
+  services: Services,
+): RouteContext['event'] {
+  return (type, data, extra): ActivityDraft => ({
+    id: services.ids('evt'),
+    type,
+    occurred_at: at,
+    organization: scope.organization.slug,
+    project: scope.project?.slug,
+    environment: scope.environment?.slug,
+    actor: { type: 'user', id: principal.user },
+    data,
+    ...extra,
+  });
+}
+
+/** A 403 `forbidden` unless the principal's role allows the route's permission on the path's scope. */
+export function authorizeRoute(route: AnyRoute, ctx: RouteContext): void {
+  if (!route.permission) return;
+  const decision = authorize(ctx.principal, route.permission, {
+    project: ctx.project?.slug,
+    environment: ctx.environment?.slug,
+  });
+  if (!decision.ok) {
+    throw new LatchkeyError('forbidden', `Your role does not allow ${route.permission} here.`);
+  }
+}
+
+/** Reads the query and the body into `ctx`, each validated against the route's schema (a 400 if not). */
+export function readRouteInput(ctx: RouteContext, route: AnyRoute, rawQuery: string | undefined): void {
+  const query = parseQuery(rawQuery);
+  ctx.json = parseBody(ctx.request, route);
+  ctx.body = route.body ? validate(route.body, ctx.json, 'body') : undefined;
+  ctx.query = route.query ? validate(route.query, query, 'query') : rejectUnknownQuery(query);
+}

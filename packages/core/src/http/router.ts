@@ -1,0 +1,177 @@
+/**
+ * The declarative route table: each route names its method, path, permission, input schemas and
+ * handler once. Matching, validation and the OpenAPI document all read the same table.
+ */
+import type { z } from 'zod';
+import type { AuditKey } from '../activity/checkpoint.js';
+import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
+import type { Permission, Principal } from '../auth/permissions.js';
+import type { RestoreLimits } from '../backup/restore-limits.js';
+import type { IdGenerator } from '../config/ids.js';
+import type { WebhookSettings } from '../delivery/config.js';
+import type { Keyring } from '../keyring/keyring.js';
+import type { ActivityDraft, Environment, Organization, Project } from '../model.js';
+import type { LatchkeyStore } from '../store/types.js';
+import type { CoreRequest, CoreResponse } from './core-request.js';
+
+/** What handlers get besides their input: the store and the injected side effects. */
+export interface Services {
+  store: LatchkeyStore;
+  /** Current time in milliseconds. */
+  now(): number;
+  ids: IdGenerator;
+  /** Tolerance for `signed_at`, in seconds. */
+  signatureToleranceSeconds: number;
+  /** The OpenAPI document of this core. */
+  openapi(): Record<string, unknown>;
+  /** Whether `POST /organizations` may create organizations (core option `allowOrganizationCreation`). */
+  allowOrganizationCreation: boolean;
+  /** The key that signs checkpoints of the activity chain, when the host supplies one. */
+  auditKey: AuditKey | undefined;
+  /** The audit keys whose checkpoints a restore accepts: the own key and `trustedAuditKeys`. */
+  trustedAuditKeys: TrustedAuditKeys;
+  /** Encryption at rest (signing secrets, secret values), when the host supplies a keyring. */
+  keyring: Keyring | undefined;
+  /** Audit webhook settings: SSRF guard, retry policy, timeouts. */
+  webhooks: WebhookSettings;
+  /** Limits of a staged restore (core option `restores`). */
+  restores: RestoreLimits;
+}
+
+/** The request context of an authenticated, scope-resolved route. */
+export interface RouteContext<Body = unknown, Query = unknown> {
+  request: CoreRequest;
+  services: Services;
+  principal: Principal;
+  organization: Organization;
+  project: Project | undefined;
+  environment: Environment | undefined;
+  params: Readonly<Record<string, string>>;
+  body: Body;
+  /** The body as parsed JSON, before validation (what a signature covers). */
+  json: unknown;
+  query: Query;
+  /** ISO time of this request, taken once. */
+  at: string;
+  /**
+   * Makes this request's activity event (its organization, project and environment, acted by the
+   * principal), ready for the store to seal into the chain.
+   */
+  event(type: string, data: Record<string, unknown>, extra?: Partial<ActivityDraft>): ActivityDraft;
+}
+
+/**
+ * A handler's answer: a status and a JSON body, or a complete response (e.g. a stream). A refusal is
+ * thrown instead, as a `LatchkeyError`; its `recorded` tells the pipeline whether the handler already
+ * appended the refusal's activity event (see {@link RouteDefinition.rejectedEvent}).
+ */
+export type RouteResult =
+  | { status: number; body: unknown; headers?: Record<string, string> }
+  | { response: CoreResponse };
+
+/** A documented response of a route. */
+export interface RouteResponseDoc {
+  description: string;
+  /** The JSON body's schema. */
+  schema?: z.ZodType;
+  /** For a body that is not JSON (a download): its media types, each a stream of text. */
+  mediaTypes?: readonly string[];
+}
+
+/** One entry of the route table. */
+export interface RouteDefinition<Body = unknown, Query = unknown> {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Path relative to the base path, with `{param}` segments. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  /** False for public routes (the OpenAPI document). Default true. */
+  auth?: boolean;
+  /** Permission checked against the path's project/environment. */
+  permission?: Permission;
+  body?: z.ZodType<Body>;
+  query?: z.ZodType<Query>;
+  responses: Record<number, RouteResponseDoc>;
+  /**
+   * Activity event type appended when this route refuses a scoped, authenticated request, unless the
+   * refusal is a `LatchkeyError` whose `recorded` is true: its handler (or the service it
+   * called) already appended the refusal's own event.
+   */
+  rejectedEvent?: string;
+  handler(ctx: RouteContext<Body, Query>): Promise<RouteResult>;
+}
+
+/** A route of the table with its input types erased. */
+export type AnyRoute = RouteDefinition<never, never>;
+
+/** Keeps a route's types while placing it in a table of mixed routes. */
+export function defineRoute<Body = undefined, Query = undefined>(
+  route: RouteDefinition<Body, Query>,
+): AnyRoute {
+  return route as unknown as AnyRoute;
+}
+
+interface CompiledRoute {
+  route: AnyRoute;
+  segments: { literal: string | null; param: string | null }[];
+}
+
+/** The result of matching a path. */
+export type MatchResult =
+  | { kind: 'found'; route: AnyRoute; params: Record<string, string> }
+  | { kind: 'method_not_allowed'; allow: string[] }
+  | { kind: 'not_found' };
+
+/** A compiled route table. Paths are matched segment by segment; literals win over params. */
+export class Router {
+  private readonly byLength = new Map<number, CompiledRoute[]>();
+
+  constructor(readonly routes: readonly AnyRoute[]) {
+    for (const route of routes) {
+      const segments = route.path
+        .split('/')
+        .filter(Boolean)
+        .map((s) =>
+          s.startsWith('{') ? { literal: null, param: s.slice(1, -1) } : { literal: s, param: null },
+        );
+      const list = this.byLength.get(segments.length) ?? [];
+      list.push({ route, segments });
+      // Routes with more literal segments first, so /audit-webhooks/metrics beats /audit-webhooks/{id}.
+      list.sort((a, b) => literalCount(b) - literalCount(a));
+      this.byLength.set(segments.length, list);
+    }
+  }
+
+  /** Matches decoded path segments (relative to the base path) and a method. */
+  match(method: string, segments: readonly string[]): MatchResult {
+    const candidates = this.byLength.get(segments.length);
+    if (!candidates) return { kind: 'not_found' };
+    const allow: string[] = [];
+    for (const candidate of candidates) {
+      const params = matchSegments(candidate, segments);
+      if (!params) continue;
+      if (candidate.route.method === method) return { kind: 'found', route: candidate.route, params };
+      allow.push(candidate.route.method);
+    }
+    return allow.length > 0 ? { kind: 'method_not_allowed', allow } : { kind: 'not_found' };
+  }
+}
+
+function literalCount(route: CompiledRoute): number {
+  return route.segments.filter((s) => s.literal !== null).length;
+}
+
+function matchSegments(route: CompiledRoute, segments: readonly string[]): Record<string, string> | null {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const spec = route.segments[i]!;
+    const value = segments[i]!;
+    if (spec.literal !== null) {
+      if (spec.literal !== value) return null;
+    } else {
+      params[spec.param!] = value;
+    }
+  }
+  return params;
+}

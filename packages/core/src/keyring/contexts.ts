@@ -1,0 +1,13 @@
+/**
+ * Where each kind of value sealed at rest is bound (the associated data of its AES-256-GCM seal), so
+ * a sealed value copied to another record does not open. Written once here: the routes and the
+ * delivery engine seal and open with them, backup and restore move values between them, and the
+ * re-encrypt routine reseals under them.
+ */
+
+/** Where a webhook's sealed signing secret is bound: its webhook (by id). */
+export const secretContext = (webhookId: string) => `audit_webhook:${webhookId}:signing_secret`;
+
+/** Where a secret value is bound: its environment (by id) and key. */
+export const secretValueContext = (environmentId: string, key: string) =>
+  `secret_value:${environmentId}:${key}`;

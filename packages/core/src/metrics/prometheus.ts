@@ -1,0 +1,69 @@
+/**
+ * The audit webhook metrics as Prometheus text (exposition format 0.0.4): the same figures as the
+ * metrics endpoint, per organization and webhook, for each window. Gauges, since each figure is a
+ * count over a sliding window rather than a counter since start.
+ */
+import type { MetricsReport } from './report.js';
+
+/** The content type to serve it with. */
+export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+const escapeLabel = (value: string) =>
+  value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+const labels = (pairs: Record<string, string>) =>
+  `{${Object.entries(pairs)
+    .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
+    .join(',')}}`;
+
+const FAMILIES = {
+  latchkey_audit_webhook_attempts: 'Delivery attempts in the window, by outcome.',
+  latchkey_audit_webhook_success_rate: 'Percent of attempts that succeeded in the window (0 with none).',
+  latchkey_audit_webhook_latency_ms:
+    'Latency percentiles in the window (nearest rank, within 0.4 %), milliseconds.',
+  latchkey_audit_webhook_latency_bucket: 'Attempts in the window by latency range (inclusive milliseconds).',
+  latchkey_audit_webhook_status: 'The webhook state: 1 for the current one.',
+  latchkey_audit_webhooks_dead_lettered: 'Webhooks of the organization in dead_letter.',
+} as const;
+
+/** Renders reports (one per organization and window) as Prometheus text. */
+export function renderPrometheus(reports: { organization: string; report: MetricsReport }[]): string {
+  const lines = new Map<keyof typeof FAMILIES, string[]>(
+    (Object.keys(FAMILIES) as (keyof typeof FAMILIES)[]).map((name) => [name, []]),
+  );
+  const add = (name: keyof typeof FAMILIES, pairs: Record<string, string>, value: number) =>
+    lines.get(name)!.push(`${name}${labels(pairs)} ${value}`);
+  for (const { organization, report } of reports) {
+    const window = report.window;
+    add(
+      'latchkey_audit_webhooks_dead_lettered',
+      { organization, window },
+      report.summary.dead_lettered_webhooks,
+    );
+    for (const w of report.webhooks) {
+      const base = { organization, webhook: w.id, name: w.name, window };
+      add('latchkey_audit_webhook_attempts', { ...base, outcome: 'succeeded' }, w.succeeded);
+      add('latchkey_audit_webhook_attempts', { ...base, outcome: 'failed' }, w.failed);
+      add('latchkey_audit_webhook_success_rate', base, w.success_rate);
+      add('latchkey_audit_webhook_latency_ms', { ...base, quantile: '0.5' }, w.latency.p50_ms);
+      add('latchkey_audit_webhook_latency_ms', { ...base, quantile: '0.95' }, w.latency.p95_ms);
+      add('latchkey_audit_webhook_latency_ms', { ...base, quantile: '0.99' }, w.latency.p99_ms);
+      for (const [bucket, count] of Object.entries(w.latency_buckets)) {
+        add('latchkey_audit_webhook_latency_bucket', { ...base, bucket }, count);
+      }
+      if (window === '24h') {
+        for (const status of ['active', 'disabled', 'dead_letter']) {
+          add(
+            'latchkey_audit_webhook_status',
+            { organization, webhook: w.id, name: w.name, status },
+            w.status === status ? 1 : 0,
+          );
+        }
+      }
+    }
+  }
+  const out: string[] = [];
+  for (const [name, help] of Object.entries(FAMILIES) as [keyof typeof FAMILIES, string][]) {
+    out.push(`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, ...lines.get(name)!);
+  }
+  return `${out.join('\n')}\n`;
+}

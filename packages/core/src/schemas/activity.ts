@@ -1,0 +1,52 @@
+/** The schemas of the evidence trail: history, export and checkpoints. */
+import { z } from 'zod';
+import { pageCursor, pageLimit, pageOf } from './list.js';
+import { Rfc3339, text } from './text.js';
+
+/** Query of the history endpoints. */
+export const HistoryQuery = z.strictObject({
+  limit: pageLimit(500),
+  cursor: pageCursor(/^[A-Za-z0-9_-]{1,64}$/),
+  type: text()
+    .regex(/^[a-z][a-z0-9_]{0,63}(,[a-z][a-z0-9_]{0,63}){0,49}$/, 'a comma-separated list of event types')
+    .optional(),
+  since: Rfc3339.optional().describe('inclusive'),
+  until: Rfc3339.optional().describe('exclusive'),
+});
+
+/** A stored activity event, as history and export show it. */
+export const ActivityEventSchema = z.strictObject({
+  id: z.string(),
+  type: z.string(),
+  occurred_at: z.string(),
+  organization: z.string(),
+  project: z.string().optional(),
+  environment: z.string().optional(),
+  actor: z.strictObject({ type: z.enum(['user', 'system']), id: z.string() }),
+  device_id: z.string().optional(),
+  data: z.record(z.string(), z.unknown()),
+  seq: z.number().int(),
+  prev_hash: z.string(),
+  hash: z.string(),
+});
+
+/** A page of history, newest first. */
+export const HistoryResponse = pageOf('events', ActivityEventSchema);
+
+/** Query of the activity export. */
+export const ExportQuery = z.strictObject({
+  format: z.enum(['ndjson', 'csv']).optional().describe('default ndjson'),
+  type: HistoryQuery.shape.type,
+  since: HistoryQuery.shape.since,
+  until: HistoryQuery.shape.until,
+});
+
+export const CheckpointResponse = z.strictObject({
+  organization: z.string(),
+  seq: z.number().int(),
+  hash: z.string(),
+  signed_at: z.string(),
+  key_id: z.string(),
+  public_key: z.string().describe('Raw Ed25519 key, base64url; pin it out of band'),
+  signature: z.string(),
+});

@@ -1,0 +1,143 @@
+/** The schemas of audit webhooks: management, the attempt log, tests and metrics (source section 2). */
+import { z } from 'zod';
+import { LATENCY_BUCKET_KEYS } from '../metrics/rollup.js';
+import { listOf, pageCursor, pageLimit, pageOf } from './list.js';
+import { Rfc3339, text } from './text.js';
+
+export const AuditWebhookStatusSchema = z.enum(['active', 'disabled', 'dead_letter']);
+
+/** `last_error`: why the latest failed attempt failed. */
+export const DeliveryErrorSchema = z.strictObject({
+  at: z.string(),
+  code: z.enum(['timeout', 'connection_error', 'tls_error', 'http_status', 'blocked_target']),
+  status_code: z.int().optional().describe('with http_status: what the receiver answered'),
+  message: z.string(),
+});
+
+/** `last_delivery`: the latest attempt, successful or not. */
+export const LastDeliverySchema = z.strictObject({
+  at: z.string(),
+  event_id: z.string(),
+  succeeded: z.boolean(),
+  status_code: z.int().nullable(),
+  latency_ms: z.int(),
+});
+
+export const CreateAuditWebhookBody = z.strictObject({
+  name: text()
+    .trim()
+    .min(1)
+    .max(100)
+    .refine((name) => !/\p{Cc}/u.test(name), 'must not contain control characters'),
+  url: text().max(2_048).describe('https:// URL of the receiver; must reach a public address'),
+});
+
+export const RecoverBody = z.strictObject({
+  since: Rfc3339.describe('replay every event that occurred at or after this time'),
+});
+
+export const AuditWebhookResponse = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  status: AuditWebhookStatusSchema,
+  consecutive_failures: z.int(),
+  last_delivery: LastDeliverySchema.nullable(),
+  last_error: DeliveryErrorSchema.nullable(),
+  created_at: z.string(),
+});
+
+export const AuditWebhookWithSecretResponse = AuditWebhookResponse.extend({
+  signing_secret: z
+    .string()
+    .describe('whsec_…: shown in this response only; the HMAC key is the whole string'),
+});
+
+export const AuditWebhookListResponse = listOf('audit_webhooks', AuditWebhookResponse);
+
+export const DeliveryAttemptSchema = z.strictObject({
+  id: z.string(),
+  event_id: z.string(),
+  event_type: z.string(),
+  attempt: z.int().describe('1 for the first attempt of a delivery'),
+  at: z.string(),
+  succeeded: z.boolean(),
+  status_code: z.int().nullable(),
+  latency_ms: z.int(),
+  error: DeliveryErrorSchema.nullable(),
+  next_attempt_at: z.string().nullable().describe('when a retry was scheduled'),
+  test: z.boolean().describe('sent by the test operation'),
+});
+
+export const DeliveriesQuery = z.strictObject({
+  limit: pageLimit(100),
+  cursor: pageCursor(/^att_[A-Za-z0-9]{8,64}$/),
+});
+
+export const DeliveriesResponse = pageOf('attempts', DeliveryAttemptSchema);
+
+export const RecoverResponse = z.strictObject({
+  queued: z.int().describe('deliveries queued (held while the webhook is dead-lettered)'),
+});
+
+export const TestResponse = z.strictObject({
+  delivered: z.boolean(),
+  status_code: z.int().nullable(),
+  latency_ms: z.int(),
+  error: DeliveryErrorSchema.nullable(),
+});
+
+const MetricsWindowSchema = z.enum(['24h', '7d', '30d']);
+
+export const MetricsQuery = z.strictObject({
+  window: MetricsWindowSchema.optional().describe('default 24h'),
+});
+
+/** The counts of a window or an interval, in the order every metrics payload lists them. */
+const Counts = { attempted: z.int(), succeeded: z.int(), failed: z.int() };
+const Latency = z.strictObject({ p50_ms: z.int(), p95_ms: z.int(), p99_ms: z.int() });
+const LatencyBuckets = z.strictObject(
+  Object.fromEntries(LATENCY_BUCKET_KEYS.map((key) => [key, z.int()])) as Record<
+    (typeof LATENCY_BUCKET_KEYS)[number],
+    z.ZodInt
+  >,
+);
+
+export const MetricsResponse = z.strictObject({
+  window: MetricsWindowSchema,
+  summary: z.strictObject({
+    ...Counts,
+    success_rate: z.number().describe('percent, two decimals; 0 when nothing was attempted'),
+    dead_lettered_webhooks: z.int(),
+    latency: Latency,
+  }),
+  webhooks: z.array(
+    z.strictObject({
+      id: z.string(),
+      name: z.string(),
+      status: AuditWebhookStatusSchema,
+      ...Counts,
+      success_rate: z.number(),
+      latency: Latency,
+      latency_buckets: LatencyBuckets,
+      last_error: DeliveryErrorSchema.nullable(),
+    }),
+  ),
+});
+
+export const MetricsTimelineResponse = z.strictObject({
+  window: MetricsWindowSchema,
+  step_seconds: z.int().describe('the length of a whole interval: 3600 (24h), 21600 (7d), 86400 (30d)'),
+  buckets: z
+    .array(
+      z.strictObject({
+        from: z.string().describe('start of the interval (inclusive), RFC 3339 UTC'),
+        to: z.string().describe('end of the interval (exclusive)'),
+        ...Counts,
+        latency: Latency,
+      }),
+    )
+    .describe(
+      'oldest first; intervals on UTC boundaries, the first from the window start, the last to the end of the current minute; their counts add up to the summary of GET …/metrics',
+    ),
+});

@@ -1,0 +1,103 @@
+/**
+ * The checks of a signed push before anything is written, in the order they answer: the device
+ * (enrolled, active, the caller's own, with a key still accepted), the signature (within the time
+ * window, verifying over the body and its address) and the conflict mode the push may use.
+ */
+import { authorize, type Principal } from '../auth/permissions.js';
+import { LatchkeyError } from '../http/errors.js';
+import type { Device, Environment } from '../model.js';
+import type { PushBodyInput } from '../schemas/api.js';
+import type { LatchkeyStore } from '../store/types.js';
+import { isAcceptedEd25519Key } from './device-key-check.js';
+import { type PushAddress, verifyClientSignature } from './signatures.js';
+
+/** The device that signed the push, or the 403 that says why it may not push. */
+export async function pushingDevice(
+  store: LatchkeyStore,
+  organizationId: string,
+  deviceId: string,
+  user: string,
+): Promise<Device> {
+  const device = await store.devices.get(organizationId, deviceId);
+  if (!device) throw new LatchkeyError('device_unknown', 'The device is not enrolled in this organization.');
+  if (device.status === 'revoked') throw new LatchkeyError('device_revoked', 'The device has been revoked.');
+  if (device.user !== user) {
+    throw new LatchkeyError('device_not_owned', 'The device belongs to another member.');
+  }
+  // A key enrolled before weak keys were refused: with it any signature could verify, so refuse it
+  // before looking at the signature at all.
+  if (!isAcceptedEd25519Key(device.public_key)) {
+    throw new LatchkeyError(
+      'device_key_invalid',
+      'The device key is a weak Ed25519 key and is no longer accepted; enroll a new device with a new key pair.',
+    );
+  }
+  return device;
+}
+
+/**
+ * A 401 `invalid_client_signature` unless the body's `signed_at` is within `toleranceSeconds` of
+ * `nowMs` and its `client_sig` verifies with the device key over `signed` (the body as sent, before
+ * validation) and its address.
+ */
+export function checkPushSignature(
+  publicKey: string,
+  body: Pick<PushBodyInput, 'signed_at' | 'client_sig'>,
+  signed: Record<string, unknown>,
+  address: PushAddress,
+  nowMs: number,
+  toleranceSeconds: number,
+): void {
+  // signed_at is whole seconds, so compare whole seconds: the window is then +-tolerance inclusive
+  // whatever the server's sub-second clock reads.
+  if (Math.abs(Math.floor(nowMs / 1000) - body.signed_at) > toleranceSeconds) {
+    throw new LatchkeyError(
+      'invalid_client_signature',
+      `signed_at is more than ${toleranceSeconds} seconds away from the server time.`,
+    );
+  }
+  if (!verifyClientSignature(publicKey, signed, address, body.client_sig)) {
+    throw new LatchkeyError('invalid_client_signature', 'client_sig does not verify with the device key.');
+  }
+}
+
+/** How a push treats keys changed since its `if_version`s. */
+export interface PushMode {
+  /** Strict: every change names its `if_version`. */
+  strict: boolean;
+  /** Overwrite whatever changed meanwhile (lenient mode only; needs `secrets:force_overwrite`). */
+  force: boolean;
+}
+
+/** The push's conflict mode, once the environment, the changes and the caller's role allow it. */
+export function pushMode(
+  body: PushBodyInput,
+  environment: Environment,
+  principal: Principal,
+  address: PushAddress,
+): PushMode {
+  const strict = body.conflict_mode === 'strict';
+  if (environment.require_strict_conflict_mode && !strict) {
+    throw new LatchkeyError('invalid_request', 'This environment requires conflict_mode "strict".', {
+      details: [{ path: 'body.conflict_mode', message: 'must be "strict" in this environment' }],
+    });
+  }
+  const force = body.force_overwrite === true;
+  if (strict && force) {
+    throw new LatchkeyError('invalid_request', 'force_overwrite is refused in strict conflict mode.', {
+      details: [{ path: 'body.force_overwrite', message: 'not allowed with conflict_mode "strict"' }],
+    });
+  }
+  if (strict) {
+    const missing = body.changes.filter((c) => c.if_version === undefined).map((c) => c.key);
+    if (missing.length > 0) {
+      throw new LatchkeyError('if_version_required', 'Strict mode requires if_version on every change.', {
+        extra: { keys: missing },
+      });
+    }
+  }
+  if (force && !authorize(principal, 'secrets:force_overwrite', address).ok) {
+    throw new LatchkeyError('forbidden', 'force_overwrite needs the secrets:force_overwrite permission.');
+  }
+  return { strict, force };
+}

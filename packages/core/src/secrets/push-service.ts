@@ -1,0 +1,166 @@
+/**
+ * A signed push, decided: the device and signature checks, the conflict mode, the values sealed at
+ * rest, and one unit of work that uses up the nonce and applies every change (or records the
+ * conflict). The route only hands the request over and answers the outcome.
+ */
+import type { Principal } from '../auth/permissions.js';
+import { LatchkeyError } from '../http/errors.js';
+import type { Keyring } from '../keyring/keyring.js';
+import type { ActivityDraft, Device, Environment, Organization, Project } from '../model.js';
+import type { PushBodyInput } from '../schemas/api.js';
+import type { ApplyPushInput, ApplyPushResult } from '../store/ports/secrets.js';
+import type { LatchkeyStore } from '../store/types.js';
+import { checkPushSignature, type PushMode, pushingDevice, pushMode } from './push-checks.js';
+import type { PushChange } from './push-plan.js';
+import { sealSecretValue } from './values.js';
+
+/** What a push needs from the core. */
+export interface PushServices {
+  store: LatchkeyStore;
+  /** Current time in milliseconds. */
+  now(): number;
+  /** Accepted distance between `signed_at` and now, in seconds. */
+  signatureToleranceSeconds: number;
+  /** Seals the values at rest when the host supplies one. */
+  keyring: Keyring | undefined;
+}
+
+/** A push as the route hands it over: the validated body, the JSON it was signed as, and where. */
+export interface SignedPush {
+  body: PushBodyInput;
+  /** The body as parsed JSON, before validation: what `client_sig` covers. */
+  signed: Record<string, unknown>;
+  principal: Principal;
+  organization: Organization;
+  project: Project;
+  environment: Environment;
+  /** ISO time of the request. */
+  at: string;
+  /** Makes the request's activity events (the route context's `event`). */
+  event(type: string, data: Record<string, unknown>, extra?: Partial<ActivityDraft>): ActivityDraft;
+}
+
+/** An applied push: each key's new version and the id of the event that records it. */
+export interface PushApplied {
+  versions: { key: string; version: number }[];
+  eventId: string;
+}
+
+/**
+ * Applies a signed push, all changes or none. Refusals are thrown as `LatchkeyError`s: the checks'
+ * 401/403/400/428, `push_replayed` (409) for a used nonce, and `version_conflict` (409, with
+ * `conflicts`) whose `recorded` is true: its `push_conflict` event was appended with the nonce.
+ */
+export async function applySignedPush(services: PushServices, push: SignedPush): Promise<PushApplied> {
+  const { body, organization, environment } = push;
+  const device = await pushingDevice(services.store, organization.id, body.device_id, push.principal.user);
+  const nowMs = services.now();
+  const tolerance = services.signatureToleranceSeconds;
+  const address = {
+    organization: organization.slug,
+    project: push.project.slug,
+    environment: environment.slug,
+  };
+  checkPushSignature(device.public_key, body, push.signed, address, nowMs, tolerance);
+  const mode = pushMode(body, environment, push.principal, address);
+  const changes: PushChange[] = body.changes.map((c) => ({
+    key: c.key,
+    // Sealed at rest when the host supplies a keyring, bound to this environment and key.
+    value:
+      c.delete || c.value === undefined
+        ? null
+        : sealSecretValue(services.keyring, environment.id, c.key, c.value),
+    if_version: c.if_version,
+  }));
+  // Kept past the whole window in which signed_at is acceptable, so the nonce can never be used twice.
+  const nonce = { value: body.nonce, expiresAt: (body.signed_at + tolerance) * 1000 + 60_000, nowMs };
+  const result = await commitPush(services.store, push, device, changes, mode, nonce);
+  if (result === null) {
+    throw new LatchkeyError(
+      'push_replayed',
+      'This nonce was already used; sign the push again with a new nonce.',
+    );
+  }
+  if (!result.ok) {
+    throw new LatchkeyError(
+      'version_conflict',
+      `${result.conflicts.length} key(s) changed since your if_version; pull, merge and push again.`,
+      { extra: { conflicts: result.conflicts }, recorded: true },
+    );
+  }
+  return { versions: result.versions, eventId: result.event.id };
+}
+
+/**
+ * One unit of work: the nonce, every version and the push's event, or the nonce and the conflict's
+ * event. Null when the nonce was used already (nothing is written then).
+ */
+async function commitPush(
+  store: LatchkeyStore,
+  push: SignedPush,
+  device: Device,
+  changes: PushChange[],
+  mode: PushMode,
+  nonce: { value: string; expiresAt: number; nowMs: number },
+): Promise<ApplyPushResult | null> {
+  const organizationId = push.organization.id;
+  return store.transaction(async (tx) => {
+    if (
+      !(await tx.nonces.consume(`${organizationId}/${device.id}`, nonce.value, nonce.expiresAt, nonce.nowMs))
+    ) {
+      return null;
+    }
+    const result = await tx.secrets.applyPush({
+      organizationId,
+      environmentId: push.environment.id,
+      changes,
+      force: mode.force,
+      now: push.at,
+      event: appliedEvent(push, device, mode),
+    });
+    if (!result.ok) {
+      const data = { conflict_mode: conflictMode(mode), conflicts: result.conflicts };
+      await tx.activity.append(organizationId, push.event('push_conflict', data, { device_id: device.id }));
+    }
+    return result;
+  });
+}
+
+/**
+ * The `event` of the store's `applyPush` input: the store calls it inside its transaction with the
+ * plan it made under its lock, since only that plan knows the versions the event must name.
+ */
+function appliedEvent(push: SignedPush, device: Device, mode: PushMode): ApplyPushInput['event'] {
+  const conflict_mode = conflictMode(mode);
+  const extra = { device_id: device.id };
+  if (mode.force) {
+    return (plan) =>
+      push.event(
+        'push_force_overwrite',
+        {
+          conflict_mode,
+          // The conflict records of source section 2.3, one per key written, with the version the
+          // push wrote (decisions.md, Activity).
+          keys: plan.overwritten.map((record, i) => ({
+            ...record,
+            new_version: plan.writes[i]!.version,
+            deleted: plan.writes[i]!.value === null,
+          })),
+        },
+        extra,
+      );
+  }
+  return (plan) =>
+    push.event(
+      'push_applied',
+      {
+        conflict_mode,
+        versions: plan.writes.map((w) => ({ key: w.key, version: w.version, deleted: w.value === null })),
+      },
+      extra,
+    );
+}
+
+function conflictMode(mode: PushMode): 'strict' | 'lenient' {
+  return mode.strict ? 'strict' : 'lenient';
+}

@@ -1,0 +1,63 @@
+/**
+ * `@latchkey/core/store`: what a store implementation needs, and nothing an app does. The
+ * repository ports (each saying what must be atomic) and the records they keep; the rules a store
+ * applies but does not decide: the push plan, event sealing, the outbox fan-out, what an attempt
+ * adds to the rollups and running totals, and the rollup math; and the error a store throws when
+ * its database cannot serve. A store only persists what these decide.
+ */
+export { type ChainHead, GENESIS_HASH, sealEvent } from '../activity/chain.js';
+export type { Grant, Role } from '../auth/permissions.js';
+export { lastDeliveryOf } from '../delivery/last-delivery.js';
+export { outboxState, outboxTable, type QueuedState, UNQUEUED_EVENT_TYPES } from '../delivery/outbox.js';
+export {
+  secondOf,
+  type WebhookLimit,
+  type WebhookLimits,
+  webhookLimit,
+} from '../delivery/webhook-limits.js';
+export { isLatchkeyError, LatchkeyError, serviceUnavailable } from '../http/errors.js';
+export {
+  type AttemptShare,
+  attemptShare,
+  countsBefore,
+  type SummedShare,
+  sumShares,
+} from '../metrics/attempt-share.js';
+export {
+  addLatency,
+  type LatencyHistogram,
+  latencyBucket,
+  mergeHistogram,
+  subtractHistogram,
+} from '../metrics/latency-histogram.js';
+export {
+  addAttempt,
+  emptyRollup,
+  floorTo,
+  HOUR_MS,
+  type LatencyBucketKey,
+  latencyBucketKey,
+  MINUTE_MS,
+  mergeRollup,
+  ROLLUP_UNITS,
+  type Rollup,
+  type RollupUnit,
+  recordedLatency,
+  spanCover,
+  subtractRollup,
+} from '../metrics/rollup.js';
+export type { MetricsSource, RollupSource } from '../metrics/rollup-source.js';
+export { coversRollup, supersedes, type TotalCover, totalCover } from '../metrics/running-total.js';
+export type * from '../model.js';
+export {
+  type ConflictRecord,
+  type KeyHead,
+  type OverwriteRecord,
+  type PlannedWrite,
+  type PushChange,
+  type PushPlan,
+  planPush,
+  versionMatches,
+} from '../secrets/push-plan.js';
+export { composedRequests } from './memory/requests.js';
+export type * from './types.js';

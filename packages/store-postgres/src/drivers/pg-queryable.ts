@@ -1,0 +1,36 @@
+/**
+ * Queries on node-postgres, on the pool or on a checked-out client. Statements with parameters are
+ * prepared once per connection under a name derived from their text, so PostgreSQL parses and
+ * plans each of them once rather than on every call.
+ */
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
+import type { SqlQueryable, SqlResult } from '../driver.js';
+import { translated } from './translated.js';
+
+/** Texts seen so far and their statement names, bounded so a stream of distinct texts cannot grow it. */
+const names = new Map<string, string>();
+
+function nameOf(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `lk_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    if (names.size < 10_000) names.set(text, name);
+  }
+  return name;
+}
+
+/** `client` as the store's queryable: named prepared statements, failures translated. */
+export function pgQueryable(client: Pool | PoolClient): SqlQueryable {
+  return {
+    query<Row>(text: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
+      return translated(async () => {
+        const result =
+          params && params.length > 0
+            ? await client.query({ name: nameOf(text), text, values: params as unknown[] })
+            : await client.query(text);
+        return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+      });
+    },
+  };
+}

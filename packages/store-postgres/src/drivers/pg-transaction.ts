@@ -1,0 +1,51 @@
+/**
+ * One attempt at a transaction on node-postgres, on a connection of its own. A connection that
+ * failed is destroyed rather than handed to the next caller; a COMMIT whose answer was lost is
+ * settled by asking the database (see `commit-outcome.ts`).
+ */
+import type { Pool } from 'pg';
+import type { SqlQueryable } from '../driver.js';
+import { isUnavailable, translate } from '../failures.js';
+import { wasCommitted } from './commit-outcome.js';
+import { checkout } from './pg-checkout.js';
+import { pgQueryable } from './pg-queryable.js';
+
+/** Runs `fn` in BEGIN … COMMIT on a connection from `pool`; rolls back and rethrows when it throws. */
+export async function pgTransactionOnce<T>(
+  pool: Pool,
+  fn: (tx: SqlQueryable) => Promise<T>,
+  commitCheckTimeoutMs: number,
+): Promise<T> {
+  const held = await checkout(pool);
+  let result: T;
+  let xid: string | null;
+  try {
+    await held.client.query('BEGIN');
+    result = await fn(pgQueryable(held.client));
+    // Its id, when it wrote anything: if the answer to COMMIT is lost, the database is asked.
+    const { rows } = await held.client.query<{ xid: string | null }>(
+      'SELECT txid_current_if_assigned()::text AS xid',
+    );
+    xid = rows[0]?.xid ?? null;
+  } catch (error) {
+    let broken = isUnavailable(error);
+    try {
+      await held.client.query('ROLLBACK');
+    } catch {
+      broken = true;
+    }
+    held.release(broken);
+    throw translate(error);
+  }
+  try {
+    await held.client.query('COMMIT');
+  } catch (error) {
+    const unanswered = isUnavailable(error);
+    held.release(unanswered);
+    if (!unanswered || xid === null) throw translate(error);
+    if (await wasCommitted(pool, xid, error, commitCheckTimeoutMs)) return result;
+    throw translate(error);
+  }
+  held.release();
+  return result;
+}

@@ -1,0 +1,142 @@
+/**
+ * Claiming due deliveries on SQL, fairly (see `DeliveryRepository.claim`): one statement walks the
+ * webhooks with pending deliveries (a skip scan of the due index, one probe each, however long a
+ * backlog), locks each one's oldest due with `FOR UPDATE SKIP LOCKED` up to what its share and
+ * limits allow, lets organizations take turns, leases the claim and reads what sending needs.
+ * Claims take turns on an advisory transaction lock, so the counts they read (live leases, claims
+ * this second) are never raced by another worker; the lock ends with the claim's transaction.
+ */
+import { type ClaimedDelivery, type ClaimOptions, webhookLimit } from '@latchkey/core/store';
+import type { Runner } from '../runner.js';
+import type { Tables } from '../schema-name.js';
+import { DELIVERY_COLUMNS, toDelivery } from './delivery-rows.js';
+
+const toClaimed = (r: Record<string, unknown>): ClaimedDelivery => ({
+  delivery: toDelivery(r),
+  webhook: {
+    id: r['webhook_id'] as string,
+    organization_id: r['organization_id'] as string,
+    name: r['webhook_name'] as string,
+    url: r['url'] as string,
+    secret_sealed: r['secret_sealed'] as string,
+  },
+  eventJson: r['body'] as string,
+  eventType: r['event_type'] as string,
+});
+
+/**
+ * The claim. Parameters: $1 now, $2 limit, $3 lease end, $4 cap per webhook (null: none), $5 room
+ * by webhook id, $6 limits by webhook id (the overrides, resolved), $7 default in-flight limit,
+ * $8 default per-second limit.
+ */
+function claimSql(t: Tables): string {
+  const rates = `${t.quoted}.webhook_claim_rates`;
+  const limitOf = (field: string, fallback: string) =>
+    `(CASE WHEN $6::jsonb ? w.id THEN (($6::jsonb -> w.id) ->> '${field}')::int ELSE ${fallback}::int END)`;
+  return `WITH RECURSIVE hooks AS (
+      (SELECT webhook_id FROM ${t.deliveries} WHERE state = 'pending' ORDER BY webhook_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT d.webhook_id FROM ${t.deliveries} d
+              WHERE d.state = 'pending' AND d.webhook_id > h.webhook_id ORDER BY d.webhook_id LIMIT 1)
+      FROM hooks h WHERE h.webhook_id IS NOT NULL
+    ), limited AS (
+      SELECT w.id, w.organization_id, ${limitOf('inFlight', '$7')} AS in_flight,
+             ${limitOf('perSecond', '$8')} AS per_second
+      FROM hooks h JOIN ${t.webhooks} w ON w.id = h.webhook_id AND w.status = 'active'
+    ), allowed AS (
+      SELECT l.id, l.organization_id, greatest(0, least(
+        ($5::jsonb ->> l.id)::int, $4::int, $2::int,
+        CASE WHEN l.in_flight IS NOT NULL THEN l.in_flight - (SELECT count(*) FROM ${t.deliveries} x
+          WHERE x.webhook_id = l.id AND x.lease_until IS NOT NULL AND x.lease_until > $1) END,
+        CASE WHEN l.per_second IS NOT NULL THEN l.per_second - coalesce((SELECT r.claimed FROM ${rates} r
+          WHERE r.webhook_id = l.id AND r.second = date_trunc('second', $1::timestamptz)), 0) END
+      )) AS most, l.per_second IS NOT NULL AS rated
+      FROM limited l
+    ), heads AS (
+      -- Locked here, each webhook's own: rows another claim holds are skipped, and the next due
+      -- taken instead, so concurrent claims share the work rather than all wanting the same heads.
+      SELECT c.id, a.id AS webhook_id, a.organization_id, c.next_attempt_at
+      FROM allowed a CROSS JOIN LATERAL (
+        SELECT d.id, d.next_attempt_at FROM ${t.deliveries} d
+        WHERE d.webhook_id = a.id AND d.state = 'pending' AND d.next_attempt_at <= $1
+          AND (d.lease_until IS NULL OR d.lease_until <= $1)
+        ORDER BY d.next_attempt_at, d.id LIMIT a.most
+        FOR UPDATE SKIP LOCKED
+      ) c WHERE a.most > 0
+    ), ranked AS (
+      SELECT id, organization_id, next_attempt_at,
+             row_number() OVER (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS nth
+      FROM heads
+    ), turns AS (
+      SELECT id, next_attempt_at,
+             row_number() OVER (PARTITION BY organization_id ORDER BY nth, next_attempt_at, id) AS turn
+      FROM ranked
+    ), due AS (
+      SELECT id, turn FROM turns ORDER BY turn, next_attempt_at, id LIMIT $2
+    ), leased AS (
+      UPDATE ${t.deliveries} d SET lease_until = $3
+      FROM due, ${t.webhooks} w, ${t.events} e
+      WHERE d.id = due.id AND w.id = d.webhook_id AND e.organization_id = d.organization_id AND e.seq = d.event_seq
+      RETURNING due.turn, ${DELIVERY_COLUMNS.split(', ')
+        .map((c) => `d.${c}`)
+        .join(', ')}, w.name AS webhook_name, w.url, w.secret_sealed, e.body, e.type AS event_type
+    ), counted AS (
+      INSERT INTO ${rates} AS r (webhook_id, second, claimed)
+      SELECT l.webhook_id, date_trunc('second', $1::timestamptz), count(*)
+      FROM leased l JOIN allowed a ON a.id = l.webhook_id AND a.rated
+      GROUP BY l.webhook_id
+      ON CONFLICT (webhook_id) DO UPDATE SET
+        claimed = CASE WHEN r.second = excluded.second THEN r.claimed + excluded.claimed ELSE excluded.claimed END,
+        second = excluded.second
+    )
+    SELECT * FROM leased ORDER BY turn, next_attempt_at, id`;
+}
+
+/** The claim's parameters, the overrides resolved so SQL reads one object per limited webhook. */
+function claimParams(options: ClaimOptions): unknown[] {
+  const { limits } = options;
+  const byWebhook: Record<string, unknown> = {};
+  for (const id of Object.keys(limits?.byWebhook ?? {})) byWebhook[id] = webhookLimit(limits, id);
+  return [
+    options.now,
+    options.limit,
+    options.leaseUntil,
+    options.perWebhook ?? null,
+    JSON.stringify(options.room ?? {}),
+    JSON.stringify(byWebhook),
+    limits?.inFlight ?? null,
+    limits?.perSecond ?? null,
+  ];
+}
+
+/** The claims' advisory lock, keyed by schema, so stores in other schemas never wait on it. */
+const LOCK_SQL = 'SELECT pg_advisory_xact_lock(hashtext($1)) AS locked';
+
+/**
+ * See `DeliveryRepository.claim`. Claims take turns: each waits for the lock, then reads, in a
+ * snapshot taken after the previous claim committed, the leases and counts it left; so the limits
+ * hold across workers, and a claim never wants rows another one is still leasing (with the
+ * per-webhook caps, concurrent claims would all want the same heads and come back short).
+ */
+export async function claimDue(db: Runner, t: Tables, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+  return db.atomic(async (q) => {
+    await q.query(LOCK_SQL, [`${t.schema}.delivery_claim`]);
+    return (await q.query(claimSql(t), claimParams(options))).rows.map(toClaimed);
+  });
+}
+
+/** See `DeliveryRepository.release`: one statement, only the leases still as claimed. */
+export async function releaseClaims(
+  db: Runner,
+  t: Tables,
+  claims: readonly { id: string; lease: string | null }[],
+): Promise<number> {
+  if (claims.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `UPDATE ${t.deliveries} d SET lease_until = NULL
+     FROM unnest($1::text[], $2::timestamptz[]) AS m(id, lease)
+     WHERE d.id = m.id AND d.lease_until = m.lease`,
+    [claims.map((c) => c.id), claims.map((c) => c.lease)],
+  );
+  return rowCount;
+}

@@ -1,0 +1,53 @@
+/**
+ * The outbox on SQL. Which webhooks an event is owed to, and the state each delivery starts in, is
+ * core's fan-out rule (`outboxTable`), passed as parameters and joined against the organization's
+ * webhooks: the statement that stores an event queues its deliveries, and `replay` queues past
+ * events again, both by that rule and in one statement each.
+ */
+import { outboxTable, UNQUEUED_EVENT_TYPES } from '@latchkey/core/store';
+import type { Runner } from '../runner.js';
+import type { Tables } from '../schema-name.js';
+
+const NEW_ID = `'dlv_' || replace(gen_random_uuid()::text, '-', '')`;
+
+/**
+ * The `INSERT` that queues the deliveries of the event the same statement stores (a data-modifying
+ * CTE of `storeEventStatement`): $1 organization, $2 seq, $3 event id, $7 occurred_at, and the rule
+ * for the event's type as $10 and $11 ({@link queueParams}).
+ */
+export function queueStatement(t: Tables): string {
+  return `INSERT INTO ${t.deliveries} (id, organization_id, webhook_id, event_id, event_seq, state, next_attempt_at, created_at)
+      SELECT ${NEW_ID}, $1, w.id, $3, $2, o.state, $7, $7
+      FROM ${t.webhooks} w JOIN unnest($10::text[], $11::text[]) AS o(status, state) ON o.status = w.status
+      WHERE w.organization_id = $1`;
+}
+
+/** The parameters $10 and $11 of {@link queueStatement}: the rule for an event of `eventType`. */
+export function queueParams(eventType: string): unknown[] {
+  const { statuses, states } = outboxTable(eventType);
+  return [statuses, states];
+}
+
+/** See `DeliveryRepository.replay`. */
+export async function replayDeliveries(
+  db: Runner,
+  t: Tables,
+  organizationId: string,
+  webhookId: string,
+  since: string,
+  at: string,
+): Promise<number> {
+  const { statuses, states } = outboxTable();
+  const { rowCount } = await db.query(
+    `INSERT INTO ${t.deliveries} (id, organization_id, webhook_id, event_id, event_seq, state, next_attempt_at, created_at)
+     SELECT ${NEW_ID}, $1, w.id, e.id, e.seq, o.state, $4, $4
+     FROM ${t.events} e
+     JOIN ${t.webhooks} w ON w.id = $2 AND w.organization_id = $1
+     JOIN unnest($5::text[], $6::text[]) AS o(status, state) ON o.status = w.status
+     WHERE e.organization_id = $1 AND e.occurred_at >= $3 AND e.type <> ALL($7::text[])
+       AND NOT EXISTS (SELECT 1 FROM ${t.deliveries} d WHERE d.webhook_id = $2 AND d.event_id = e.id)
+     ORDER BY e.seq`,
+    [organizationId, webhookId, since, at, statuses, states, UNQUEUED_EVENT_TYPES],
+  );
+  return rowCount;
+}

@@ -1,0 +1,71 @@
+/**
+ * The writes that apply a restore: which of the backup's ids are taken, then its secrets and its
+ * events (with the chain head they end on), each set in one statement over arrays (`unnest`).
+ */
+import type { RestoreRepository } from '@latchkey/core/store';
+import type { Runner } from '../../runner.js';
+import type { Tables } from '../../schema-name.js';
+
+/** A restore's checks and bulk inserts on SQL. */
+export function sqlRestoreWrites(
+  db: Runner,
+  t: Tables,
+): Pick<RestoreRepository, 'takenIds' | 'insertSecrets' | 'insertEvents'> {
+  const idTables = {
+    project: t.projects,
+    environment: t.environments,
+    device: t.devices,
+    audit_webhook: t.webhooks,
+  };
+  return {
+    async takenIds(kind, ids) {
+      if (ids.length === 0) return new Set();
+      const { rows } = await db.query<{ id: string }>(
+        `SELECT id FROM ${idTables[kind]} WHERE id = ANY($1::text[])`,
+        [ids],
+      );
+      return new Set(rows.map((r) => r.id));
+    },
+    async insertSecrets(secrets) {
+      if (secrets.length === 0) return;
+      await db.query(
+        `INSERT INTO ${t.secrets} (environment_id, key, version, deleted, value, updated_at)
+         SELECT e, k, v, val IS NULL, val, u
+         FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[]) AS s(e, k, v, val, u)`,
+        [
+          secrets.map((s) => s.environment_id),
+          secrets.map((s) => s.key),
+          secrets.map((s) => s.version),
+          secrets.map((s) => s.value),
+          secrets.map((s) => s.updated_at),
+        ],
+      );
+    },
+    async insertEvents(organizationId, events) {
+      if (events.length === 0) return;
+      const last = events.at(-1)!;
+      await db.query(
+        `WITH stored AS (
+           INSERT INTO ${t.events} (organization_id, seq, id, type, project, environment, occurred_at, body)
+           SELECT $1, s, i, ty, p, e, o, b
+           FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
+             AS u(s, i, ty, p, e, o, b)
+         )
+         INSERT INTO ${t.chains} (organization_id, seq, hash) VALUES ($1, $9, $10)
+         ON CONFLICT (organization_id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash`,
+        [
+          organizationId,
+          events.map((e) => e.seq),
+          events.map((e) => e.id),
+          events.map((e) => e.type),
+          events.map((e) => e.project ?? null),
+          events.map((e) => e.environment ?? null),
+          events.map((e) => e.occurred_at),
+          events.map((e) => JSON.stringify(e)),
+          last.seq,
+          last.hash,
+        ],
+      );
+    },
+  };
+}
