@@ -45,7 +45,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'alone', include: ALONE_TESTS, fileParallelism: false, sequence: { groupOrder: 1 } },
+        test: {
+          name: 'alone',
+          include: ALONE_TESTS,
+          fileParallelism: false,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
       },
       {
         extends: true,

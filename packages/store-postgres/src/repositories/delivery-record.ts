@@ -22,12 +22,17 @@ interface Health {
   dead: boolean;
 }
 
-/** Locks the records' webhooks in id order; their organization and consecutive failures, by id. */
+/**
+ * Locks the records' webhooks in id order; their organization and consecutive failures, by id.
+ * `FOR NO KEY UPDATE`, the lock the health UPDATE takes anyway: it excludes other recorders and a
+ * running total's `FOR SHARE`, but not the key-share lock of a foreign key check, so events keep
+ * queueing deliveries for these webhooks while a flush is in progress.
+ */
 async function lockWebhooks(q: SqlQueryable, t: Tables, records: readonly LeasedAttemptRecord[]) {
   const ids = [...new Set(records.map((r) => r.attempt.webhook_id))];
   const { rows } = await q.query<{ id: string; organization_id: string; consecutive_failures: number }>(
     `SELECT id, organization_id, consecutive_failures FROM ${t.webhooks}
-     WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
+     WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE`,
     [ids],
   );
   return new Map(rows.map((row) => [row.id, row]));
