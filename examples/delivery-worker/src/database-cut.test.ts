@@ -35,6 +35,8 @@ const ENV = `${ORG}/projects/web/environments/prod`;
 const CUT_MS = 5_000;
 const RECOVERY_MS = 5_000;
 const CLIENTS = 4;
+/** The readiness probe turns 503 within this of the cut, and 200 within this of the restore. */
+const READY_MS = 2_000;
 
 /** Runs `sql` on the real database named `database` (the maintenance one by default), not through the proxy. */
 async function direct<Row = Record<string, unknown>>(sql: string, database?: string): Promise<Row[]> {
@@ -84,7 +86,15 @@ describe.skipIf(unreachable !== null)(
     const servers: Awaited<ReturnType<typeof startExample>>[] = [];
     let worker: Worker;
     let load: Load | undefined;
-    const cuts: { at: number; restoredAt: number; recoveredMs: number[]; listeningMs: number }[] = [];
+    const cuts: {
+      at: number;
+      restoredAt: number;
+      recoveredMs: number[];
+      listeningMs: number;
+      /** Per server: how long `/readyz` took to answer 503 after the cut, and 200 after the restore. */
+      unreadyMs: number[];
+      readyMs: number[];
+    }[] = [];
 
     const processes = () => [...servers.map((s) => s.child), worker.child];
     const outputs = () => [...servers.map((s) => s.output()), worker.output()].join('\n----\n');
@@ -98,6 +108,13 @@ describe.skipIf(unreachable !== null)(
       return { status: response.status, text: await response.text() };
     };
     const json = <T>(answer: { text: string }) => JSON.parse(answer.text) as T;
+    /** A check that `/readyz` answers `status`, without credentials, as a probe asks. */
+    const readyIs = (server: string, status: number) => async () => {
+      const answer = await fetch(`${server}/readyz`, { signal: AbortSignal.timeout(READY_MS) }).catch(
+        () => null,
+      );
+      return answer?.status === status;
+    };
     /** True when the worker holds its LISTEN session on the database (the proxy's side of it). */
     const workerListens = async () =>
       (
@@ -183,11 +200,23 @@ describe.skipIf(unreachable !== null)(
         await within(15_000, `pushes before cut ${round}`, () => pushedOk() >= before + 10);
         const at = performance.now();
         proxy.cut();
-        await sleep(CUT_MS);
+        const [unreadyMs] = await Promise.all([
+          Promise.all(
+            servers.map((server) =>
+              within(READY_MS, `${server.url}/readyz 503 after cut ${round}`, readyIs(server.url, 503)),
+            ),
+          ),
+          sleep(CUT_MS),
+        ]);
         proxy.restore();
         const restoredAt = performance.now();
         // Measured from the restore, for every server and the worker's LISTEN at once.
-        const [recoveredMs, listeningMs] = await Promise.all([
+        const [readyMs, recoveredMs, listeningMs] = await Promise.all([
+          Promise.all(
+            servers.map((server) =>
+              within(READY_MS, `${server.url}/readyz 200 after cut ${round}`, readyIs(server.url, 200)),
+            ),
+          ),
           Promise.all(
             servers.map((server) =>
               within(RECOVERY_MS, `${server.url} answering after cut ${round}`, async () => {
@@ -198,7 +227,7 @@ describe.skipIf(unreachable !== null)(
           ),
           within(RECOVERY_MS, `the worker listening again after cut ${round}`, workerListens),
         ]);
-        cuts.push({ at, restoredAt, recoveredMs, listeningMs });
+        cuts.push({ at, restoredAt, recoveredMs, listeningMs, unreadyMs, readyMs });
         for (const child of processes()) expect(child.exitCode ?? child.signalCode).toBeNull();
       }
       const after = pushedOk();
@@ -307,7 +336,7 @@ describe.skipIf(unreachable !== null)(
           `  start-up / load / deliveries   ${[timings.startMs, timings.loadMs, deliveryMs].map((ms) => `${(ms / 1000).toFixed(1)} s`).join(' / ')}`,
           ...cuts.map(
             (c, i) =>
-              `  cut ${i + 1}: servers answering again after ${c.recoveredMs.map((ms) => `${Math.round(ms)} ms`).join(', ')}; worker listening after ${Math.round(c.listeningMs)} ms`,
+              `  cut ${i + 1}: servers answering again after ${c.recoveredMs.map((ms) => `${Math.round(ms)} ms`).join(', ')}; worker listening after ${Math.round(c.listeningMs)} ms; /readyz 503 after ${c.unreadyMs.map((ms) => `${Math.round(ms)} ms`).join(', ')}, 200 again after ${c.readyMs.map((ms) => `${Math.round(ms)} ms`).join(', ')}`,
           ),
         ].join('\n'),
       );

@@ -2,7 +2,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { latchkeyExpress } from '@latchkey/adapter-express';
-import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
+import { PROMETHEUS_CONTENT_TYPE, probeResponse } from '@latchkey/core';
 import { latchkeyClientError, sendCoreResponse } from '@latchkey/core/node';
 import { createDashboard } from '@latchkey/dashboard';
 import { createExampleCore, fail, stopOnSignals } from '@latchkey/example-shared/env';
@@ -29,6 +29,12 @@ app.use(async (request, response, next) => {
 app.get('/metrics', async (_request, response) => {
   response.type(PROMETHEUS_CONTENT_TYPE).send(await core.metricsText());
 });
+
+// Probes for a load balancer or Kubernetes: unauthenticated, nothing secret in them.
+app.get('/healthz', (_request, response) => sendCoreResponse(response, probeResponse(core.health())));
+app.get('/readyz', async (_request, response) =>
+  sendCoreResponse(response, probeResponse(await core.ready())),
+);
 
 // HTTPS when the environment gives a certificate and key (see @latchkey/example-shared/tls).
 const server = (tls ? createHttpsServer(tls, app) : createHttpServer(app)).listen(port, '127.0.0.1', () => {

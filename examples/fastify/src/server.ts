@@ -1,7 +1,7 @@
 /** Latchkey served by Fastify, run from source: `pnpm --dir examples/fastify start`. */
 import type { IncomingHttpHeaders } from 'node:http';
 import { latchkeyFastify, latchkeyFrameworkErrors } from '@latchkey/adapter-fastify';
-import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
+import { type CoreResponse, PROMETHEUS_CONTENT_TYPE, probeResponse } from '@latchkey/core';
 import { latchkeyClientError, sendCoreResponse } from '@latchkey/core/node';
 import { createDashboard } from '@latchkey/dashboard';
 import { createExampleCore, fail, stopOnSignals } from '@latchkey/example-shared/env';
@@ -37,6 +37,11 @@ app.all(`${dashboard.basePath}/*`, serveDashboard);
 app.get('/metrics', async (_request, reply) =>
   reply.type(PROMETHEUS_CONTENT_TYPE).send(await core.metricsText()),
 );
+// Probes for a load balancer or Kubernetes: unauthenticated, nothing secret in them.
+const probe = (reply: FastifyReply, answer: CoreResponse) =>
+  reply.code(answer.status).headers(answer.headers).send(answer.body);
+app.get('/healthz', async (_request, reply) => probe(reply, probeResponse(core.health())));
+app.get('/readyz', async (_request, reply) => probe(reply, probeResponse(await core.ready())));
 
 try {
   await app.listen({ port, host: '127.0.0.1' });

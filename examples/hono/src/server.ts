@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { getRequestListener } from '@hono/node-server';
 import { latchkeyHono, latchkeyRequestErrors } from '@latchkey/adapter-hono';
-import { PROMETHEUS_CONTENT_TYPE } from '@latchkey/core';
+import { type CoreResponse, PROMETHEUS_CONTENT_TYPE, probeResponse } from '@latchkey/core';
 import { latchkeyClientError } from '@latchkey/core/node';
 import { createDashboard } from '@latchkey/dashboard';
 import { createExampleCore, fail, stopOnSignals } from '@latchkey/example-shared/env';
@@ -27,6 +27,11 @@ app.use(`${dashboard.basePath}/*`, serveDashboard);
 app.get('/metrics', async (c) =>
   c.body(await core.metricsText(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE }),
 );
+// Probes for a load balancer or Kubernetes: unauthenticated, nothing secret in them.
+const probe = (answer: CoreResponse) =>
+  new Response(answer.body as string, { status: answer.status, headers: answer.headers });
+app.get('/healthz', () => probe(probeResponse(core.health())));
+app.get('/readyz', async () => probe(probeResponse(await core.ready())));
 
 // getRequestListener rather than serve(): only it takes an errorHandler, which gives the requests
 // @hono/node-server refuses itself (a Host it cannot build a URL from) our error body.

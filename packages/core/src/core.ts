@@ -8,7 +8,8 @@ import type { BootstrapOptions, CoreOptions } from './config/options.js';
 import { resolveOptions } from './config/resolve-options.js';
 import type { DeliveryEngine } from './delivery/engine.js';
 import { createEngineControl, type StartDeliveriesOptions } from './delivery/engine-control.js';
-import { type ReadyReport, readyReport } from './health/ready.js';
+import type { HealthReport } from './health/probe.js';
+import { checkReady, type ReadyOptions, type ReadyReport } from './health/ready.js';
 import type { CoreRequest, CoreResponse } from './http/core-request.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { createPipeline } from './http/pipeline.js';
@@ -58,8 +59,14 @@ export interface Core {
    * the store runs it, and while it fails every authenticated request answers 503.
    */
   verifyKeyring(): Promise<void>;
-  /** Whether this instance can serve, with each check's result (`{status, checks: {keyring}}`). */
-  ready(): Promise<ReadyReport>;
+  /** Liveness: the process is up (serve it at `/healthz` with `probeResponse`). */
+  health(): HealthReport;
+  /**
+   * Readiness: whether this instance can serve, with each check's result (`{status, checks: {store,
+   * migrations, keyring, deliveries}}`); each check that reaches the store is bounded by a timeout.
+   * Serve it at `/readyz` with `probeResponse`.
+   */
+  ready(options?: ReadyOptions): Promise<ReadyReport>;
   readonly store: LatchkeyStore;
   readonly basePath: string;
   readonly bodyLimit: number;
@@ -108,7 +115,12 @@ export function createCore(options: CoreOptions = {}): Core {
       return reencryptAtRest(store, services.keyring, reencryptOptions);
     },
     verifyKeyring: () => keyringGate.verify(),
-    ready: async () => readyReport({ keyring: await keyringGate.report() }),
+    health: () => ({ status: 'ok' }),
+    ready: (readyOptions) =>
+      checkReady(
+        { store, keyring: () => keyringGate.report(), engine: () => deliveries.state(), now: services.now },
+        readyOptions,
+      ),
     openapi,
     store,
     basePath,

@@ -56,7 +56,14 @@ export {
   vetTarget,
 } from './delivery/ssrf.js';
 export type { WebhookLimit, WebhookLimits } from './delivery/webhook-limits.js';
-export type { ReadyReport } from './health/ready.js';
+export { type HealthReport, probeResponse } from './health/probe.js';
+export type {
+  DeliveriesCheck,
+  MigrationsCheck,
+  ReadyOptions,
+  ReadyReport,
+  StoreCheck,
+} from './health/ready.js';
 export { isUnderBasePath } from './http/base-path.js';
 export {
   type CoreHeaders,
@@ -133,4 +140,4 @@ export {
 } from './secrets/signatures.js';
 export { openSecretValue, sealSecretValue } from './secrets/values.js';
 export { createMemoryStore, type MemoryStoreOptions } from './store/memory/index.js';
-export type { LatchkeyStore, StoreTransaction } from './store/types.js';
+export type { LatchkeyStore, StoreStatus, StoreTransaction } from './store/types.js';

@@ -54,3 +54,24 @@ export async function migrate(
     return { applied, version: newest };
   });
 }
+
+/**
+ * The newest migration applied to the schema (0 when it has none yet, or no migrations table), and
+ * the newest this code knows: one read, for `core.ready()`.
+ */
+export async function schemaVersion(
+  driver: Pick<SqlDriver, 'query'>,
+  tables: Tables,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<{ version: number; expected: number }> {
+  const expected = migrations.at(-1)?.id ?? 0;
+  const found = await driver.query<{ version: number | null }>(
+    'SELECT CASE WHEN to_regclass($1) IS NULL THEN NULL ELSE 1 END AS version',
+    [tables.migrations],
+  );
+  if (found.rows[0]?.version == null) return { version: 0, expected };
+  const newest = await driver.query<{ version: number | null }>(
+    `SELECT max(id) AS version FROM ${tables.migrations}`,
+  );
+  return { version: Number(newest.rows[0]?.version ?? 0), expected };
+}

@@ -1,7 +1,7 @@
 /** `createPostgresStore`: every repository port of `@latchkey/core` on PostgreSQL or PGlite. */
 import type { LatchkeyStore, StoreTransaction } from '@latchkey/core/store';
 import type { SqlDriver } from './driver.js';
-import { type MigrationReport, migrate } from './migrate.js';
+import { type MigrationReport, migrate, schemaVersion } from './migrate.js';
 import { sqlActivity } from './repositories/activity.js';
 import { sqlAuditWebhooks } from './repositories/audit-webhooks.js';
 import { sqlDeliveries } from './repositories/deliveries.js';
@@ -79,6 +79,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
             driver.listen!(deliveriesChannel(tables.schema), onQueued),
         }
       : {}),
+    status: async () => ({ migrations: await schemaVersion(driver, tables) }),
     close: () => driver.close(),
   };
 }

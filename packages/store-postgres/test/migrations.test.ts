@@ -1,4 +1,5 @@
 /** Migrations: applied once, recorded, idempotent, safe when instances start together, refused when newer than the code. */
+import { createCore } from '@latchkey/core';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, MIGRATIONS, pgDriver, pgliteDriver, type SqlDriver } from '../src/index.js';
@@ -31,6 +32,22 @@ describe('migrations on PGlite', () => {
       newest + 1,
     ]);
     await expect(createPostgresStore({ driver })).rejects.toThrow(/newer than this version/);
+    await driver.close();
+  });
+
+  it('reports the schema version for readiness: current, behind and not yet created', async () => {
+    const driver = await pgliteDriver();
+    const store = await createPostgresStore({ driver, schema: 'ready_a' });
+    expect(await store.status!()).toEqual({ migrations: { version: newest, expected: newest } });
+    await driver.query('DELETE FROM ready_a.latchkey_migrations WHERE id = $1', [newest]);
+    expect(await store.status!()).toEqual({ migrations: { version: newest - 1, expected: newest } });
+    const unmigrated = await createPostgresStore({ driver, schema: 'ready_b', migrate: false });
+    expect(await unmigrated.status!()).toEqual({ migrations: { version: 0, expected: newest } });
+    const core = createCore({ store: unmigrated });
+    expect(await core.ready()).toMatchObject({
+      status: 'unavailable',
+      checks: { store: { status: 'ok' }, migrations: { status: 'fail', version: 0, expected: newest } },
+    });
     await driver.close();
   });
 

@@ -140,7 +140,12 @@ export function describeKeyringBinding({ name, database }: KeyringBindingOptions
       }
       expect(await first.core.ready()).toEqual({
         status: 'ready',
-        checks: { keyring: { status: 'ok', key_ids: ['k1'], missing: [], mismatched: [] } },
+        checks: {
+          store: { status: 'ok', latency_ms: expect.any(Number) },
+          migrations: expect.objectContaining({ status: 'ok' }),
+          keyring: { status: 'ok', key_ids: ['k1'], missing: [], mismatched: [] },
+          deliveries: { status: 'ok', engine: 'off' },
+        },
       });
       // The right keyring still opens everything.
       const again = instance(await shared.connect(), `k1:${k1}`);

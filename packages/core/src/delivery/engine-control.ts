@@ -35,6 +35,11 @@ export interface EngineControl {
   start(options?: StartDeliveriesOptions): Promise<DeliveryEngine>;
   /** Stops the running engine, if any, once its attempts in flight are recorded. */
   stop(): Promise<void>;
+  /**
+   * Whether this process delivers: `running`; `off` (never started, or stopped by `stop()`); or
+   * `stopped`, started but no longer running (its loop gave up: the keyring cannot open the store).
+   */
+  state(): 'running' | 'off' | 'stopped';
 }
 
 /** The start and stop of a core's delivery engine. */
@@ -65,5 +70,6 @@ export function createEngineControl(deps: EngineControlDeps): EngineControl {
       await engine?.stop();
       engine = undefined;
     },
+    state: () => (engine === undefined ? 'off' : engine.running ? 'running' : 'stopped'),
   };
 }

@@ -39,6 +39,8 @@ export interface DeliveryEngine {
    * signing secret is sealed with a key this keyring lacks (left leased, taken up again after).
    */
   readonly counts: Readonly<EngineCounts>;
+  /** True from `start()` until `stop()`, or until the loop gave up (a keyring that cannot open the store). */
+  readonly running: boolean;
 }
 
 /** A delivery engine over the store's outbox; `start()` runs it, `runOnce()` runs one round. */
@@ -102,5 +104,8 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
     runOnce,
     prune: pruner.prune,
     counts: runner.counts,
+    get running() {
+      return state.running;
+    },
   };
 }

@@ -36,5 +36,5 @@ export type {
   StoredValueChange,
   StoredValueRef,
 } from './ports/secrets.js';
-export type { LatchkeyStore, StoreTransaction } from './ports/store.js';
+export type { LatchkeyStore, StoreStatus, StoreTransaction } from './ports/store.js';
 export type { TokenRepository } from './ports/tokens.js';

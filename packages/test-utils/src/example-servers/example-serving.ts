@@ -13,6 +13,26 @@ export function describeServing(started: () => StartedExample): void {
     expect(Number(new URL(started().url).port)).toBeGreaterThan(0);
   });
 
+  it('answers the liveness and readiness probes without credentials, with nothing secret', async () => {
+    const health = await fetch(`${started().url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${started().url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(ready.headers.get('cache-control')).toBe('no-store');
+    const text = await ready.text();
+    expect(JSON.parse(text)).toMatchObject({
+      status: 'ready',
+      checks: {
+        store: { status: 'ok' },
+        migrations: { status: 'ok' },
+        keyring: { status: 'ok' },
+        deliveries: { status: 'ok', engine: 'running' },
+      },
+    });
+    expect(text).not.toContain(EXAMPLE_TOKEN);
+  });
+
   it('bootstraps organization acme with the admin token', async () => {
     const org = await send('GET', '/api/v2/organizations/acme');
     expect(org.status).toBe(200);

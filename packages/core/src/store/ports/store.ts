@@ -32,6 +32,11 @@ export interface StoreTransaction {
   keyIds: KeyIdRepository;
 }
 
+/** What {@link LatchkeyStore.status} answers. */
+export interface StoreStatus {
+  migrations: { version: number; expected: number };
+}
+
 /** A complete Latchkey store. */
 export interface LatchkeyStore extends StoreTransaction {
   /**
@@ -58,6 +63,12 @@ export interface LatchkeyStore extends StoreTransaction {
    * within milliseconds. Resolves with a function that stops watching.
    */
   watchDeliveries?(onQueued: () => void): Promise<() => Promise<void>>;
+  /**
+   * Optional: one cheap round trip for `core.ready()`, answering the newest migration applied to the
+   * store's schema and the newest this code knows. Must not write, nor hold a connection after it
+   * answers (the probe calls it every few seconds). A store without a schema leaves it out.
+   */
+  status?(): Promise<StoreStatus>;
   /** Releases connections; a no-op for the memory store. */
   close?(): Promise<void>;
 }
