@@ -1,12 +1,14 @@
 /**
  * The store an example server runs on, from `LATCHKEY_STORE`: `memory` (the default), a
  * `postgres://` URL (a PostgreSQL server), or a directory (embedded PGlite, created if missing;
- * the data survives restarts).
+ * the data survives restarts). Behind PgBouncer in transaction mode, set
+ * `LATCHKEY_STORE_POOLER=transaction` and, for LISTEN, `LATCHKEY_STORE_LISTEN_URL` (a direct
+ * `postgres://` URL); without it delivery engines poll.
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createMemoryStore, type LatchkeyStore } from '@latchkey/core';
-import { createPostgresStore, pgDriver, pgliteDriver } from '@latchkey/store-postgres';
+import { createPostgresStore, type PgDriverOptions, pgDriver, pgliteDriver } from '@latchkey/store-postgres';
 
 /** A store, and how to name it to the person running the example (never with a password). */
 export interface ExampleStore {
@@ -26,11 +28,27 @@ function describeUrl(url: string): string {
   }
 }
 
+/** The driver options of a `postgres://` store, with the pooler settings of the environment. */
+function postgresOptions(connectionString: string): PgDriverOptions {
+  const pooler = process.env['LATCHKEY_STORE_POOLER'] || '';
+  if (pooler !== '' && pooler !== 'transaction') {
+    throw new Error(
+      `LATCHKEY_STORE_POOLER="${pooler}" is not supported: use "transaction" (PgBouncer's pool_mode) or leave it unset.`,
+    );
+  }
+  const listenUrl = process.env['LATCHKEY_STORE_LISTEN_URL'] || '';
+  return {
+    connectionString,
+    ...(pooler === 'transaction' ? { pooler } : {}),
+    ...(listenUrl ? { listenUrl } : {}),
+  };
+}
+
 /** Opens the store `spec` names, or throws an Error whose message says what is accepted. */
 export async function openExampleStore(spec: string): Promise<ExampleStore> {
   if (spec === 'memory') return { store: createMemoryStore(), label: 'in-memory store', directory: null };
   if (/^postgres(ql)?:\/\//i.test(spec)) {
-    const store = await createPostgresStore({ driver: await pgDriver(spec) });
+    const store = await createPostgresStore({ driver: await pgDriver(postgresOptions(spec)) });
     return { store, label: `PostgreSQL at ${describeUrl(spec)}`, directory: null };
   }
   if (/^[a-z][a-z0-9+.-]*:/i.test(spec) || spec.trim() === '') {

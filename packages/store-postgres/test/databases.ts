@@ -64,10 +64,19 @@ export async function dropSchema(schema: string): Promise<void> {
   }
 }
 
-/** A store on the real PostgreSQL, in a schema of its own that `close()` drops. */
-export async function postgresStore(options: { max?: number; schema?: string } = {}): Promise<PostgresStore> {
+/**
+ * A store on the real PostgreSQL, in a schema of its own that `close()` drops; at `url` (PgBouncer's,
+ * with `pooler`) when given.
+ */
+export async function postgresStore(
+  options: { max?: number; schema?: string; url?: string; pooler?: 'transaction' } = {},
+): Promise<PostgresStore> {
   const schema = options.schema ?? freshSchema();
-  const driver = await pgDriver({ connectionString: DATABASE_URL, max: options.max ?? 10 });
+  const driver = await pgDriver({
+    connectionString: options.url ?? DATABASE_URL,
+    max: options.max ?? 10,
+    ...(options.pooler ? { pooler: options.pooler } : {}),
+  });
   const store = await createPostgresStore({ driver, schema });
   return {
     ...store,

@@ -1,7 +1,8 @@
 /**
  * Queries on node-postgres, on the pool or on a checked-out client. Statements with parameters are
  * prepared once per connection under a name derived from their text, so PostgreSQL parses and
- * plans each of them once rather than on every call.
+ * plans each of them once rather than on every call; behind a transaction-mode pooler (whose server
+ * connections change under the client, and which may not track names) they stay unnamed.
  */
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
@@ -20,14 +21,15 @@ function nameOf(text: string): string {
   return name;
 }
 
-/** `client` as the store's queryable: named prepared statements, failures translated. */
-export function pgQueryable(client: Pool | PoolClient): SqlQueryable {
+/** `client` as the store's queryable: named prepared statements (unless `prepared` is false), failures translated. */
+export function pgQueryable(client: Pool | PoolClient, prepared = true): SqlQueryable {
   return {
     query<Row>(text: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
       return translated(async () => {
+        const values = params as unknown[] | undefined;
         const result =
-          params && params.length > 0
-            ? await client.query({ name: nameOf(text), text, values: params as unknown[] })
+          values && values.length > 0
+            ? await client.query(prepared ? { name: nameOf(text), text, values } : { text, values })
             : await client.query(text);
         return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
       });

@@ -1,8 +1,9 @@
 /**
  * `COPY (SELECT …) TO STDOUT` in binary format: PostgreSQL streams the rows as the socket is read,
  * and their bytes go out without being decoded. COPY takes no parameters, so they are inlined as
- * literals quoted by node-postgres. The statement timeout is lifted for the copy (a slow reader
- * must not cut a long export) and restored before the connection goes back to the pool.
+ * literals quoted by node-postgres. The copy runs in a read-only transaction of its own that lifts the
+ * statement timeout (`SET LOCAL`: a slow reader must not cut a long export), so nothing of it
+ * outlives the copy, and a transaction-mode pooler keeps it on one server connection.
  */
 import type { Pool } from 'pg';
 import { translate } from '../failures.js';
@@ -22,14 +23,14 @@ export async function* pgStreamLines(
   try {
     const { to } = await import('pg-copy-streams');
     const sql = inlineParameters(text, params, (value) => client.escapeLiteral(value));
-    await client.query('SET statement_timeout = 0');
+    await client.query('BEGIN READ ONLY; SET LOCAL statement_timeout = 0');
     const copy = client.query(to(`COPY (${sql}) TO STDOUT (FORMAT binary)`));
     try {
       yield* binaryCopyLines(copy);
     } finally {
       copy.destroy();
     }
-    await client.query('RESET statement_timeout');
+    await client.query('COMMIT');
     finished = true;
   } catch (error) {
     throw translate(error);

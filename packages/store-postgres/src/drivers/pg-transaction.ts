@@ -10,18 +10,28 @@ import { wasCommitted } from './commit-outcome.js';
 import { checkout } from './pg-checkout.js';
 import { pgQueryable } from './pg-queryable.js';
 
+/** How the driver runs its transactions. */
+export interface PgTransactionSettings {
+  /** How long to ask whether a COMMIT whose answer was lost took effect. */
+  commitCheckTimeoutMs: number;
+  /** What opens the transaction (`BEGIN`, with its `SET LOCAL`s behind a pooler). */
+  begin: string;
+  /** Named prepared statements (false behind a transaction-mode pooler). */
+  prepared: boolean;
+}
+
 /** Runs `fn` in BEGIN … COMMIT on a connection from `pool`; rolls back and rethrows when it throws. */
 export async function pgTransactionOnce<T>(
   pool: Pool,
   fn: (tx: SqlQueryable) => Promise<T>,
-  commitCheckTimeoutMs: number,
+  settings: PgTransactionSettings,
 ): Promise<T> {
   const held = await checkout(pool);
   let result: T;
   let xid: string | null;
   try {
-    await held.client.query('BEGIN');
-    result = await fn(pgQueryable(held.client));
+    await held.client.query(settings.begin);
+    result = await fn(pgQueryable(held.client, settings.prepared));
     // Its id, when it wrote anything: if the answer to COMMIT is lost, the database is asked.
     const { rows } = await held.client.query<{ xid: string | null }>(
       'SELECT txid_current_if_assigned()::text AS xid',
@@ -43,7 +53,7 @@ export async function pgTransactionOnce<T>(
     const unanswered = isUnavailable(error);
     held.release(unanswered);
     if (!unanswered || xid === null) throw translate(error);
-    if (await wasCommitted(pool, xid, error, commitCheckTimeoutMs)) return result;
+    if (await wasCommitted(pool, xid, error, settings.commitCheckTimeoutMs)) return result;
     throw translate(error);
   }
   held.release();

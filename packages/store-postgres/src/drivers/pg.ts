@@ -24,20 +24,34 @@ export interface PgDriverOptions {
    * whether it committed before answering 503 "may have been applied". Default 15000 ms.
    */
   commitCheckTimeoutMs?: number;
+  /**
+   * `'transaction'` when `connectionString` reaches PostgreSQL through a pooler in transaction mode
+   * (PgBouncer `pool_mode = transaction`), which gives each transaction whatever server connection is
+   * free: then nothing relies on session state. Statements are not prepared under names; the timeouts are set per transaction (`SET LOCAL`, in
+   * the same round trip as `BEGIN`) instead of at connect, which PgBouncer refuses; a query outside a
+   * transaction has the pooler's `query_timeout` only; and LISTEN needs {@link listenUrl} (without
+   * it, delivery engines poll).
+   */
+  pooler?: 'transaction';
+  /**
+   * A direct connection (not through a transaction-mode pooler) for `LISTEN`, held by a pool of its
+   * own of one connection. Default: a connection of the main pool, unless {@link pooler} is set.
+   */
+  listenUrl?: string;
   /** More `pg.PoolConfig` fields (ssl, …), applied last. */
   pool?: Omit<PoolConfig, 'connectionString'>;
 }
 
 /** Builds the pool the options describe; its idle connections' errors are left to the pool. */
-async function openPool(options: PgDriverOptions): Promise<Pool> {
+async function openPool(options: PgDriverOptions, connectionString: string, max: number): Promise<Pool> {
   const { default: pg } = await import('pg');
   const statementTimeout = options.statementTimeoutMs ?? 5_000;
   const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.max ?? 10,
+    connectionString,
+    max,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     application_name: 'latchkey',
-    ...(statementTimeout > 0
+    ...(statementTimeout > 0 && !options.pooler
       ? { statement_timeout: statementTimeout, idle_in_transaction_session_timeout: statementTimeout * 2 }
       : {}),
     ...options.pool,
@@ -58,17 +72,37 @@ export async function pgDriver(source: string | Pool | PgDriverOptions): Promise
     : typeof source === 'string'
       ? { connectionString: source }
       : source;
-  const pool = options ? await openPool(options) : (source as Pool);
-  const commitCheckTimeoutMs = options?.commitCheckTimeoutMs ?? DEFAULT_COMMIT_CHECK_TIMEOUT_MS;
-  const direct = pgQueryable(pool);
+  const pool = options
+    ? await openPool(options, options.connectionString, options.max ?? 10)
+    : (source as Pool);
+  const listenPool = options?.listenUrl ? await openPool(options, options.listenUrl, 1) : null;
+  const listenVia = listenPool ?? (options?.pooler ? null : pool);
+  const settings = {
+    commitCheckTimeoutMs: options?.commitCheckTimeoutMs ?? DEFAULT_COMMIT_CHECK_TIMEOUT_MS,
+    begin: beginStatement(options),
+    prepared: !options?.pooler,
+  };
+  const direct = pgQueryable(pool, settings.prepared);
   return {
     name: 'pg',
-    listen: (channel, onNotify) => listenOn(pool, channel, onNotify),
+    ...(listenVia ? { listen: (channel, onNotify) => listenOn(listenVia, channel, onNotify) } : {}),
     query: (text, params) => direct.query(text, params),
-    transaction: (fn) => withRetries(() => pgTransactionOnce(pool, fn, commitCheckTimeoutMs)),
+    transaction: (fn) => withRetries(() => pgTransactionOnce(pool, fn, settings)),
     streamLines: (text, params) => pgStreamLines(pool, text, params),
     async close() {
       if (options) await pool.end();
+      await listenPool?.end();
     },
   };
+}
+
+/**
+ * What opens a transaction: `BEGIN`, and behind a transaction-mode pooler the timeouts too (one
+ * simple query, so still one round trip), since the connection's own settings may belong to another
+ * client's session.
+ */
+function beginStatement(options: PgDriverOptions | null): string {
+  const timeout = options?.statementTimeoutMs ?? 5_000;
+  if (!options?.pooler || timeout <= 0) return 'BEGIN';
+  return `BEGIN; SET LOCAL statement_timeout = ${Math.floor(timeout)}; SET LOCAL idle_in_transaction_session_timeout = ${Math.floor(timeout * 2)}`;
 }
