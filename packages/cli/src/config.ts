@@ -4,7 +4,16 @@
  * and the versions `pull` saw, with the hashes of what it wrote), both written with mode 0600 in a directory of mode 0700, since the
  * first holds a token and the second names the device key. `LATCHKEY_CONFIG_DIR` moves it.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from './exit-codes.js';
@@ -46,14 +55,16 @@ function readJson<T>(path: string, fallback: T): T {
 
 /**
  * Writes `text` to `path`, mode 0600, through a temporary file beside it renamed over it, so a crash
- * never leaves half a file: the path holds the old content or the new, whole.
+ * never leaves half a file: the path holds the old content or the new, whole. A symbolic link is
+ * followed, as a plain write would: the file it points to is replaced, the link stays.
  */
 export function writePrivateFile(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
+  const target = existsSync(path) ? realpathSync(path) : path;
+  const temporary = `${target}.${process.pid}.tmp`;
   try {
     writeFileSync(temporary, text, { mode: 0o600 });
     chmodSync(temporary, 0o600);
-    renameSync(temporary, path);
+    renameSync(temporary, target);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
