@@ -1,10 +1,19 @@
 /**
  * The CLI's configuration directory: `config.json` (url, token, org, project, env: what flags and
  * the environment may also give) and `state.json` (per server and organization: the enrolled device
- * and the versions `pull` saw), both written with mode 0600 in a directory of mode 0700, since the
+ * and the versions `pull` saw, with the hashes of what it wrote), both written with mode 0600 in a directory of mode 0700, since the
  * first holds a token and the second names the device key. `LATCHKEY_CONFIG_DIR` moves it.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from './exit-codes.js';
@@ -25,6 +34,8 @@ export interface OrganizationState {
   device?: { id: string; keyFile: string; name: string };
   /** `project/env` → key → what `pull` (or a successful `push`) saw (see `base-versions.ts`). */
   versions?: Record<string, Record<string, { version: number; value: string }>>;
+  /** `project/env` → file → the keyed hashes of what `pull` or `push` left in it (see `pull-record.ts`). */
+  pulled?: Record<string, Record<string, { salt: string; values: Record<string, string | null> }>>;
 }
 
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -42,12 +53,27 @@ function readJson<T>(path: string, fallback: T): T {
   }
 }
 
+/**
+ * Writes `text` to `path`, mode 0600, through a temporary file beside it renamed over it, so a crash
+ * never leaves half a file: the path holds the old content or the new, whole. A symbolic link is
+ * followed, as a plain write would: the file it points to is replaced, the link stays.
+ */
+export function writePrivateFile(path: string, text: string): void {
+  const target = existsSync(path) ? realpathSync(path) : path;
+  const temporary = `${target}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, text, { mode: 0o600 });
+    chmodSync(temporary, 0o600);
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
 /** Writes `value` as JSON, mode 0600, through a temporary file so a crash never leaves half a file. */
 export function writePrivateJson(path: string, value: unknown): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, path);
+  writePrivateFile(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** The configuration directory's two files. */

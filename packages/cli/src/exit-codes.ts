@@ -6,7 +6,7 @@ export const EXIT = {
   failure: 1,
   /** Unknown command or option, a missing argument. */
   usage: 2,
-  /** Versions not settled: 409 `version_conflict`, 428 `if_version_required`. */
+  /** Versions not settled: 409 `version_conflict`, 428 `if_version_required`; local edits a pull would overwrite. */
   conflict: 3,
   /** Authentication or permission refused: 401, 403. */
   refused: 4,

@@ -11,13 +11,15 @@ export type SecretsFormat = 'env' | 'json';
 const KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const PLAIN = /^[A-Za-z0-9_./:@%+,=-]*$/;
 
+/** A value as a `.env` line holds it: plain, or double-quoted with JSON's escapes. */
+export const formatEnvValue = (value: string) => (PLAIN.test(value) ? value : JSON.stringify(value));
+
+/** `values` as a new file, keys sorted. */
 export function formatSecrets(values: Record<string, string>, format: SecretsFormat): string {
   const keys = Object.keys(values).sort();
   if (format === 'json')
     return `${JSON.stringify(Object.fromEntries(keys.map((k) => [k, values[k]])), null, 2)}\n`;
-  return keys
-    .map((key) => `${key}=${PLAIN.test(values[key]!) ? values[key] : JSON.stringify(values[key])}\n`)
-    .join('');
+  return keys.map((key) => `${key}=${formatEnvValue(values[key]!)}\n`).join('');
 }
 
 /** The format of `text`: JSON when it is an object, else `.env`. */

@@ -5,15 +5,19 @@
  * outage; with `--rebase` it shows them three ways and pushes again only what the user confirms.
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { signPush, type UnsignedPush } from '@latchkey/core/client';
 import type { Command } from 'commander';
 import { advanceBase, type Base, readBase } from '../base-versions.js';
+import { writePrivateFile } from '../config.js';
 import { type CommandContext, createContext, type GlobalOptions } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ApiError, type HttpClient } from '../http-client.js';
 import { createPrompter } from '../prompt.js';
-import { detectFormat, formatSecrets, parseSecrets } from '../secrets-file.js';
+import { recordOf, writeRecord } from '../pull-record.js';
+import { detectFormat, parseSecrets } from '../secrets-file.js';
+import { rewriteSecrets } from '../secrets-rewrite.js';
 import { environmentPath } from './pull.js';
 import { type Conflict, planRebase, type ServerSecret } from './rebase.js';
 
@@ -73,7 +77,7 @@ export function registerPush(program: Command): void {
 
 type Where = { url: string; org: string; project: string; env: string };
 
-/** The file being pushed: its path, its text (for its format) and the values read from it. */
+/** The file being pushed: its path, its text (for its format) and the values read from it (or taken into it). */
 interface LocalFile {
   file: string;
   text: string;
@@ -95,6 +99,7 @@ async function push(ctx: CommandContext, file: string, options: PushOptions): Pr
   const base = readBase(ctx.config, url.href, org, project, env);
   let changes = changesOf(local.values, base);
   if (changes.length === 0) {
+    recordFile(ctx, where, local);
     ctx.out.result({ versions: [], event_id: null }, () =>
       ctx.out.line(`Nothing changed since the last pull of ${project}/${env}.`),
     );
@@ -107,6 +112,7 @@ async function push(ctx: CommandContext, file: string, options: PushOptions): Pr
   } catch (error) {
     changes = await rebaseOnConflict(ctx, error, { client, where, changes, base, local, options });
     if (changes.length === 0) {
+      recordFile(ctx, where, local);
       ctx.out.result({ versions: [], event_id: null }, () =>
         ctx.out.line('Nothing left to push: the server’s values were kept.'),
       );
@@ -114,7 +120,13 @@ async function push(ctx: CommandContext, file: string, options: PushOptions): Pr
     }
     result = await send(changes);
   }
+  recordFile(ctx, where, local);
   reportPushed(ctx, where, base, changes, result);
+}
+
+/** What the file holds now is what this push left in it: the next pull compares the file with it. */
+function recordFile(ctx: CommandContext, where: Where, local: LocalFile): void {
+  writeRecord(ctx.config, { ...where, file: resolve(local.file) }, recordOf(local.values));
 }
 
 /** Sends a batch of changes as one push signed with the device key. */
@@ -165,13 +177,15 @@ async function rebaseOnConflict(
   const plan = await rebase(ctx, attempt.client, attempt.where, attempt.changes, conflicts, attempt.base);
   // What the user took from the server goes into the file and the base: it is settled.
   if (Object.keys(plan.taken).length > 0) {
-    const { file, text, values } = attempt.local;
-    const next = { ...values };
+    const local = attempt.local;
+    const next = { ...local.values };
     for (const [k, v] of Object.entries(plan.taken)) {
       if (v === null) delete next[k];
       else next[k] = v;
     }
-    writeFileSync(file, formatSecrets(next, detectFormat(text)), { mode: 0o600 });
+    local.text = rewriteSecrets(local.text, next, detectFormat(local.text));
+    writePrivateFile(local.file, local.text);
+    local.values = next;
   }
   return plan.changes;
 }
