@@ -9,13 +9,14 @@ const conditions = ['@latchkey/source', 'module', 'node', 'development|productio
 // minute or more: it runs after everything else (its own group), so browser and timing-sensitive
 // tests never share the machine with it.
 const RELEASE_TESTS = ['scripts/test/release.test.ts'];
-// The delivery fault tests push 10,000 and 4,000 events through two worker processes and a receiver
+// The delivery fault tests push 10,000, 4,000 and 3,000 events through two worker processes and a receiver
 // in the test's own process: sharing two cores with the suite's process-spawning tests, they starve
 // (the receiver falls to a few events a second). They run on their own, one after the other, between
 // the suite and the release.
 const ALONE_TESTS = [
   'examples/delivery-worker/src/fault.test.ts',
   'examples/delivery-worker/src/fault-mid-flush.test.ts',
+  'examples/delivery-worker/src/fault-pgbouncer.test.ts',
 ];
 
 export default defineConfig({

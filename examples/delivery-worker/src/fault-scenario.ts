@@ -58,8 +58,23 @@ export interface FaultRun {
   events: number;
 }
 
+/** Options of {@link faultScenario}. */
+export interface FaultScenarioOptions {
+  /**
+   * A transaction-mode pooler (PgBouncer) in front of DATABASE_URL's server, read once the scenario
+   * starts: the workers and the event writers then reach the database through it (`postgres://`
+   * URL of the pooler; its path is replaced by the scenario's database), and the workers LISTEN on
+   * a direct connection.
+   */
+  pooler?: () => string;
+}
+
 /** Registers the scenario: `events` events, worker A killed by `kill` while they are written. */
-export function faultScenario(events: number, kill: (run: FaultRun) => Promise<void>): FaultRun {
+export function faultScenario(
+  events: number,
+  kill: (run: FaultRun) => Promise<void>,
+  options: FaultScenarioOptions = {},
+): FaultRun {
   const dir = mkdtempSync(join(tmpdir(), 'latchkey-fault-'));
   const database = `lk_fault_${randomBytes(5).toString('hex')}`;
   const url = new URL(DATABASE_URL);
@@ -102,7 +117,15 @@ export function faultScenario(events: number, kill: (run: FaultRun) => Promise<v
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 
-    run.store = await createPostgresStore({ driver: await pgDriver({ connectionString: url.href, max: 8 }) });
+    const pooled = options.pooler ? new URL(options.pooler()) : null;
+    if (pooled) pooled.pathname = url.pathname;
+    run.store = await createPostgresStore({
+      driver: await pgDriver({
+        connectionString: (pooled ?? url).href,
+        max: 8,
+        ...(pooled ? { pooler: 'transaction' as const } : {}),
+      }),
+    });
     const core = createCore({ store: run.store, keyring, webhooks: { allowHosts: 'localhost' } });
     await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
     const post = async (path: string, body: unknown) => {
@@ -125,10 +148,11 @@ export function faultScenario(events: number, kill: (run: FaultRun) => Promise<v
     verifier = createWebhookVerifier({ secret: created.json['signing_secret'] as string });
 
     const env = (name: string) => {
-      const store = new URL(url.href);
+      const store = new URL((pooled ?? url).href);
       store.searchParams.set('application_name', name);
       return {
         LATCHKEY_STORE: store.href,
+        ...(pooled ? { LATCHKEY_STORE_POOLER: 'transaction', LATCHKEY_STORE_LISTEN_URL: url.href } : {}),
         LATCHKEY_KEYRING: keyring,
         LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
         LATCHKEY_WEBHOOK_TIMEOUT_SECONDS: '2',
