@@ -17,6 +17,7 @@ import type { AnyRoute, Services } from './http/router.js';
 import { handleWebRequest } from './http/web.js';
 import { createKeyringGate } from './keyring/gate.js';
 import { type ReencryptCounts, type ReencryptOptions, reencryptAtRest } from './keyring/reencrypt.js';
+import { createHttpMetrics } from './metrics/http-metrics.js';
 import { metricsText } from './metrics/metrics-text.js';
 import type { Organization } from './model.js';
 import { allRoutes } from './routes/index.js';
@@ -41,8 +42,9 @@ export interface Core {
   /** Stops the engine `startDeliveries` started, once the attempts in flight are recorded. */
   stopDeliveries(): Promise<void>;
   /**
-   * The audit webhook metrics of every organization, each window, as Prometheus text (serve it with
-   * `PROMETHEUS_CONTENT_TYPE` at `/metrics`, behind your own access control).
+   * Prometheus text (serve it with `PROMETHEUS_CONTENT_TYPE` at `/metrics`, behind your own access
+   * control): the audit webhook metrics of every organization, each window; each organization's
+   * delivery queue; and the requests this core answered since it started.
    */
   metricsText(): Promise<string>;
   /**
@@ -83,6 +85,7 @@ export function createCore(options: CoreOptions = {}): Core {
   };
   const services: Services = { ...resolved, openapi };
   const keyringGate = createKeyringGate(store, services.keyring, logger);
+  const http = createHttpMetrics();
   const handle = createPipeline({
     routes: allRoutes,
     basePath,
@@ -92,6 +95,7 @@ export function createCore(options: CoreOptions = {}): Core {
     keyringGate,
     authenticate: options.authenticate,
     validateResponses: options.validateResponses ?? false,
+    onAnswered: http.observe,
   });
   const deliveries = createEngineControl({
     store,
@@ -108,7 +112,7 @@ export function createCore(options: CoreOptions = {}): Core {
     bootstrap: (input) => bootstrapOrganization(store, services, input),
     startDeliveries: (engineOptions) => deliveries.start(engineOptions),
     stopDeliveries: () => deliveries.stop(),
-    metricsText: () => metricsText(store, services.now),
+    metricsText: () => metricsText(store, services.now, http),
     async reencrypt(reencryptOptions) {
       if (!services.keyring) throw new TypeError('reencrypt needs the core option keyring');
       await keyringGate.verify();

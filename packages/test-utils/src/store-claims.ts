@@ -71,6 +71,23 @@ export function describeClaimStoreTests(fixture: () => ClaimFixture): void {
     store.deliveries.claim({ limit: 1_000, leaseUntil: at(3_000), ...options });
   const ofHook = (claimed: ClaimedDelivery[], hook: string) => claimed.filter((c) => c.webhook.id === hook);
 
+  it('backlog: pending deliveries per organization, and the earliest due among those due', async () => {
+    await drain(at(899));
+    const a = await organization(2, 3, 900);
+    const mine = async (now: string) =>
+      (await a.store.deliveries.backlog(now)).find((b) => b.organizationId === a.orgId);
+    expect(await mine(at(899))).toEqual({ organizationId: a.orgId, pending: 6, oldestDueAt: null });
+    expect(await mine(at(905))).toEqual({ organizationId: a.orgId, pending: 6, oldestDueAt: at(900) });
+    // A claimed delivery is still in the queue until its outcome is recorded.
+    expect(ofHook(await claim(a.store, { now: at(905) }), a.hooks[0]!)).toHaveLength(3);
+    expect((await mine(at(905)))?.pending).toBe(6);
+    // An organization without pending deliveries is not listed.
+    const empty = await organization(1, 0, 900);
+    expect((await a.store.deliveries.backlog(at(905))).some((b) => b.organizationId === empty.orgId)).toBe(
+      false,
+    );
+  });
+
   it('claims: organizations take turns; one webhook gets at most perWebhook, or its room', async () => {
     await drain(at(0));
     const a = await organization(1, 6, 1);

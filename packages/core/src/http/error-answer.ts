@@ -21,10 +21,14 @@ export interface ErrorAnswerDeps {
   validateResponses: boolean;
 }
 
-/** How far a request got before it failed: its route once matched, its context once scoped. */
+/**
+ * How far a request got before it failed: its route once matched, its context once scoped; the
+ * error code it was answered with, once it was.
+ */
 export interface RequestProgress {
   route?: AnyRoute;
   ctx?: RouteContext;
+  errorCode?: string;
 }
 
 /** The answer to a request that failed with `error`. */
@@ -32,8 +36,10 @@ export async function answerError(
   deps: ErrorAnswerDeps,
   request: CoreRequest,
   error: unknown,
-  { route, ctx }: RequestProgress,
+  progress: RequestProgress,
 ): Promise<CoreResponse> {
+  const { route, ctx } = progress;
+  progress.errorCode = isLatchkeyError(error) ? error.code : 'internal';
   if (!isLatchkeyError(error)) {
     deps.logger.error('unexpected error while handling a request', {
       method: request.method,

@@ -5,6 +5,7 @@
  * documented error body.
  */
 import type { HostAuthenticate } from '../config/options.js';
+import type { AnsweredRequest } from '../metrics/http-metrics.js';
 import { type CoreRequest, type CoreResponse, jsonResponse } from './core-request.js';
 import { checkDocumented } from './documented.js';
 import { answerError, type ErrorAnswerDeps, type RequestProgress } from './error-answer.js';
@@ -31,6 +32,8 @@ export interface PipelineDeps extends ErrorAnswerDeps {
   authenticate: HostAuthenticate | undefined;
   /** Resolves once the keyring opens the store's data; a 503 while it does not. */
   keyringGate: ErrorAnswerDeps['keyringGate'] & { admit(): Promise<void> };
+  /** Told of every answer, once it is made (the HTTP metrics). */
+  onAnswered?: (answer: AnsweredRequest) => void;
 }
 
 /** Makes `core.handle`: never throws, every failure becomes the documented error body. */
@@ -39,8 +42,7 @@ export function createPipeline(deps: PipelineDeps): (request: CoreRequest) => Pr
   const baseSegments = deps.basePath.split('/').filter(Boolean);
   const { services, bodyLimit } = deps;
 
-  return async function handle(request) {
-    const progress: RequestProgress = {};
+  async function answer(request: CoreRequest, progress: RequestProgress): Promise<CoreResponse> {
     try {
       const { segments, rawQuery } = splitUrl(request.url);
       const match = matchRoute(router, baseSegments, request.method, segments);
@@ -65,6 +67,20 @@ export function createPipeline(deps: PipelineDeps): (request: CoreRequest) => Pr
     } catch (error) {
       return answerError(deps, request, error, progress);
     }
+  }
+
+  return async function handle(request) {
+    const began = performance.now();
+    const progress: RequestProgress = {};
+    const response = await answer(request, progress);
+    deps.onAnswered?.({
+      route: progress.route?.operationId,
+      method: request.method,
+      status: response.status,
+      durationMs: performance.now() - began,
+      errorCode: progress.errorCode,
+    });
+    return response;
   };
 }
 

@@ -46,9 +46,11 @@ describe('renderPrometheus', () => {
     expect(text).toContain(`latchkey_audit_webhook_attempts{${labels},window="24h",outcome="succeeded"} 2\n`);
     expect(text).toContain(`latchkey_audit_webhook_attempts{${labels},window="7d",outcome="failed"} 1\n`);
     expect(text).toContain(`latchkey_audit_webhook_success_rate{${labels},window="24h"} 66.67\n`);
-    expect(text).toContain(`latchkey_audit_webhook_latency_ms{${labels},window="24h",quantile="0.95"} 900\n`);
     expect(text).toContain(
-      `latchkey_audit_webhook_latency_bucket{${labels},window="7d",bucket="301_1000_ms"} 1\n`,
+      `latchkey_audit_webhook_latency_percentile_seconds{${labels},window="24h",percentile="95"} 0.9\n`,
+    );
+    expect(text).toContain(
+      `latchkey_audit_webhook_latency_range_attempts{${labels},window="7d",range="301_1000_ms"} 1\n`,
     );
     expect(text).toContain('latchkey_audit_webhooks_dead_lettered{organization="acme",window="24h"} 1\n');
     expect(text).toContain(`latchkey_audit_webhook_status{${labels},status="dead_letter"} 1\n`);

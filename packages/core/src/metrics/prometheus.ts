@@ -8,7 +8,8 @@ import type { MetricsReport } from './report.js';
 /** The content type to serve it with. */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
-const escapeLabel = (value: string) =>
+/** A label value as the exposition format writes it: backslash, quote and newline escaped. */
+export const escapeLabel = (value: string) =>
   value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 const labels = (pairs: Record<string, string>) =>
   `{${Object.entries(pairs)
@@ -18,9 +19,10 @@ const labels = (pairs: Record<string, string>) =>
 const FAMILIES = {
   latchkey_audit_webhook_attempts: 'Delivery attempts in the window, by outcome.',
   latchkey_audit_webhook_success_rate: 'Percent of attempts that succeeded in the window (0 with none).',
-  latchkey_audit_webhook_latency_ms:
-    'Latency percentiles in the window (nearest rank, within 0.4 %), milliseconds.',
-  latchkey_audit_webhook_latency_bucket: 'Attempts in the window by latency range (inclusive milliseconds).',
+  latchkey_audit_webhook_latency_percentile_seconds:
+    'Latency percentiles in the window (nearest rank, within 0.4 %), seconds.',
+  latchkey_audit_webhook_latency_range_attempts:
+    "Attempts in the window by latency range (the metrics endpoint's latency_buckets).",
   latchkey_audit_webhook_status: 'The webhook state: 1 for the current one.',
   latchkey_audit_webhooks_dead_lettered: 'Webhooks of the organization in dead_letter.',
 } as const;
@@ -44,11 +46,12 @@ export function renderPrometheus(reports: { organization: string; report: Metric
       add('latchkey_audit_webhook_attempts', { ...base, outcome: 'succeeded' }, w.succeeded);
       add('latchkey_audit_webhook_attempts', { ...base, outcome: 'failed' }, w.failed);
       add('latchkey_audit_webhook_success_rate', base, w.success_rate);
-      add('latchkey_audit_webhook_latency_ms', { ...base, quantile: '0.5' }, w.latency.p50_ms);
-      add('latchkey_audit_webhook_latency_ms', { ...base, quantile: '0.95' }, w.latency.p95_ms);
-      add('latchkey_audit_webhook_latency_ms', { ...base, quantile: '0.99' }, w.latency.p99_ms);
-      for (const [bucket, count] of Object.entries(w.latency_buckets)) {
-        add('latchkey_audit_webhook_latency_bucket', { ...base, bucket }, count);
+      const percentile = 'latchkey_audit_webhook_latency_percentile_seconds';
+      add(percentile, { ...base, percentile: '50' }, w.latency.p50_ms / 1000);
+      add(percentile, { ...base, percentile: '95' }, w.latency.p95_ms / 1000);
+      add(percentile, { ...base, percentile: '99' }, w.latency.p99_ms / 1000);
+      for (const [range, count] of Object.entries(w.latency_buckets)) {
+        add('latchkey_audit_webhook_latency_range_attempts', { ...base, range }, count);
       }
       if (window === '24h') {
         for (const status of ['active', 'disabled', 'dead_letter']) {

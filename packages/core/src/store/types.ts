@@ -11,6 +11,7 @@ export type {
   AttemptRecord,
   ClaimedDelivery,
   ClaimOptions,
+  DeliveryBacklog,
   DeliveryRepository,
   LeasedAttemptRecord,
 } from './ports/deliveries.js';

@@ -7,7 +7,7 @@ import type { DeliveryRepository } from '@latchkey/core/store';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { claimDue, releaseClaims } from './delivery-claim.js';
-import { attemptPage, countDeliveries, pruneAttempts } from './delivery-queries.js';
+import { attemptPage, countDeliveries, deliveryBacklog, pruneAttempts } from './delivery-queries.js';
 import { recordAttempts } from './delivery-record.js';
 import { replayDeliveries } from './outbox.js';
 import { minuteRollups, pruneRollups } from './rollups.js';
@@ -29,5 +29,6 @@ export function sqlDeliveries(db: Runner, t: Tables): DeliveryRepository {
     pruneAttempts: (before, batch) => pruneAttempts(db, t, before, batch),
     pruneRollups: (before) => pruneRollups(db, t, before),
     count: (organizationId, webhookId, state) => countDeliveries(db, t, organizationId, webhookId, state),
+    backlog: (now) => deliveryBacklog(db, t, now),
   };
 }

@@ -1,5 +1,5 @@
 /** Reading and pruning the attempt log and the outbox on SQL. */
-import type { AttemptPage, Delivery } from '@latchkey/core/store';
+import type { AttemptPage, Delivery, DeliveryBacklog } from '@latchkey/core/store';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { ATTEMPT_COLUMNS, toAttempt } from './delivery-rows.js';
@@ -51,4 +51,23 @@ export async function countDeliveries(
     [organizationId, webhookId, state],
   );
   return Number(rows[0]!.n);
+}
+
+/** See `DeliveryRepository.backlog`: one pass over the pending deliveries (their partial index). */
+export async function deliveryBacklog(db: Runner, t: Tables, now: string): Promise<DeliveryBacklog[]> {
+  const { rows } = await db.query<{
+    organization_id: string;
+    pending: unknown;
+    oldest_due_at: Date | string | null;
+  }>(
+    `SELECT organization_id, count(*) AS pending,
+            min(next_attempt_at) FILTER (WHERE next_attempt_at <= $1) AS oldest_due_at
+     FROM ${t.deliveries} WHERE state = 'pending' GROUP BY organization_id`,
+    [now],
+  );
+  return rows.map((r) => ({
+    organizationId: r.organization_id,
+    pending: Number(r.pending),
+    oldestDueAt: r.oldest_due_at === null ? null : new Date(r.oldest_due_at).toISOString(),
+  }));
 }

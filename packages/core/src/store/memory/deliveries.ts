@@ -1,7 +1,7 @@
 /** The delivery outbox, attempt log and rollups in memory, one concern per file. */
 import type { DeliveryRepository } from '../ports/deliveries.js';
 import { claimDue, releaseClaims } from './delivery-claim.js';
-import { attemptPage, countDeliveries, pruneAttempts } from './delivery-queries.js';
+import { attemptPage, countDeliveries, deliveryBacklog, pruneAttempts } from './delivery-queries.js';
 import { recordAttempt } from './delivery-record.js';
 import { replayDeliveries } from './delivery-replay.js';
 import { minuteRollups, pruneRollups } from './delivery-rollups.js';
@@ -43,6 +43,9 @@ export function memoryDeliveries(state: MemoryState, journal: Journal): Delivery
     },
     async count(organizationId, webhookId, wanted) {
       return countDeliveries(state, organizationId, webhookId, wanted);
+    },
+    async backlog(now) {
+      return deliveryBacklog(state, now);
     },
   };
 }

@@ -1,6 +1,6 @@
 /** Reading and pruning the attempt log and the outbox in memory. */
 import type { Delivery } from '../../model.js';
-import type { AttemptPage } from '../ports/deliveries.js';
+import type { AttemptPage, DeliveryBacklog } from '../ports/deliveries.js';
 import { clone, type Journal, type MemoryState } from './state.js';
 
 /** See `DeliveryRepository.attempts`. */
@@ -50,4 +50,19 @@ export function countDeliveries(
     if (d.organization_id === organizationId && d.webhook_id === webhookId && d.state === wanted) n++;
   }
   return n;
+}
+
+/** See `DeliveryRepository.backlog`. */
+export function deliveryBacklog(state: MemoryState, now: string): DeliveryBacklog[] {
+  const byOrganization = new Map<string, DeliveryBacklog>();
+  for (const delivery of state.deliveries.values()) {
+    if (delivery.state !== 'pending') continue;
+    const id = delivery.organization_id;
+    const entry = byOrganization.get(id) ?? { organizationId: id, pending: 0, oldestDueAt: null };
+    entry.pending++;
+    const due = delivery.next_attempt_at;
+    if (due <= now && (entry.oldestDueAt === null || due < entry.oldestDueAt)) entry.oldestDueAt = due;
+    byOrganization.set(id, entry);
+  }
+  return [...byOrganization.values()];
 }

@@ -128,4 +128,19 @@ export interface DeliveryRepository extends RollupSource {
   pruneRollups(before: string): Promise<number>;
   /** Due deliveries of the organization's webhooks, for a webhook or all (tests, the dashboard). */
   count(organizationId: string, webhookId: string, state: Delivery['state']): Promise<number>;
+  /**
+   * The queue of every organization that has pending deliveries (for `core.metricsText()`): how
+   * many are pending (due or waiting for a retry) and the earliest due time among those due at
+   * `now` (null when none is due yet). One read over the pending deliveries; organizations without
+   * any are left out.
+   */
+  backlog(now: string): Promise<DeliveryBacklog[]>;
+}
+
+/** One organization's pending deliveries, as {@link DeliveryRepository.backlog} answers. */
+export interface DeliveryBacklog {
+  organizationId: string;
+  pending: number;
+  /** The earliest `next_attempt_at` at or before `now`, or null when nothing is due. */
+  oldestDueAt: string | null;
 }
