@@ -16,6 +16,7 @@ import { checkKeyring, parseKeyring } from '@latchkey/core';
 import { createDeliveryEngine } from '@latchkey/core/webhooks';
 import { HOW_TO_MAKE_A_KEYRING } from '@latchkey/example-shared/keyring';
 import { openExampleStore } from '@latchkey/example-shared/store';
+import { startTelemetry } from '@latchkey/example-shared/telemetry';
 import { readWebhookEnvironment } from '@latchkey/example-shared/webhooks';
 
 function fail(message: string): never {
@@ -58,6 +59,9 @@ const leaseMs = positive('LATCHKEY_DELIVERY_LEASE_SECONDS', (timeoutMs + 30_000)
 if (leaseMs <= timeoutMs) {
   fail('LATCHKEY_DELIVERY_LEASE_SECONDS must exceed the attempt timeout, or a slow attempt is taken over.');
 }
+
+// Attempt spans go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set; flushed on SIGINT/SIGTERM.
+const stopTelemetry = await startTelemetry();
 
 const spec = process.env['LATCHKEY_STORE'] || '';
 if (spec === '' || spec === 'memory') {
@@ -106,6 +110,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void engine
       .stop()
       .then(() => opened.store.close?.())
+      .then(() => stopTelemetry?.())
       .then(() => {
         console.log(`stopped: ${summary()}`);
         process.exit(0);

@@ -17,8 +17,13 @@ import { type Core, createCore, KeyringMismatchError } from '@latchkey/core';
 import { loadExampleAuditKey } from './example-audit-key.js';
 import { loadExampleKeyring, requireExampleKeyring } from './example-keyring.js';
 import { openExampleStore } from './example-store.js';
+import { startTelemetry } from './example-telemetry.js';
+
 import { type ExampleTls, readExampleTls } from './example-tls.js';
 import { readWebhookEnvironment } from './example-webhooks.js';
+
+/** Flushes and stops the traces `createExampleCore` started, if any. */
+let stopTelemetry: (() => Promise<void>) | null = null;
 
 /** Prints `message` to stderr and exits 1. */
 export function fail(message: string): never {
@@ -28,6 +33,8 @@ export function fail(message: string): never {
 
 /** Reads and checks the environment, then builds (and bootstraps) the core. Exits 1 on bad input. */
 export async function createExampleCore(): Promise<{ core: Core; port: number; tls: ExampleTls | null }> {
+  // Traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set; flushed on SIGINT/SIGTERM.
+  stopTelemetry = await startTelemetry();
   const port = Number(process.env['PORT'] || '3000');
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     fail(`PORT must be an integer from 0 to 65535, got "${process.env['PORT']}".`);
@@ -129,6 +136,7 @@ export function stopOnSignals(server: Server, close: () => Promise<unknown>, cor
       void close()
         .then(() => core?.stopDeliveries())
         .then(() => core?.store.close?.())
+        .then(() => stopTelemetry?.())
         .then(() => process.exit(0));
       setInterval(() => server.closeIdleConnections(), 50).unref();
       setTimeout(() => process.exit(0), 5_000).unref();

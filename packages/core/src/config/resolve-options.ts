@@ -6,6 +6,7 @@ import { toKeyring, webhookSettings } from '../delivery/config.js';
 import type { Services } from '../http/router.js';
 import { createMemoryStore } from '../store/memory/index.js';
 import type { LatchkeyStore } from '../store/types.js';
+import { tracedStore } from '../telemetry/traced-store.js';
 import { randomId } from './ids.js';
 import { type CoreLogger, consoleLogger } from './logger.js';
 import type { CoreOptions } from './options.js';
@@ -30,7 +31,7 @@ export interface ResolvedOptions {
 
 /** Fills in every default of `options`; parses the audit key, the keyring and the webhook settings. */
 export function resolveOptions(options: CoreOptions): ResolvedOptions {
-  const store = options.store ?? createMemoryStore();
+  const store = tracedStore(options.store ?? createMemoryStore());
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const auditKey = options.auditKey === undefined ? undefined : toAuditKey(options.auditKey);
   return {

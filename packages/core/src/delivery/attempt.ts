@@ -12,6 +12,7 @@ import { recordedLatency } from '../metrics/rollup.js';
 import type { DeliveryAttempt } from '../model.js';
 import type { AttemptRecord, ClaimedDelivery } from '../store/ports/deliveries.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
+import { traceSpan } from '../telemetry/tracing.js';
 import { type DecidedAttempt, recordOutcome } from './record-outcome.js';
 import { nextRetry, type RetryPolicy } from './retry-schedule.js';
 import type { SendResult, Transport } from './sender.js';
@@ -138,14 +139,32 @@ export async function decideAttempt(
   services: AttemptServices,
   claimed: ClaimedDelivery,
 ): Promise<DecidedAttempt> {
-  const startedAt = services.now();
-  const result = await sendSigned(services, claimed.webhook, {
-    id: claimed.delivery.event_id,
-    json: claimed.eventJson,
-  });
-  const { outcome, nextAttemptAt } = nextStep(services, claimed, result);
-  const attempt = attemptRow(services.ids, claimed, startedAt, result, nextAttemptAt);
-  return { claimed, attempt, outcome, gone: result.statusCode === 410 };
+  const attributes = {
+    'latchkey.webhook.id': claimed.webhook.id,
+    'latchkey.event.id': claimed.delivery.event_id,
+    'latchkey.delivery.attempt': claimed.delivery.attempts + 1,
+  };
+  return traceSpan(
+    'latchkey.delivery.attempt',
+    attributes,
+    async () => {
+      const startedAt = services.now();
+      const result = await sendSigned(services, claimed.webhook, {
+        id: claimed.delivery.event_id,
+        json: claimed.eventJson,
+      });
+      const { outcome, nextAttemptAt } = nextStep(services, claimed, result);
+      const attempt = attemptRow(services.ids, claimed, startedAt, result, nextAttemptAt);
+      return { claimed, attempt, outcome, gone: result.statusCode === 410 };
+    },
+    'client',
+    ({ attempt, outcome }) => ({
+      'http.response.status_code': attempt.status_code ?? undefined,
+      'latchkey.delivery.outcome': outcome,
+      'latchkey.delivery.duration_ms': attempt.latency_ms,
+      'latchkey.delivery.error': attempt.error?.code,
+    }),
+  );
 }
 
 /** Attempts one claimed delivery and records the outcome; returns it (`lost` when the lease was). */

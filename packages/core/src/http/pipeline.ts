@@ -6,6 +6,7 @@
  */
 import type { HostAuthenticate } from '../config/options.js';
 import type { AnsweredRequest } from '../metrics/http-metrics.js';
+import { traceRequest } from '../telemetry/tracing.js';
 import { type CoreRequest, type CoreResponse, jsonResponse } from './core-request.js';
 import { checkDocumented } from './documented.js';
 import { answerError, type ErrorAnswerDeps, type RequestProgress } from './error-answer.js';
@@ -72,7 +73,18 @@ export function createPipeline(deps: PipelineDeps): (request: CoreRequest) => Pr
   return async function handle(request) {
     const began = performance.now();
     const progress: RequestProgress = {};
-    const response = await answer(request, progress);
+    const response = await traceRequest(
+      request.method,
+      request.headers,
+      () => answer(request, progress),
+      (answered) => ({
+        route: progress.route ? `${deps.basePath}${progress.route.path}` : undefined,
+        operation: progress.route?.operationId,
+        organization: (progress.ctx?.organization as { slug?: string } | undefined)?.slug,
+        status: answered.status,
+        errorCode: progress.errorCode,
+      }),
+    );
     deps.onAnswered?.({
       route: progress.route?.operationId,
       method: request.method,
