@@ -149,9 +149,14 @@ export class Router {
     const candidates = this.byLength.get(segments.length);
     if (!candidates) return { kind: 'not_found' };
     const allow: string[] = [];
+    let literals = -1;
     for (const candidate of candidates) {
+      // A path its literals name is that route's path for every method: PATCH of
+      // /audit-webhooks/metrics is a 405 there, not a PATCH of a webhook named "metrics".
+      if (literals > literalCount(candidate)) break;
       const params = matchSegments(candidate, segments);
       if (!params) continue;
+      literals = literalCount(candidate);
       if (candidate.route.method === method) return { kind: 'found', route: candidate.route, params };
       allow.push(candidate.route.method);
     }
