@@ -14,6 +14,7 @@ import {
 } from '@latchkey/core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { describeAuditWebhookFilterTests } from './conformance/audit-webhook-filters.js';
+import { describeAuditWebhookReplayTests } from './conformance/audit-webhook-replay.js';
 import { describeAuditWebhookTests } from './conformance/audit-webhooks.js';
 import { describeBackupTests } from './conformance/backup.js';
 import { describeClockTests } from './conformance/clock.js';
@@ -28,6 +29,7 @@ import {
 } from './conformance/context.js';
 import { describeCreateOrganizationTests } from './conformance/create-organization.js';
 import { describeDeviceKeyTests } from './conformance/device-keys.js';
+import { describeEventTypeTests } from './conformance/event-types.js';
 import { expectError } from './conformance/expect-error.js';
 import { describeExportTests } from './conformance/export.js';
 import { conformanceResolver, conformanceTransport } from './conformance/fake-network.js';
@@ -209,5 +211,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeOpenApiStatusTests(ctx);
     describeAuditWebhookTests(ctx);
     describeAuditWebhookFilterTests(ctx);
+    describeAuditWebhookReplayTests(ctx);
+    describeEventTypeTests(ctx);
   });
 }
