@@ -55,7 +55,7 @@ export const webhookEventTypes = {
       ...WebhookFields,
       since: Time,
       until: Time.optional().describe('exclusive; absent: up to the request'),
-      event_types: EventTypesFilter.optional(),
+      event_types: EventTypesFilter.describe('the filter the replay honoured'),
       queued: Count,
     }),
   ),
