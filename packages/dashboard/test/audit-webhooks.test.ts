@@ -314,7 +314,7 @@ describe.skipIf(skip !== null)(`dashboard in Chromium${skip ? ` (skipped: ${skip
       .check();
     await editor.getByRole('checkbox', { name: 'member_added' }).check();
     await expectAccessible(page, 'event filter editor');
-    await screenshot(page, '12-event-filter');
+    await screenshot(page, '11b-event-filter');
     await editor.getByRole('button', { name: 'Save event filter' }).click();
     await card().getByText('Event filter saved: 2 event types.').waitFor();
     await expect.poll(() => facts().textContent()).toBe('member_addedpush_force_overwrite');
