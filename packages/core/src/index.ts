@@ -48,7 +48,7 @@ export type { BootstrapOptions, CoreOptions, ExternalIdentity, HostAuthenticate 
 export { type Core, createCore } from './core.js';
 export type { KeyringOption, WebhookOptions } from './delivery/config.js';
 export type { StartDeliveriesOptions } from './delivery/engine-control.js';
-export { filterSelects, unknownEventTypes } from './delivery/event-filter.js';
+export { filterSelects } from './delivery/event-filter.js';
 export {
   DEFAULT_RETRY_POLICY,
   DEFAULT_RETRY_SCHEDULE,
@@ -66,6 +66,7 @@ export {
   type ResolveHost,
   vetTarget,
 } from './delivery/ssrf.js';
+export { unknownEventTypes } from './delivery/unknown-event-types.js';
 export type { WebhookLimit, WebhookLimits } from './delivery/webhook-limits.js';
 export type { ReadyReport } from './health/ready.js';
 export { isUnderBasePath } from './http/base-path.js';

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPE_NAMES } from '../activity/event-types/index.js';
-import {
-  filterSelects,
-  likePatterns,
-  normalizeFilter,
-  patternsSelecting,
-  unknownEventTypes,
-} from './event-filter.js';
+import { filterSelects, likePatterns, normalizeFilter, patternsSelecting } from './event-filter.js';
 import { outboxState } from './outbox.js';
+import { unknownEventTypes } from './unknown-event-types.js';
 
 /** `LIKE` as PostgreSQL reads it (backslash escapes), to check the patterns without a database. */
 const like = (pattern: string, text: string) => {

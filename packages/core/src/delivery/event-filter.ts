@@ -2,12 +2,11 @@
  * A webhook's event-type filter: a list of type names and of prefixes ending in `*` (`push_*`); an
  * empty list selects every event. Whether a filter selects an event is decided here once, for the
  * outbox rule of every store (in memory by `filterSelects`, in SQL by `patternsSelecting` and
- * `likePatterns`).
+ * `likePatterns`). It loads no schema code, so the store entry stays light; the API's check of a
+ * filter against the catalog is `unknown-event-types.ts`.
  */
-import { EVENT_TYPE_NAMES, isEventType } from '../activity/event-types/index.js';
-
 /** Whether a filter entry is a prefix (ends in `*`). */
-const isPrefix = (pattern: string) => pattern.endsWith('*');
+export const isPrefix = (pattern: string) => pattern.endsWith('*');
 
 /** Whether `filter` selects an event of `type`. */
 export function filterSelects(filter: readonly string[], type: string): boolean {
@@ -38,18 +37,6 @@ export function likePatterns(filter: readonly string[]): string[] {
     const literal = (isPrefix(pattern) ? pattern.slice(0, -1) : pattern).replace(/[\\%_]/g, (c) => `\\${c}`);
     return isPrefix(pattern) ? `${literal}%` : literal;
   });
-}
-
-/**
- * The entries of `filter` that name no event type: a name not in the catalog, or a prefix no
- * catalogued type starts with. The API refuses a filter with any (a 400 naming them).
- */
-export function unknownEventTypes(filter: readonly string[]): string[] {
-  return filter.filter((pattern) =>
-    isPrefix(pattern)
-      ? !EVENT_TYPE_NAMES.some((type) => type.startsWith(pattern.slice(0, -1)))
-      : !isEventType(pattern),
-  );
 }
 
 /** The filter as kept: without repeats, in the order given. */
