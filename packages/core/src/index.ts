@@ -13,6 +13,16 @@ export {
   verifyCheckpoint,
 } from './activity/checkpoint.js';
 export {
+  describeEventTypes,
+  EVENT_TYPE_GROUPS,
+  EVENT_TYPE_NAMES,
+  EVENT_TYPES,
+  type EventData,
+  type EventType,
+  type EventTypeDescription,
+  isEventType,
+} from './activity/event-types/index.js';
+export {
   type AuthorizationResult,
   authorize,
   type Grant,
@@ -38,6 +48,7 @@ export type { BootstrapOptions, CoreOptions, ExternalIdentity, HostAuthenticate 
 export { type Core, createCore } from './core.js';
 export type { KeyringOption, WebhookOptions } from './delivery/config.js';
 export type { StartDeliveriesOptions } from './delivery/engine-control.js';
+export { filterSelects } from './delivery/event-filter.js';
 export {
   DEFAULT_RETRY_POLICY,
   DEFAULT_RETRY_SCHEDULE,
@@ -55,6 +66,7 @@ export {
   type ResolveHost,
   vetTarget,
 } from './delivery/ssrf.js';
+export { unknownEventTypes } from './delivery/unknown-event-types.js';
 export type { WebhookLimit, WebhookLimits } from './delivery/webhook-limits.js';
 export { type HealthReport, probeResponse } from './health/probe.js';
 export type {

@@ -124,6 +124,11 @@ export interface AuditWebhook {
   /** `https://` URL, vetted against SSRF at creation and at every attempt. */
   url: string;
   status: AuditWebhookStatus;
+  /**
+   * The event types it receives: names and prefixes ending in `*` (see `delivery/event-filter.ts`);
+   * empty: every event.
+   */
+  event_types: string[];
   /** The signing secret sealed under the host's keyring (see `keyring.ts`), bound to this webhook's id. */
   secret_sealed: string;
   consecutive_failures: number;

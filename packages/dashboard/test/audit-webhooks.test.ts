@@ -290,6 +290,55 @@ describe.skipIf(skip !== null)(`dashboard in Chromium${skip ? ` (skipped: ${skip
     expect(await alert.count()).toBe(0);
   });
 
+  it('edits the event filter with a checklist grouped by resource, and the API shows it', async () => {
+    const facts = () => card().locator('[data-field="event_types"]');
+    expect(await facts().textContent()).toBe('All events');
+    await card().getByRole('button', { name: 'Edit events' }).click();
+    const editor = card().getByRole('form', { name: 'Events sent to Receiver' });
+    await editor.getByRole('group', { name: 'Secrets' }).waitFor();
+    for (const group of ['Organization', 'Audit webhooks', 'Evidence trail'])
+      expect(await editor.getByRole('group', { name: group }).isVisible()).toBe(true);
+    const all = editor.getByRole('checkbox', { name: 'All events' });
+    expect(await all.isChecked()).toBe(true);
+    await all.uncheck();
+    // Every type stays checked until some are unchecked; nothing chosen is refused here.
+    const checked = editor.getByRole('checkbox', { checked: true });
+    const catalog = (await server.api('GET', '/event-types')).json['event_types'] as unknown[];
+    expect(await checked.count()).toBe(catalog.length);
+    while ((await checked.count()) > 0) await checked.first().uncheck();
+    await editor.getByRole('button', { name: 'Save event filter' }).click();
+    await editor.getByText('Choose at least one event type, or All events.').waitFor();
+    await editor
+      .getByRole('group', { name: 'Secrets' })
+      .getByRole('checkbox', { name: 'push_force_overwrite' })
+      .check();
+    await editor.getByRole('checkbox', { name: 'member_added' }).check();
+    await expectAccessible(page, 'event filter editor');
+    await screenshot(page, '11b-event-filter');
+    await editor.getByRole('button', { name: 'Save event filter' }).click();
+    await card().getByText('Event filter saved: 2 event types.').waitFor();
+    await expect.poll(() => facts().textContent()).toBe('member_addedpush_force_overwrite');
+    const got = await server.api('GET', `/organizations/acme/audit-webhooks/${webhookId}`);
+    expect(got.json['event_types']).toEqual(['member_added', 'push_force_overwrite']);
+    const history = await server.api('GET', '/organizations/acme/history?type=audit_webhook_updated');
+    expect((history.json['events'] as { data: Record<string, unknown> }[])[0]!.data).toMatchObject({
+      webhook_id: webhookId,
+      changed: ['event_types'],
+      from: { event_types: [] },
+      event_types: ['member_added', 'push_force_overwrite'],
+    });
+    // The editor opens on the saved filter; back to every event.
+    await card().getByRole('button', { name: 'Edit events' }).click();
+    expect(await editor.getByRole('checkbox', { name: 'member_added' }).isChecked()).toBe(true);
+    expect(await editor.getByRole('checkbox', { name: 'token_created' }).isChecked()).toBe(false);
+    await editor.getByRole('checkbox', { name: 'All events' }).check();
+    await editor.getByRole('button', { name: 'Save event filter' }).click();
+    await expect.poll(() => facts().textContent()).toBe('All events');
+    expect(
+      (await server.api('GET', `/organizations/acme/audit-webhooks/${webhookId}`)).json['event_types'],
+    ).toEqual([]);
+  });
+
   it('shows a developer that audit webhooks are for organization admins only, with no controls', async () => {
     expect(
       (

@@ -37,6 +37,13 @@ export const timestamp = (): Column<string> => ({ read: iso });
 /** A nullable timestamptz column. */
 export const timestampOrNull = (): Column<string | null> => ({ read: isoOrNull });
 
+/** A text[] column, as an array of strings both ways. */
+export const textArray = (): Column<string[]> => ({
+  read: (value) => (Array.isArray(value) ? (value as string[]) : []),
+  write: (value) => [...value],
+  cast: '::text[]',
+});
+
 /** A jsonb column; SQL NULL is `null` both ways (never the JSON text `null`). */
 export const jsonb = <T>(): Column<T> => ({
   read: (value) => (value === null || value === undefined ? null : json(value)) as T,

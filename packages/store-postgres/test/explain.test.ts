@@ -199,6 +199,14 @@ describe.skipIf(postgresUnavailable !== null)('indexes for every hot query (real
     ).toBe(200);
     expect((await send('GET', `${HOOKS}/metrics?window=30d`)).status).toBe(200);
     expect((await send('GET', HOOKS)).status).toBe(200);
+    // Event-type filters: a webhook back-filled from the log, a filter changed, a range replayed.
+    const since = '2026-01-01T00:00:00.000Z';
+    const filtered = { name: 'pushes', url: 'https://receiver.test/pushes', event_types: ['push_*'] };
+    expect((await send('POST', HOOKS, { ...filtered, replay_since: since })).status).toBe(201);
+    const patched = await send('PATCH', `${HOOKS}/${hookId}`, { event_types: ['push_*', 'member_*'] });
+    expect(patched.status, String(patched.body)).toBe(200);
+    const range = { since, until: '2099-01-01T00:00:00.000Z' };
+    expect((await send('POST', `${HOOKS}/${hookId}/recover`, range)).status).toBe(202);
     expect((await send('POST', `${HOOKS}/${hookId}/rotate-secret`)).status).toBe(200);
     expect((await send('POST', `${HOOKS}/${hookId}/recover`, { since: '2026-01-01T00:00:00Z' })).status).toBe(
       202,

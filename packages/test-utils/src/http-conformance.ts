@@ -13,6 +13,8 @@ import {
   signPush,
 } from '@latchkey/core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { describeAuditWebhookFilterTests } from './conformance/audit-webhook-filters.js';
+import { describeAuditWebhookReplayTests } from './conformance/audit-webhook-replay.js';
 import { describeAuditWebhookTests } from './conformance/audit-webhooks.js';
 import { describeBackupTests } from './conformance/backup.js';
 import { describeClockTests } from './conformance/clock.js';
@@ -27,6 +29,7 @@ import {
 } from './conformance/context.js';
 import { describeCreateOrganizationTests } from './conformance/create-organization.js';
 import { describeDeviceKeyTests } from './conformance/device-keys.js';
+import { describeEventTypeTests } from './conformance/event-types.js';
 import { expectError } from './conformance/expect-error.js';
 import { describeExportTests } from './conformance/export.js';
 import { conformanceResolver, conformanceTransport } from './conformance/fake-network.js';
@@ -133,6 +136,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     };
 
     ctx.webhookTransport = conformanceTransport();
+    ctx.keyring = { current: 'k1', keys: { k1: generateKeyringKey() } };
     const audit = generateAuditKey();
     ctx.auditPublicKey = audit.publicKey;
     ctx.trustedAuditKey = generateAuditKey();
@@ -145,7 +149,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
         allowOrganizationCreation: true,
         auditKey: audit.privateKeyPem,
         trustedAuditKeys: [ctx.trustedAuditKey.publicKey],
-        keyring: { current: 'k1', keys: { k1: generateKeyringKey() } },
+        keyring: ctx.keyring,
         webhooks: { resolve: conformanceResolver, transport: ctx.webhookTransport },
         restores: { maxLineBytes: CONFORMANCE_MAX_LINE_BYTES },
         // The tests pin this clock to check the signed_at window at exact sub-second instants.
@@ -206,5 +210,8 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeMediaTypeTests(ctx);
     describeOpenApiStatusTests(ctx);
     describeAuditWebhookTests(ctx);
+    describeAuditWebhookFilterTests(ctx);
+    describeAuditWebhookReplayTests(ctx);
+    describeEventTypeTests(ctx);
   });
 }

@@ -14,8 +14,8 @@ export interface LoopbackCertificate {
   cert: Buffer;
 }
 
-/** Writes `key.pem` and `cert.pem` (P-256, one day, `DNS:localhost`) into `dir`. */
-export function makeLoopbackCertificate(dir: string): LoopbackCertificate {
+/** Writes `key.pem` and `cert.pem` (P-256, one day, `DNS:<host>`, `localhost` by default) into `dir`. */
+export function makeLoopbackCertificate(dir: string, host = 'localhost'): LoopbackCertificate {
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
   execFileSync(
@@ -35,9 +35,9 @@ export function makeLoopbackCertificate(dir: string): LoopbackCertificate {
       '-out',
       certFile,
       '-subj',
-      '/CN=localhost',
+      `/CN=${host}`,
       '-addext',
-      'subjectAltName=DNS:localhost',
+      `subjectAltName=DNS:${host}`,
     ],
     { stdio: 'ignore' },
   );

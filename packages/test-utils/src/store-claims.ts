@@ -44,6 +44,7 @@ export function describeClaimStoreTests(fixture: () => ClaimFixture): void {
         name: `fair ${i}`,
         url: `https://hooks.example/fair/${i}`,
         status: 'active',
+        event_types: [],
         secret_sealed: `lk1.k1.sealed-${i}`,
         consecutive_failures: 0,
         last_delivery: null,

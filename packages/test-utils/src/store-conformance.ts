@@ -13,6 +13,7 @@ import { describeRecordManyTests } from './store-record-many.js';
 import { describeRestoreStoreTests } from './store-restores.js';
 import { describeSealedValueTests } from './store-sealed-values.js';
 import { describeTransactionTests } from './store-transactions.js';
+import { describeWebhookFilterStoreTests } from './store-webhook-filters.js';
 import { describeWebhookStoreTests } from './store-webhooks.js';
 
 let counter = 0;
@@ -308,6 +309,7 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeTransactionTests(() => ({ store, orgId, envId, id, draft }));
     describeMemberTests(() => ({ store, id }));
     describeWebhookStoreTests(() => ({ store, id }));
+    describeWebhookFilterStoreTests(() => ({ store, id }));
     describeSealedValueTests(() => ({ store, id }));
     describeRestoreStoreTests(() => ({ store, id }));
     describeMetricsStoreTests(() => ({ store, id }));

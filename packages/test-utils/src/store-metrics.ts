@@ -54,6 +54,7 @@ export function describeMetricsStoreTests(fixture: () => MetricsFixture): void {
         name,
         url: `https://hooks.example/${name}`,
         status: 'active',
+        event_types: [],
         secret_sealed: 'lk1.k1.a.b',
         consecutive_failures: 0,
         last_delivery: null,

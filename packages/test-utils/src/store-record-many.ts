@@ -71,6 +71,7 @@ export function describeRecordManyTests(fixture: () => RecordManyFixture): void 
         name: `hook ${n}`,
         url: `https://hooks.example/${n}`,
         status: 'active',
+        event_types: [],
         secret_sealed: `lk1.k1.sealed-${n}`,
         consecutive_failures: 0,
         last_delivery: null,

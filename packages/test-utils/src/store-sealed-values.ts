@@ -131,6 +131,7 @@ export function describeSealedValueTests(fixture: () => SealedValueFixture): voi
       name: 'h',
       url: 'https://hooks.example/h',
       status: 'active',
+      event_types: [],
       secret_sealed: 'lk1.k1.a.b',
       consecutive_failures: 0,
       last_delivery: null,

@@ -37,6 +37,7 @@ export function describeWebhookStoreTests(fixture: () => WebhookFixture): void {
         name: `hook ${i}`,
         url: `https://hooks.example/${i}`,
         status,
+        event_types: [],
         secret_sealed: `lk1.k1.sealed-${i}`,
         consecutive_failures: 0,
         last_delivery: null,

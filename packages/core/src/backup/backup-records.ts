@@ -18,6 +18,7 @@ import {
 import {
   CreateAuditWebhookBody,
   DeliveryErrorSchema,
+  EventTypesList,
   LastDeliverySchema,
 } from '../schemas/audit-webhooks.js';
 import { text } from '../schemas/text.js';
@@ -131,6 +132,7 @@ const WebhookLine = z.strictObject({
   name: CreateAuditWebhookBody.shape.name,
   url: CreateAuditWebhookBody.shape.url,
   status: z.enum(['active', 'disabled', 'dead_letter']),
+  event_types: EventTypesList.optional(),
   consecutive_failures: z.int().min(0),
   last_delivery: LastDeliverySchema.nullable(),
   last_error: DeliveryErrorSchema.nullable(),

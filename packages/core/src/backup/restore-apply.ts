@@ -6,7 +6,9 @@
  * the whole. Secret values and signing secrets are sealed with this server's keyring; ids are kept
  * unless another organization holds them. The restorer stays an owner whatever the backup says.
  */
+
 import type { ChainHead } from '../activity/chain.js';
+import type { EventData } from '../activity/event-types/index.js';
 import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
 import type { WebhookSettings } from '../delivery/config.js';
 import { LatchkeyError } from '../http/errors.js';
@@ -40,7 +42,7 @@ export interface RestoreInput {
   at: string;
   /** The longest line the reader takes (core option `restores.maxLineBytes`). */
   maxLineBytes: number;
-  event(type: string, data: Record<string, unknown>): ActivityDraft;
+  event(type: 'backup_restored', data: EventData<'backup_restored'>): ActivityDraft;
 }
 
 /** What a restore did. */
@@ -257,6 +259,7 @@ class Writer {
     await this.tx.auditWebhooks.create({
       ...pick(record, 'name', 'status', 'consecutive_failures', 'last_delivery', 'last_error'),
       url: this.plan.webhookUrls.get(record.id)!,
+      event_types: record.event_types ?? [],
       id,
       organization_id: this.organizationId,
       secret_sealed: seal(this.input.keyring!, record.signing_secret, secretContext(id)),

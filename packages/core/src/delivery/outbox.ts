@@ -4,7 +4,8 @@
  * it queues events again); it is decided here, once, so that every store queues the same
  * deliveries.
  */
-import type { AuditWebhookStatus } from '../model.js';
+import type { AuditWebhook, AuditWebhookStatus } from '../model.js';
+import { filterSelects, likePatterns, patternsSelecting } from './event-filter.js';
 
 /** The state a new delivery starts in. */
 export type QueuedState = 'pending' | 'held';
@@ -22,9 +23,25 @@ const STARTS_AS: Readonly<Record<AuditWebhookStatus, QueuedState | null>> = {
   disabled: null,
 };
 
-/** The state of the delivery an event of `eventType` owes a webhook in `status`; null: none. */
-export function outboxState(status: AuditWebhookStatus, eventType: string): QueuedState | null {
-  return UNQUEUED_EVENT_TYPES.includes(eventType) ? null : STARTS_AS[status];
+/**
+ * The state of the delivery an event of `eventType` owes a webhook in `status`; null: none. Without
+ * `filter`, by status alone; with it, only when the webhook's event-type filter selects the type.
+ */
+export function outboxState(
+  status: AuditWebhookStatus,
+  eventType: string,
+  filter: readonly string[] = [],
+): QueuedState | null {
+  if (UNQUEUED_EVENT_TYPES.includes(eventType) || !filterSelects(filter, eventType)) return null;
+  return STARTS_AS[status];
+}
+
+/** {@link outboxState} for a webhook: its status and its event-type filter. */
+export function owedState(
+  webhook: Pick<AuditWebhook, 'status' | 'event_types'>,
+  eventType: string,
+): QueuedState | null {
+  return outboxState(webhook.status, eventType, webhook.event_types);
 }
 
 /**
@@ -43,3 +60,14 @@ export function outboxTable(eventType?: string): { statuses: AuditWebhookStatus[
   }
   return { statuses, states };
 }
+
+/**
+ * The filter half of the rule as SQL parameters. `selecting`: for a new event of `eventType`, the
+ * filter entries that select it (a webhook is owed the event when its filter is empty or overlaps
+ * this list). `like`: for replaying the log to a webhook with `filter`, the `LIKE` patterns an
+ * event's type must match one of.
+ */
+export const outboxFilterSql = {
+  selecting: (eventType: string): string[] => patternsSelecting(eventType),
+  like: (filter: readonly string[]): string[] => likePatterns(filter),
+};

@@ -3,6 +3,7 @@
  * letter the `audit_webhook_dead_lettered` event, in one transaction however many there are.
  * Nothing is written for an attempt whose lease was lost meanwhile (another engine took it over).
  */
+import { eventDraft } from '../activity/event-types/index.js';
 import type { IdGenerator } from '../config/ids.js';
 import type { DeliveryAttempt } from '../model.js';
 import type { AttemptRecord, ClaimedDelivery } from '../store/ports/deliveries.js';
@@ -60,20 +61,23 @@ async function appendDeadLetter(
   services: RecordServices,
   { claimed, attempt, gone }: DecidedAttempt,
 ): Promise<void> {
-  await tx.activity.append(claimed.webhook.organization_id, {
-    id: services.ids('evt'),
-    type: 'audit_webhook_dead_lettered',
-    occurred_at: new Date(services.now()).toISOString(),
-    organization: (await tx.organizations.getById(claimed.webhook.organization_id))?.slug ?? '',
-    actor: { type: 'system', id: 'delivery-engine' },
-    data: {
-      webhook_id: claimed.webhook.id,
-      name: claimed.webhook.name,
-      host: new URL(claimed.webhook.url).host,
-      event_id: claimed.delivery.event_id,
-      attempts: attempt.attempt,
-      reason: gone ? 'gone' : 'retries_exhausted',
-      last_error: attempt.error,
-    },
-  });
+  await tx.activity.append(
+    claimed.webhook.organization_id,
+    eventDraft({
+      id: services.ids('evt'),
+      type: 'audit_webhook_dead_lettered',
+      occurred_at: new Date(services.now()).toISOString(),
+      organization: (await tx.organizations.getById(claimed.webhook.organization_id))?.slug ?? '',
+      actor: { type: 'system', id: 'delivery-engine' },
+      data: {
+        webhook_id: claimed.webhook.id,
+        name: claimed.webhook.name,
+        host: new URL(claimed.webhook.url).host,
+        event_id: claimed.delivery.event_id,
+        attempts: attempt.attempt,
+        reason: gone ? 'gone' : 'retries_exhausted',
+        last_error: attempt.error,
+      },
+    }),
+  );
 }

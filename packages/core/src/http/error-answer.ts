@@ -4,6 +4,7 @@
  * its handler recorded it already), a store that cannot serve is logged for the operator, and
  * anything else is a 500 that says nothing about its cause.
  */
+import type { EventType } from '../activity/event-types/index.js';
 import type { CoreLogger } from '../config/logger.js';
 import type { KeyringGate } from '../keyring/gate.js';
 import { type CoreRequest, type CoreResponse, jsonResponse } from './core-request.js';
@@ -70,7 +71,7 @@ export async function answerError(
 async function recordRejection(
   logger: CoreLogger,
   ctx: RouteContext,
-  type: string,
+  type: EventType,
   error: LatchkeyError,
 ): Promise<void> {
   try {

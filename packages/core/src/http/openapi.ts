@@ -1,5 +1,7 @@
 /** The OpenAPI 3.1 document, generated from the route table and its zod schemas. */
+
 import { z } from 'zod';
+import { describeEventTypes } from '../activity/event-types/index.js';
 import { PERMISSIONS } from '../auth/permissions.js';
 import { ERROR_STATUS } from './errors.js';
 import type { AnyRoute, RouteResponseDoc } from './router.js';
@@ -48,9 +50,23 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], basePath: stri
     security: [{ bearerAuth: [] }],
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'lk_ API token' } },
+      schemas: eventDataSchemas(),
     },
     paths,
   };
+}
+
+/**
+ * The `data` of each activity event type, as `GET /event-types` serves it: `EventData.<type>`,
+ * described by the catalog's line.
+ */
+function eventDataSchemas(): Record<string, unknown> {
+  return Object.fromEntries(
+    describeEventTypes().map(({ type, description, data_schema }) => {
+      const { $schema: _, ...schema } = data_schema;
+      return [`EventData.${type}`, { ...schema, description }];
+    }),
+  );
 }
 
 /** The operation object of one route: its parameters, responses, permission and request body. */

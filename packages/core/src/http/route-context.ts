@@ -2,6 +2,7 @@
  * The steps of the request pipeline between a matched route and its handler: who calls and on what
  * (authentication and scope), whether the role allows it (RBAC), and the validated input.
  */
+import { eventDraft } from '../activity/event-types/index.js';
 import { authorize, type Principal } from '../auth/permissions.js';
 import { authenticate, resolveScope } from '../auth/principal.js';
 import type { HostAuthenticate } from '../config/options.js';
@@ -53,17 +54,18 @@ function eventMaker(
   at: string,
   services: Services,
 ): RouteContext['event'] {
-  return (type, data, extra): ActivityDraft => ({
-    id: services.ids('evt'),
-    type,
-    occurred_at: at,
-    organization: scope.organization.slug,
-    project: scope.project?.slug,
-    environment: scope.environment?.slug,
-    actor: { type: 'user', id: principal.user },
-    data,
-    ...extra,
-  });
+  return (type, data, extra): ActivityDraft =>
+    eventDraft({
+      id: services.ids('evt'),
+      occurred_at: at,
+      organization: scope.organization.slug,
+      project: scope.project?.slug,
+      environment: scope.environment?.slug,
+      actor: { type: 'user', id: principal.user },
+      ...extra,
+      type,
+      data,
+    });
 }
 
 /** A 403 `forbidden` unless the principal's role allows the route's permission on the path's scope. */

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { AuditKey } from '../activity/checkpoint.js';
+import type { EventData, EventType } from '../activity/event-types/index.js';
 import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
 import type { Permission, Principal } from '../auth/permissions.js';
 import type { RestoreLimits } from '../backup/restore-limits.js';
@@ -57,7 +58,7 @@ export interface RouteContext<Body = unknown, Query = unknown> {
    * Makes this request's activity event (its organization, project and environment, acted by the
    * principal), ready for the store to seal into the chain.
    */
-  event(type: string, data: Record<string, unknown>, extra?: Partial<ActivityDraft>): ActivityDraft;
+  event<T extends EventType>(type: T, data: EventData<T>, extra?: Partial<ActivityDraft>): ActivityDraft;
 }
 
 /**
@@ -98,7 +99,7 @@ export interface RouteDefinition<Body = unknown, Query = unknown> {
    * refusal is a `LatchkeyError` whose `recorded` is true: its handler (or the service it
    * called) already appended the refusal's own event.
    */
-  rejectedEvent?: string;
+  rejectedEvent?: EventType;
   handler(ctx: RouteContext<Body, Query>): Promise<RouteResult>;
 }
 
@@ -148,9 +149,14 @@ export class Router {
     const candidates = this.byLength.get(segments.length);
     if (!candidates) return { kind: 'not_found' };
     const allow: string[] = [];
+    let literals = -1;
     for (const candidate of candidates) {
+      // A path its literals name is that route's path for every method: PATCH of
+      // /audit-webhooks/metrics is a 405 there, not a PATCH of a webhook named "metrics".
+      if (literals > literalCount(candidate)) break;
       const params = matchSegments(candidate, segments);
       if (!params) continue;
+      literals = literalCount(candidate);
       if (candidate.route.method === method) return { kind: 'found', route: candidate.route, params };
       allow.push(candidate.route.method);
     }

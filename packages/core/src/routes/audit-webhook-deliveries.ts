@@ -36,7 +36,7 @@ export const auditWebhookDeliveryRoutes = [
     path: `${WEBHOOK}/recover`,
     operationId: 'recoverAuditWebhook',
     summary:
-      'Queue again, for this webhook, every event of the organization that occurred at or after `since` (not already owed to it). Held while the webhook is dead-lettered; refused while it is disabled.',
+      'Queue again, for this webhook, every event of the organization that occurred at or after `since` and before `until` (exclusive, when given) and that its current event_types filter selects (not already owed to it), in seq order. Held while the webhook is dead-lettered; refused while it is disabled.',
     body: RecoverBody,
     responses: answers(202, 'Queued', RecoverResponse, {
       409: error('webhook_disabled: the webhook is disabled; enable it first'),
@@ -50,10 +50,18 @@ export const auditWebhookDeliveryRoutes = [
         );
       }
       const since = new Date(ctx.body.since).toISOString();
+      const until = ctx.body.until && new Date(ctx.body.until).toISOString();
       const queued = await recordChange(
         ctx,
-        (tx) => tx.deliveries.replay(ctx.organization.id, existing.id, since, ctx.at),
-        (count) => ctx.event('audit_webhook_recovered', { ...webhookData(existing), since, queued: count }),
+        (tx) => tx.deliveries.replay(ctx.organization.id, existing.id, since, ctx.at, until),
+        (count) =>
+          ctx.event('audit_webhook_recovered', {
+            ...webhookData(existing),
+            since,
+            ...(until === undefined ? {} : { until }),
+            event_types: existing.event_types,
+            queued: count,
+          }),
       );
       return { status: 202, body: { queued } };
     },

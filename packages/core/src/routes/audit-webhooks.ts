@@ -4,6 +4,7 @@
  * rotate answers. The URL is checked against SSRF here and again at every attempt.
  */
 
+import { normalizeFilter } from '../delivery/event-filter.js';
 import { newSigningSecret } from '../delivery/signing.js';
 import { vetWebhookUrl } from '../delivery/webhook-url.js';
 import { LatchkeyError } from '../http/errors.js';
@@ -56,7 +57,7 @@ function found<T>(webhook: T | null | undefined): T {
  * {@link recordChange}): `change` gets its id, `record` what it answered and the webhook as it was
  * before. A webhook gone in between is a 404.
  */
-async function changeWebhook<T>(
+export async function changeWebhook<T>(
   ctx: RouteContext,
   change: (tx: StoreTransaction, id: string) => Promise<T | null | undefined>,
   record: (changed: T, before: AuditWebhook) => ActivityDraft,
@@ -85,6 +86,17 @@ const REFUSALS = {
   unresolvable: 'url host does not resolve.',
 } as const;
 
+/** The URL `url` as vetted against SSRF (as at create), or the 400 saying why it is refused. */
+export async function vettedUrl(ctx: RouteContext, url: string): Promise<string> {
+  const verdict = await vetWebhookUrl(url, ctx.services.webhooks);
+  if (!verdict.ok) {
+    throw new LatchkeyError('invalid_request', REFUSALS[verdict.reason], {
+      details: [{ path: 'body.url', message: verdict.message }],
+    });
+  }
+  return verdict.url.href;
+}
+
 /** The routes of audit webhooks: all tagged alike, all for holders of audit_webhooks:manage. */
 export const webhookRoute = routeGroup({ tag: 'Audit webhooks', permission: 'audit_webhooks:manage' });
 
@@ -106,25 +118,21 @@ export const auditWebhookRoutes = [
     path: WEBHOOKS,
     operationId: 'createAuditWebhook',
     summary:
-      'Create an audit webhook: every activity event of the organization is delivered to its https URL, signed. The signing secret is in this answer only.',
+      'Create an audit webhook: the activity events of the organization its event_types filter selects (every event without one) are delivered to its https URL, signed; replay_since back-fills it from the log. The signing secret is in this answer only.',
     body: CreateAuditWebhookBody,
     responses: answers(201, 'Created', AuditWebhookWithSecretResponse),
     async handler(ctx) {
       const keyring = keyringOf(ctx);
-      const verdict = await vetWebhookUrl(ctx.body.url, ctx.services.webhooks);
-      if (!verdict.ok) {
-        throw new LatchkeyError('invalid_request', REFUSALS[verdict.reason], {
-          details: [{ path: 'body.url', message: verdict.message }],
-        });
-      }
+      const url = await vettedUrl(ctx, ctx.body.url);
       const id = ctx.services.ids('awh');
       const secret = newSigningSecret();
       const webhook: AuditWebhook = {
         id,
         organization_id: ctx.organization.id,
         name: ctx.body.name,
-        url: verdict.url.href,
+        url,
         status: 'active',
+        event_types: normalizeFilter(ctx.body.event_types),
         secret_sealed: seal(keyring, secret, secretContext(id)),
         consecutive_failures: 0,
         last_delivery: null,
@@ -132,10 +140,23 @@ export const auditWebhookRoutes = [
         created_at: ctx.at,
         created_by: ctx.principal.user,
       };
+      const since = ctx.body.replay_since && new Date(ctx.body.replay_since).toISOString();
       await recordChange(
         ctx,
-        (tx) => tx.auditWebhooks.create(webhook),
-        () => ctx.event('audit_webhook_created', webhookData(webhook)),
+        async (tx) => {
+          await tx.auditWebhooks.create(webhook);
+          // The back-fill is queued with the webhook, before any later event (its own creation's
+          // included), so it comes first in seq order among what the webhook is owed.
+          return since === undefined
+            ? undefined
+            : tx.deliveries.replay(ctx.organization.id, id, since, ctx.at);
+        },
+        (replayed) =>
+          ctx.event('audit_webhook_created', {
+            ...webhookData(webhook),
+            event_types: webhook.event_types,
+            ...(since === undefined ? {} : { replay_since: since, replayed }),
+          }),
       );
       return { status: 201, body: { ...toAuditWebhookView(webhook), signing_secret: secret } };
     },

@@ -56,13 +56,22 @@ export const createOrganizationRoutes = [
         await tx.tokens.create(record);
         // The new organization's chain starts with its own creation.
         const inNew = { organization: organization.slug };
-        for (const [type, data] of [
-          ['organization_created', { organization: organization.slug, name: organization.name }],
-          ['member_added', { user, role: 'owner', grants: [] }],
-          ['token_created', { token_id: record.id, user, name: record.name }],
-        ] as const) {
-          await tx.activity.append(organization.id, ctx.event(type, data, inNew));
-        }
+        await tx.activity.append(
+          organization.id,
+          ctx.event(
+            'organization_created',
+            { organization: organization.slug, name: organization.name },
+            inNew,
+          ),
+        );
+        await tx.activity.append(
+          organization.id,
+          ctx.event('member_added', { user, role: 'owner', grants: [] }, inNew),
+        );
+        await tx.activity.append(
+          organization.id,
+          ctx.event('token_created', { token_id: record.id, user, name: record.name }, inNew),
+        );
       });
       return { status: 201, body: { organization: toOrganizationView(organization), token } };
     },

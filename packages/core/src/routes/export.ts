@@ -69,7 +69,11 @@ async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter,
       first_seq: tally.firstSeq,
       last_seq: tally.lastSeq,
       chain_seq: lastSeq,
-      filter: { types: filter.types ?? null, since: filter.since ?? null, until: filter.until ?? null },
+      filter: {
+        types: filter.types ? [...filter.types] : null,
+        since: filter.since ?? null,
+        until: filter.until ?? null,
+      },
     }),
   );
 }

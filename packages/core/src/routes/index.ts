@@ -2,11 +2,13 @@ import type { AnyRoute } from '../http/router.js';
 import { auditWebhookDeliveryRoutes } from './audit-webhook-deliveries.js';
 import { auditWebhookMetricsRoutes } from './audit-webhook-metrics.js';
 import { auditWebhookTestRoutes } from './audit-webhook-test.js';
+import { auditWebhookUpdateRoutes } from './audit-webhook-update.js';
 import { auditWebhookRoutes } from './audit-webhooks.js';
 import { backupRoutes } from './backup.js';
 import { checkpointRoutes } from './checkpoint.js';
 import { createOrganizationRoutes } from './create-organization.js';
 import { deviceRoutes } from './devices.js';
+import { eventTypeRoutes } from './event-types.js';
 import { exportRoutes } from './export.js';
 import { historyRoutes } from './history.js';
 import { meRoutes } from './me.js';
@@ -22,6 +24,7 @@ import { tokenRoutes } from './tokens.js';
 export const allRoutes: readonly AnyRoute[] = [
   ...metaRoutes,
   ...meRoutes,
+  ...eventTypeRoutes,
   ...createOrganizationRoutes,
   ...organizationRoutes,
   ...memberRoutes,
@@ -35,6 +38,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...backupRoutes,
   ...restoreRoutes,
   ...auditWebhookRoutes,
+  ...auditWebhookUpdateRoutes,
   ...auditWebhookDeliveryRoutes,
   ...auditWebhookMetricsRoutes,
   ...auditWebhookTestRoutes,

@@ -49,6 +49,7 @@ export const toAuditWebhookView = showing<Model.AuditWebhook>()(
   'name',
   'url',
   'status',
+  'event_types',
   'consecutive_failures',
   'last_delivery',
   'last_error',

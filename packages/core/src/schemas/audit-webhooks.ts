@@ -1,5 +1,6 @@
 /** The schemas of audit webhooks: management, the attempt log, tests and metrics (source section 2). */
 import { z } from 'zod';
+import { unknownEventTypes } from '../delivery/unknown-event-types.js';
 import { LATENCY_BUCKET_KEYS } from '../metrics/rollup.js';
 import { listOf, pageCursor, pageLimit, pageOf } from './list.js';
 import { Rfc3339, text } from './text.js';
@@ -23,17 +24,56 @@ export const LastDeliverySchema = z.strictObject({
   latency_ms: z.int(),
 });
 
+/** One entry of a filter as written: an event type name, or a prefix ending in `*`. */
+export const EventTypePattern = text().regex(
+  /^(?:[a-z][a-z0-9_]{0,63}\*?|\*)$/,
+  'an event type name (snake_case) or a prefix of one ending in *',
+);
+
+/** A filter as stored and backed up: its entries, whatever this server's catalog holds. */
+export const EventTypesList = z.array(EventTypePattern).max(200);
+
+/** A filter as the API takes it: every entry names a catalogued type or prefixes one. */
+export const EventTypesFilterBody = EventTypesList.superRefine((filter, ctx) => {
+  const unknown = unknownEventTypes(filter);
+  if (unknown.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown event types: ${unknown.join(', ')} (GET /event-types lists them)`,
+    });
+  }
+}).describe(
+  'event types this webhook receives: names, or prefixes ending in * (push_*); absent or empty: every event. Unknown names are a 400 naming them.',
+);
+
+const WebhookName = text()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine((name) => !/\p{Cc}/u.test(name), 'must not contain control characters');
+
+const WebhookUrl = text().max(2_048).describe('https:// URL of the receiver; must reach a public address');
+
 export const CreateAuditWebhookBody = z.strictObject({
-  name: text()
-    .trim()
-    .min(1)
-    .max(100)
-    .refine((name) => !/\p{Cc}/u.test(name), 'must not contain control characters'),
-  url: text().max(2_048).describe('https:// URL of the receiver; must reach a public address'),
+  name: WebhookName,
+  url: WebhookUrl,
+  event_types: EventTypesFilterBody.optional(),
+  replay_since: Rfc3339.optional().describe(
+    'back-fill: queue every earlier event of the organization that occurred at or after this time and matches the filter, in seq order, before any later event',
+  ),
 });
+
+export const UpdateAuditWebhookBody = z
+  .strictObject({
+    name: WebhookName.optional(),
+    url: WebhookUrl.optional(),
+    event_types: EventTypesFilterBody.optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'give at least one of name, url, event_types');
 
 export const RecoverBody = z.strictObject({
   since: Rfc3339.describe('replay every event that occurred at or after this time'),
+  until: Rfc3339.optional().describe('and before this time (exclusive); absent: up to now'),
 });
 
 export const AuditWebhookResponse = z.strictObject({
@@ -41,6 +81,7 @@ export const AuditWebhookResponse = z.strictObject({
   name: z.string(),
   url: z.string(),
   status: AuditWebhookStatusSchema,
+  event_types: z.array(z.string()).describe('the filter: names and prefixes ending in *; empty: every event'),
   consecutive_failures: z.int(),
   last_delivery: LastDeliverySchema.nullable(),
   last_error: DeliveryErrorSchema.nullable(),
@@ -140,4 +181,15 @@ export const MetricsTimelineResponse = z.strictObject({
     .describe(
       'oldest first; intervals on UTC boundaries, the first from the window start, the last to the end of the current minute; their counts add up to the summary of GET …/metrics',
     ),
+});
+
+export const EventTypesResponse = z.strictObject({
+  event_types: z.array(
+    z.strictObject({
+      type: z.string(),
+      group: z.string().describe('the resource the type belongs to, for grouping'),
+      description: z.string(),
+      data_schema: z.record(z.string(), z.unknown()).describe('JSON Schema (2020-12) of the event data'),
+    }),
+  ),
 });

@@ -3,6 +3,7 @@
  * rest, and one unit of work that uses up the nonce and applies every change (or records the
  * conflict). The route only hands the request over and answers the outcome.
  */
+import type { EventData, EventType } from '../activity/event-types/index.js';
 import type { Principal } from '../auth/permissions.js';
 import { LatchkeyError } from '../http/errors.js';
 import type { Keyring } from '../keyring/keyring.js';
@@ -37,7 +38,7 @@ export interface SignedPush {
   /** ISO time of the request. */
   at: string;
   /** Makes the request's activity events (the route context's `event`). */
-  event(type: string, data: Record<string, unknown>, extra?: Partial<ActivityDraft>): ActivityDraft;
+  event<T extends EventType>(type: T, data: EventData<T>, extra?: Partial<ActivityDraft>): ActivityDraft;
 }
 
 /** An applied push: each key's new version and the id of the event that records it. */

@@ -8,7 +8,14 @@
 export { type ChainHead, GENESIS_HASH, sealEvent } from '../activity/chain.js';
 export type { Grant, Role } from '../auth/permissions.js';
 export { lastDeliveryOf } from '../delivery/last-delivery.js';
-export { outboxState, outboxTable, type QueuedState, UNQUEUED_EVENT_TYPES } from '../delivery/outbox.js';
+export {
+  outboxFilterSql,
+  outboxState,
+  outboxTable,
+  owedState,
+  type QueuedState,
+  UNQUEUED_EVENT_TYPES,
+} from '../delivery/outbox.js';
 export {
   secondOf,
   type WebhookLimit,

@@ -28,8 +28,8 @@ export function AuditWebhooksSection({ me }: { me: Me }) {
         Audit Webhooks
       </h2>
       <p class="lead">
-        Every activity event of the organization, signed and delivered to your endpoints, with retries and a
-        dead-letter state.
+        The activity events of the organization each endpoint asks for (every event by default), signed and
+        delivered to it, with retries and a dead-letter state.
       </p>
       {admin ? <AdminView me={me} /> : <AdminsOnly />}
     </section>

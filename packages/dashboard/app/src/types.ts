@@ -43,3 +43,9 @@ export type Attempt = DeliveriesPage['attempts'][number];
 
 /** `POST …/test`. */
 export type TestResult = schemas.Infer<typeof schemas.TestResponse>;
+
+/** `GET /event-types`: the catalog a webhook's filter names. */
+export type EventTypeList = schemas.Infer<typeof schemas.EventTypesResponse>;
+
+/** One event type of the catalog. */
+export type EventTypeEntry = EventTypeList['event_types'][number];

@@ -68,5 +68,11 @@ export function useWebhookActions({ webhook, path, onChanged, onSecret }: Webhoo
       return enable ? 'Enabled: held events are being delivered.' : 'Disabled: nothing is queued for it now.';
     });
 
-  return { busy, message, sendTest, rotate, setEnabled };
+  /** Shows the outcome of a change made elsewhere on the card (the event filter) and refreshes. */
+  const note = (text: string) => {
+    setMessage({ ok: true, text });
+    onChanged();
+  };
+
+  return { busy, message, sendTest, rotate, setEnabled, note };
 }

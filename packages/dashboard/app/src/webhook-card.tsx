@@ -5,9 +5,11 @@
 import { useState } from 'preact/hooks';
 import { seg } from './api.js';
 import { DeliveriesTable } from './deliveries-table.js';
+import { EventFilterEditor } from './event-filter-editor.js';
 import { StatusBadge } from './status-badge.js';
 import type { AuditWebhook, WebhookFigures as Figures, MetricsWindow } from './types.js';
 import { useWebhookActions } from './use-webhook-actions.js';
+import { ToggleButton, WebhookButtons } from './webhook-buttons.js';
 import { type PendingChange, WebhookConfirm } from './webhook-confirm.js';
 import { WebhookFacts } from './webhook-facts.js';
 import { WebhookFigures } from './webhook-figures.js';
@@ -25,7 +27,8 @@ export function WebhookCard(props: {
   const path = `${props.org}/audit-webhooks/${seg(webhook.id)}`;
   const [confirm, setConfirm] = useState<PendingChange | null>(null);
   const [showDeliveries, setShowDeliveries] = useState(false);
-  const { busy, message, sendTest, rotate, setEnabled } = useWebhookActions({ ...props, path });
+  const [editing, setEditing] = useState(false);
+  const { busy, message, sendTest, rotate, setEnabled, note } = useWebhookActions({ ...props, path });
   const titleId = `webhook-${webhook.id}`;
   return (
     <article class="card webhook" aria-labelledby={titleId} data-webhook={webhook.name}>
@@ -39,40 +42,41 @@ export function WebhookCard(props: {
       <WebhookFacts webhook={webhook} />
       {figures && <WebhookFigures figures={figures} window={props.window} />}
       <div class="actions">
-        <button type="button" onClick={sendTest} disabled={busy !== null}>
-          {busy === 'test' ? 'Sending…' : 'Send test event'}
-        </button>
-        <button type="button" class="secondary" onClick={() => setConfirm('rotate')} disabled={busy !== null}>
-          Rotate secret
-        </button>
-        {webhook.status === 'disabled' || webhook.status === 'dead_letter' ? (
-          <button type="button" class="secondary" onClick={() => setEnabled(true)} disabled={busy !== null}>
-            Enable
-          </button>
-        ) : null}
-        {webhook.status !== 'disabled' ? (
-          <button
-            type="button"
-            class="secondary"
-            onClick={() => setConfirm('disable')}
-            disabled={busy !== null}
-          >
-            Disable
-          </button>
-        ) : null}
-        <button
-          type="button"
-          class="secondary"
-          aria-expanded={showDeliveries}
-          aria-controls={`${titleId}-deliveries`}
-          onClick={() => setShowDeliveries(!showDeliveries)}
+        <WebhookButtons
+          status={webhook.status}
+          busy={busy}
+          onTest={sendTest}
+          onRotate={() => setConfirm('rotate')}
+          onEnable={() => setEnabled(true)}
+          onDisable={() => setConfirm('disable')}
+        />
+        <ToggleButton
+          open={editing}
+          controls={`${titleId}-events`}
+          onToggle={setEditing}
+          disabled={busy !== null}
         >
+          Edit events
+        </ToggleButton>
+        <ToggleButton open={showDeliveries} controls={`${titleId}-deliveries`} onToggle={setShowDeliveries}>
           {showDeliveries ? 'Hide deliveries' : 'Show deliveries'}
-        </button>
+        </ToggleButton>
       </div>
       <p class={`result ${message ? (message.ok ? 'ok' : 'bad') : ''}`} role="status" data-field="result">
         {message?.text}
       </p>
+      {editing && (
+        <EventFilterEditor
+          id={`${titleId}-events`}
+          webhook={webhook}
+          path={path}
+          onSaved={(text) => {
+            setEditing(false);
+            note(text);
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      )}
       {showDeliveries && <DeliveriesTable id={`${titleId}-deliveries`} path={path} />}
       {confirm && (
         <WebhookConfirm

@@ -6,6 +6,20 @@ import type { AuditWebhook } from './types.js';
 export function WebhookFacts({ webhook }: { webhook: AuditWebhook }) {
   return (
     <dl class="facts">
+      <dt>Events</dt>
+      <dd data-field="event_types">
+        {webhook.event_types.length === 0 ? (
+          'All events'
+        ) : (
+          <ul class="event-list">
+            {webhook.event_types.map((entry) => (
+              <li key={entry}>
+                <code>{entry}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+      </dd>
       <dt>Consecutive failures</dt>
       <dd data-field="consecutive_failures">{webhook.consecutive_failures}</dd>
       <dt>Last delivery</dt>

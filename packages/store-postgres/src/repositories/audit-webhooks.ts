@@ -1,5 +1,5 @@
 import type { AuditWebhook, AuditWebhookRepository } from '@latchkey/core/store';
-import { integer, jsonb, recordColumns, text, timestamp } from '../record-columns.js';
+import { integer, jsonb, recordColumns, text, textArray, timestamp } from '../record-columns.js';
 import { recordTable } from '../record-table.js';
 import type { Runner } from '../runner.js';
 import { deliveriesChannel, type Tables } from '../schema-name.js';
@@ -10,6 +10,7 @@ const WEBHOOK = recordColumns<AuditWebhook>({
   name: text(),
   url: text(),
   status: text<AuditWebhook['status']>(),
+  event_types: textArray(),
   secret_sealed: text(),
   consecutive_failures: integer(),
   last_delivery: jsonb(),
@@ -34,6 +35,12 @@ export function sqlAuditWebhooks(db: Runner, t: Tables): AuditWebhookRepository 
       const { rows } = await db.query<{ organization_id: string }>(organizationIdsQuery(t));
       return rows.map((r) => r.organization_id);
     },
+    update: (organizationId, id, changes) =>
+      webhooks.update(
+        'name = COALESCE($3, name), url = COALESCE($4, url), event_types = COALESCE($5::text[], event_types)',
+        ONE,
+        [organizationId, id, changes.name ?? null, changes.url ?? null, changes.event_types ?? null],
+      ),
     setSecret: (organizationId, id, secretSealed) =>
       webhooks.update('secret_sealed = $3', ONE, [organizationId, id, secretSealed]),
     async replaceSecret(organizationId, id, from, to) {

@@ -33,7 +33,7 @@ export async function lockChainHead(
  * core's fan-out rule: see `outbox.ts`) and moves the chain head to it, as data-modifying CTEs that
  * other writes of the same transaction can join (`before`), so it all costs one round trip.
  * Parameters: $1 organization, $2 seq, $3 id, $4 type, $5 project, $6 environment, $7 occurred_at,
- * $8 body, $9 hash, $10 and $11 the outbox rule; `before` may use $12 onwards.
+ * $8 body, $9 hash, $10 to $12 the outbox rule; `before` may use $13 onwards.
  */
 export function storeEventStatement(t: Tables, before = ''): string {
   return `WITH ${before}stored_event AS (
@@ -45,7 +45,7 @@ export function storeEventStatement(t: Tables, before = ''): string {
     UPDATE ${t.chains} SET seq = $2, hash = $9 WHERE organization_id = $1`;
 }
 
-/** The parameters $1–$11 of {@link storeEventStatement}. */
+/** The parameters $1–$12 of {@link storeEventStatement}. */
 export function storeEventParams(organizationId: string, event: ActivityEvent): unknown[] {
   return [
     organizationId,

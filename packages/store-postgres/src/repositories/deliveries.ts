@@ -22,8 +22,8 @@ export function sqlDeliveries(db: Runner, t: Tables): DeliveryRepository {
     recordMany: (records) => db.atomic((q) => recordAttempts(q, t, records)),
     release: (claims) => releaseClaims(db, t, claims),
     attempts: (organizationId, webhookId, options) => attemptPage(db, t, organizationId, webhookId, options),
-    replay: (organizationId, webhookId, since, at) =>
-      replayDeliveries(db, t, organizationId, webhookId, since, at),
+    replay: (organizationId, webhookId, since, at, until) =>
+      replayDeliveries(db, t, organizationId, webhookId, since, at, until),
     minuteRollups: (organizationId, ranges) => minuteRollups(db, t, organizationId, ranges),
     totalsBefore: (organizationId, boundaries) => totalsBefore(db, t, organizationId, boundaries),
     pruneAttempts: (before, batch) => pruneAttempts(db, t, before, batch),

@@ -56,9 +56,9 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
     storeEventStatement(
       t,
       `written AS (
-        UPDATE ${t.secrets} AS s SET version = w.version, deleted = w.value IS NULL, value = w.value, updated_at = $12
-        FROM unnest($13::text[], $14::int[], $15::text[]) AS w(key, version, value)
-        WHERE s.environment_id = $16 AND s.key = w.key
+        UPDATE ${t.secrets} AS s SET version = w.version, deleted = w.value IS NULL, value = w.value, updated_at = $13
+        FROM unnest($14::text[], $15::int[], $16::text[]) AS w(key, version, value)
+        WHERE s.environment_id = $17 AND s.key = w.key
       ), `,
     ),
     [

@@ -53,7 +53,12 @@ export function describeAuditWebhookTests(ctx: ConformanceContext): void {
         created.id,
       );
       const [event] = await ctx.events('audit_webhook_created');
-      expect(event!.data).toEqual({ webhook_id: created.id, name: 'SIEM', host: PUBLIC_HOST });
+      expect(event!.data).toEqual({
+        webhook_id: created.id,
+        name: 'SIEM',
+        host: PUBLIC_HOST,
+        event_types: [],
+      });
     });
 
     const refusedTargets: [string, string][] = [

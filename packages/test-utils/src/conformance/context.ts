@@ -42,6 +42,8 @@ export interface ConformanceContext {
   /** The audit key of another server, which the core trusts (core option `trustedAuditKeys`). */
   trustedAuditKey: { privateKeyPem: string; publicKey: string };
   clock: TestClock;
+  /** The keyring of the suite's core (a delivery engine of a test opens signing secrets with it). */
+  keyring: { current: string; keys: Record<string, string> };
   /** The fake transport audit webhook deliveries of the suite's core go through. */
   webhookTransport: ReturnType<typeof conformanceTransport>;
   send(

@@ -98,6 +98,11 @@ const TABLE: Row[] = [
     call: (c, w) => c.send('GET', '/api/v2/me', undefined, w.token),
   },
   {
+    operationId: 'listEventTypes',
+    expect: all(200, 200),
+    call: (c, w) => c.send('GET', '/api/v2/event-types', undefined, w.token),
+  },
+  {
     operationId: 'getOrganization',
     expect: all(200),
     call: (c, w) => c.send('GET', ORG, undefined, w.token),
@@ -296,6 +301,12 @@ const TABLE: Row[] = [
     call: async (c: ConformanceContext, w: Caller) =>
       c.send(method, `${HOOKS}/${await tableWebhook(c)}${suffix}`, undefined, w.token),
   })),
+  {
+    operationId: 'updateAuditWebhook',
+    expect: managers(200),
+    call: async (c, w) =>
+      c.send('PATCH', `${HOOKS}/${await tableWebhook(c)}`, { name: `role table ${w.role}` }, w.token),
+  },
   {
     operationId: 'recoverAuditWebhook',
     expect: managers(202),

@@ -35,6 +35,12 @@ export function memoryAuditWebhooks(state: MemoryState, journal: Journal): Audit
     async organizationIds() {
       return [...state.webhooksByOrg.keys()].sort();
     },
+    async update(organizationId, id, changes) {
+      const webhook = find(organizationId, id);
+      if (!webhook) return null;
+      change(webhook, clone(changes));
+      return clone(webhook);
+    },
     async setSecret(organizationId, id, secretSealed) {
       const webhook = find(organizationId, id);
       if (!webhook) return null;

@@ -26,8 +26,8 @@ export function memoryDeliveries(state: MemoryState, journal: Journal): Delivery
     async attempts(organizationId, webhookId, options) {
       return attemptPage(state, organizationId, webhookId, options);
     },
-    async replay(organizationId, webhookId, since, at) {
-      return replayDeliveries(state, journal, organizationId, webhookId, since, at);
+    async replay(organizationId, webhookId, since, at, until) {
+      return replayDeliveries(state, journal, organizationId, webhookId, since, at, until);
     },
     async minuteRollups(organizationId, ranges) {
       return minuteRollups(state, organizationId, ranges);

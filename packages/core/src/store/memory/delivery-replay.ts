@@ -1,5 +1,5 @@
 /** Queuing an organization's events again for one webhook, in memory, by the outbox fan-out rule. */
-import { outboxState } from '../../delivery/outbox.js';
+import { owedState } from '../../delivery/outbox.js';
 import {
   type Journal,
   type MemoryState,
@@ -16,6 +16,7 @@ export function replayDeliveries(
   webhookId: string,
   since: string,
   at: string,
+  until?: string,
 ): number {
   const webhook = state.webhooks.get(webhookId);
   if (!webhook || webhook.organization_id !== organizationId) return 0;
@@ -24,8 +25,9 @@ export function replayDeliveries(
   );
   let queued = 0;
   for (const event of state.events.get(organizationId) ?? []) {
-    if (event.occurred_at < since || owed.has(event.id)) continue;
-    const starts = outboxState(webhook.status, event.type);
+    if (event.occurred_at < since || (until !== undefined && event.occurred_at >= until)) continue;
+    if (owed.has(event.id)) continue;
+    const starts = owedState(webhook, event.type);
     if (starts === null) continue;
     queueDelivery(state, journal, newDelivery(webhook, event.id, event.seq, starts, at));
     queued++;

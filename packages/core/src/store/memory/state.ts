@@ -1,7 +1,7 @@
 /** The maps behind the memory store, shared by its repositories, and the undo journal of a transaction. */
 import { type ChainHead, sealEvent } from '../../activity/chain.js';
 import { randomId } from '../../config/ids.js';
-import { outboxState, type QueuedState } from '../../delivery/outbox.js';
+import { owedState, type QueuedState } from '../../delivery/outbox.js';
 import type { Rollup, RollupUnit } from '../../metrics/rollup.js';
 import type {
   ActivityDraft,
@@ -176,7 +176,7 @@ function enqueueDeliveries(
   let queued = false;
   for (const webhookId of state.webhooksByOrg.get(organizationId) ?? []) {
     const webhook = state.webhooks.get(webhookId)!;
-    const starts = outboxState(webhook.status, event.type);
+    const starts = owedState(webhook, event.type);
     if (starts === null) continue;
     queueDelivery(state, journal, newDelivery(webhook, event.id, event.seq, starts, event.occurred_at));
     queued ||= starts === 'pending';

@@ -12,6 +12,16 @@ export interface AuditWebhookRepository {
   list(organizationId: string): Promise<AuditWebhook[]>;
   /** The ids of every organization that has webhooks (for metrics across organizations). */
   organizationIds(): Promise<string[]>;
+  /**
+   * Changes the webhook's name, URL or event-type filter (the fields given), in one step; returns
+   * the webhook as changed, or null when absent. A new filter applies to events appended after the
+   * step (the outbox reads the filter in the statement that appends an event).
+   */
+  update(
+    organizationId: string,
+    id: string,
+    changes: Partial<Pick<AuditWebhook, 'name' | 'url' | 'event_types'>>,
+  ): Promise<AuditWebhook | null>;
   /** Replaces the sealed signing secret; returns the webhook, or null when absent. */
   setSecret(organizationId: string, id: string, secretSealed: string): Promise<AuditWebhook | null>;
   /**

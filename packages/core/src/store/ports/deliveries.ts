@@ -113,11 +113,19 @@ export interface DeliveryRepository extends RollupSource {
     options: { limit: number; beforeId?: string },
   ): Promise<AttemptPage>;
   /**
-   * Queues again every event of the organization that occurred at or after `since`, for one webhook:
-   * `pending` due at `at` when it is active, `held` when dead-lettered (refused by the caller when
-   * disabled). Returns how many deliveries it queued.
+   * Queues again every event of the organization that occurred at or after `since` (and before
+   * `until`, when given), for one webhook, in `seq` order, by the outbox rule with the webhook's
+   * filter as it stands in this step: `pending` due at `at` when it is active, `held` when
+   * dead-lettered (refused by the caller when disabled). An event already owed to the webhook is
+   * not queued twice. Returns how many deliveries it queued.
    */
-  replay(organizationId: string, webhookId: string, since: string, at: string): Promise<number>;
+  replay(
+    organizationId: string,
+    webhookId: string,
+    since: string,
+    at: string,
+    until?: string,
+  ): Promise<number>;
   /** Deletes attempts older than `before`, at most `batch` of them; returns how many. */
   pruneAttempts(before: string, batch: number): Promise<number>;
   /**

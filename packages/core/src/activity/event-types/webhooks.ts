@@ -1,0 +1,73 @@
+/** Event types of audit webhooks: their management, recovery, tests and dead letters. */
+import { z } from 'zod';
+import { Count, EventTypesFilter, entry, Time, WebhookFields } from './shared.js';
+
+const Webhook = z.strictObject(WebhookFields);
+
+const LastError = z.strictObject({
+  at: Time,
+  code: z.enum(['timeout', 'connection_error', 'tls_error', 'http_status', 'blocked_target']),
+  status_code: z.int().optional(),
+  message: z.string(),
+});
+
+export const webhookEventTypes = {
+  audit_webhook_created: entry(
+    'An audit webhook was created, with its filter and any back-fill from the log (replay_since)',
+    z.strictObject({
+      ...WebhookFields,
+      event_types: EventTypesFilter,
+      replay_since: Time.optional().describe('with replay_since: the time the back-fill started from'),
+      replayed: Count.optional().describe('with replay_since: the deliveries the back-fill queued'),
+    }),
+  ),
+  audit_webhook_updated: entry(
+    "An audit webhook's name, URL or event-type filter was changed (the URL is named by its host only)",
+    z.strictObject({
+      ...WebhookFields,
+      event_types: EventTypesFilter,
+      changed: z.array(z.enum(['name', 'url', 'event_types'])),
+      from: z
+        .strictObject({
+          name: z.string().optional(),
+          host: z.string().optional(),
+          event_types: EventTypesFilter.optional(),
+        })
+        .describe('the changed fields as they were'),
+    }),
+  ),
+  audit_webhook_secret_rotated: entry(
+    "An audit webhook's signing secret was replaced (never the secret)",
+    Webhook,
+  ),
+  audit_webhook_disabled: entry('An audit webhook was disabled; what it was owed was dropped', Webhook),
+  audit_webhook_enabled: entry(
+    'An audit webhook was enabled; the deliveries held while it was dead-lettered were released',
+    z.strictObject({
+      ...WebhookFields,
+      from: z.enum(['active', 'disabled', 'dead_letter']),
+      released: Count,
+    }),
+  ),
+  audit_webhook_recovered: entry(
+    'Events of a time range were queued again for an audit webhook, by its current filter',
+    z.strictObject({
+      ...WebhookFields,
+      since: Time,
+      until: Time.optional().describe('exclusive; absent: up to the request'),
+      event_types: EventTypesFilter.describe('the filter the replay honoured'),
+      queued: Count,
+    }),
+  ),
+  audit_webhook_dead_lettered: entry(
+    'A delivery exhausted its retries (or got 410): the webhook moved to dead_letter',
+    z.strictObject({
+      ...WebhookFields,
+      event_id: z.string(),
+      attempts: z.int().min(1),
+      reason: z.enum(['gone', 'retries_exhausted']),
+      last_error: LastError.nullable(),
+    }),
+  ),
+  webhook_test: entry('A test event sent to one webhook at once (never queued to others)', Webhook),
+};
