@@ -32,9 +32,13 @@ export type {
   ApplyPushInput,
   ApplyPushResult,
   SecretRepository,
+  StoredSecretVersion,
   StoredValue,
   StoredValueChange,
   StoredValueRef,
+  StoredVersionRef,
+  StoredVersionValue,
+  StoredVersionValueChange,
 } from './ports/secrets.js';
 export type { LatchkeyStore, StoreTransaction } from './ports/store.js';
 export type { TokenRepository } from './ports/tokens.js';

@@ -7,6 +7,7 @@ import { restores } from './0005-restores.js';
 import { keyring } from './0006-keyring.js';
 import { restoreLimits } from './0007-restore-limits.js';
 import { fairClaims } from './0008-fair-claims.js';
+import { secretVersions } from './0010-secret-versions.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   keyring,
   restoreLimits,
   fairClaims,
+  secretVersions,
 ];

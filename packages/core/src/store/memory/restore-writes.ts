@@ -58,6 +58,11 @@ function clearOrganization(state: MemoryState, journal: Journal, organizationId:
     if (ofOrganization(environment)) environmentIds.add(environment.id);
   const webhookIds = new Set(state.webhooksByOrg.get(organizationId) ?? []);
   journaledDeleteWhere(state.secrets, (_, environmentId) => environmentIds.has(environmentId), journal);
+  journaledDeleteWhere(
+    state.secretVersions,
+    (_, environmentId) => environmentIds.has(environmentId),
+    journal,
+  );
   for (const map of [state.environments, state.projects, state.members, state.devices, state.webhooks]) {
     journaledDeleteWhere<string, { organization_id: string }>(map, ofOrganization, journal);
   }
