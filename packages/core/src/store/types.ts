@@ -25,6 +25,7 @@ export type { RequestKeys, RequestRecords, RequestRepository } from './ports/req
 export type {
   RestoredIdKind,
   RestoredSecret,
+  RestoredSecretVersion,
   RestoreRepository,
   RestoreSession,
 } from './ports/restores.js';

@@ -8,7 +8,7 @@
 import { type ActivityEvent, verifyChain } from '@latchkey/core';
 import { expect } from 'vitest';
 import { describe, it } from '../keyed.js';
-import { ADMIN, type ConformanceContext } from './context.js';
+import { ADMIN, type ConformanceContext, ENV_PATH } from './context.js';
 import { expectError } from './expect-error.js';
 import { PUBLIC_HOST } from './fake-network.js';
 import { type Line, manifestOf, restoreHelpers, split } from './restore-helpers.js';
@@ -66,6 +66,38 @@ export function describeRestoreTests(ctx: ConformanceContext): void {
       expect(
         againLines.slice(0, againMarker).find((l) => l.kind === 'secret' && l['key'] === 'RESTORED'),
       ).toMatchObject({ value: 'line one\nline "two"', version: expect.any(Number) });
+      // Each key's history comes back: RESTORED_GONE's four versions, tombstones without values.
+      const goneVersions = (all: Line[]) =>
+        all
+          .filter(
+            (l) => l.kind === 'secret_version' && l['key'] === 'RESTORED_GONE' && l['environment'] === 'prod',
+          )
+          .map((l) => [l['version'], l['deleted'], l['value']]);
+      expect(goneVersions(againLines).slice(-4)).toEqual([
+        [expect.any(Number), false, 'soon deleted'],
+        [expect.any(Number), true, undefined],
+        [expect.any(Number), false, 'soon deleted'],
+        [expect.any(Number), true, undefined],
+      ]);
+      expect(goneVersions(againLines)).toEqual(goneVersions(lines));
+      const restoredHistory = await ctx.send(
+        'GET',
+        '/api/v2/organizations/restored-a/projects/web/environments/prod/secrets/RESTORED/versions?include_values=true',
+        undefined,
+        token,
+      );
+      const originalHistory = await ctx.send(
+        'GET',
+        `${ENV_PATH}/secrets/RESTORED/versions`,
+        undefined,
+        ADMIN,
+      );
+      expect(
+        (restoredHistory.json as { versions: { value?: string }[] }).versions.map(({ value: _v, ...m }) => m),
+      ).toEqual((originalHistory.json as { versions: unknown[] }).versions);
+      expect((restoredHistory.json as { versions: { value?: string }[] }).versions[0]!.value).toBe(
+        'line one\nline "two"',
+      );
 
       // The chain: the backup's events verbatim, then backup_restored on top, all verifying.
       const chain = await chainOf('restored-a', token);

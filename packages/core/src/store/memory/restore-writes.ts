@@ -3,6 +3,7 @@
  * backup's ids are taken, and inserting its secrets and events, each undone with the transaction.
  */
 import type { ActivityEvent } from '../../model.js';
+import type { StoredSecretVersion } from '../../secrets/versions.js';
 import type { RestoreRepository } from '../ports/restores.js';
 import { journaledDeleteWhere, journaledEnsure, journaledSet } from './journaled.js';
 import { clone, type Journal, type MemoryState, type StoredSecret } from './state.js';
@@ -11,7 +12,10 @@ import { clone, type Journal, type MemoryState, type StoredSecret } from './stat
 export function memoryRestoreWrites(
   state: MemoryState,
   journal: Journal,
-): Pick<RestoreRepository, 'clearOrganization' | 'takenIds' | 'insertSecrets' | 'insertEvents'> {
+): Pick<
+  RestoreRepository,
+  'clearOrganization' | 'takenIds' | 'insertSecrets' | 'insertSecretVersions' | 'insertEvents'
+> {
   return {
     async clearOrganization(organizationId) {
       clearOrganization(state, journal, organizationId);
@@ -37,6 +41,14 @@ export function memoryRestoreWrites(
         );
         const head = { version: secret.version, deleted: secret.value === null };
         journaledSet(keys, secret.key, { head, value: secret.value, updated_at: secret.updated_at }, journal);
+      }
+    },
+    async insertSecretVersions(versions) {
+      for (const { environment_id, ...version } of versions) {
+        const keys = journaledEnsure(state.secretVersions, environment_id, () => new Map(), journal);
+        const list = journaledEnsure(keys, version.key, (): StoredSecretVersion[] => [], journal);
+        list.push({ ...version, actor: version.actor && { ...version.actor } });
+        journal?.push(() => list.pop());
       }
     },
     async insertEvents(organizationId, events) {
