@@ -49,6 +49,7 @@ export class Writer {
   private readonly environments = new Map<string, Environment>();
   private secrets: RestoredSecret[] = [];
   private versions: RestoredSecretVersion[] = [];
+  private backfillVersions = false;
   private events: ActivityEvent[] = [];
   private readonly organizationId: string;
 
@@ -62,7 +63,12 @@ export class Writer {
   }
 
   async write(item: BackupItem): Promise<void> {
-    if (item.kind === 'header') return;
+    if (item.kind === 'header') {
+      // A backup made before backups carried history (format 2): each head becomes its key's one
+      // version, as the store's migration did for heads written before history was kept.
+      this.backfillVersions = item.header.format_version < 3;
+      return;
+    }
     if (item.kind === 'event') {
       this.events.push(item.event);
       if (this.events.length >= BATCH) await this.flushEvents();
@@ -111,16 +117,26 @@ export class Writer {
   /** A secret version, sealed for its environment here, or a deletion; written in batches. */
   private async secret(record: RecordOf<'secret' | 'deleted_secret'>): Promise<void> {
     const environmentId = this.environments.get(`${record.project}/${record.environment}`)!.id;
-    this.secrets.push({
-      environment_id: environmentId,
-      key: record.key,
-      version: record.version,
-      value:
-        record.kind === 'secret'
-          ? sealSecretValue(this.input.keyring, environmentId, record.key, record.value)
-          : null,
-      updated_at: record.updated_at,
-    });
+    const value =
+      record.kind === 'secret'
+        ? sealSecretValue(this.input.keyring, environmentId, record.key, record.value)
+        : null;
+    const { key, version, updated_at } = record;
+    this.secrets.push({ environment_id: environmentId, key, version, value, updated_at });
+    if (this.backfillVersions) {
+      const deleted = value === null;
+      const unknown = { actor: null, device_id: null, event_id: null };
+      this.versions.push({
+        environment_id: environmentId,
+        key,
+        version,
+        deleted,
+        value,
+        occurred_at: updated_at,
+        ...unknown,
+      });
+      if (this.versions.length >= BATCH) await this.flushVersions();
+    }
     if (this.secrets.length >= BATCH) await this.flushSecrets();
   }
 
