@@ -7,7 +7,8 @@
 /**
  * The backup format this code writes (and restore reads). Format 2 added the header's signed
  * `checkpoint`; restore refuses format 1, whose history nothing vouches for. Format 3 added the
- * `secret_version` lines (each key's history); a format 2 backup restores each head as its key's one version.
+ * `secret_version` lines (each key's history); a format 2 backup restores each head as its key's
+ * one version.
  */
 export const BACKUP_FORMAT_VERSION = 3;
 
