@@ -81,6 +81,7 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
     .split(',')
     .map((key) => key.trim())
     .filter(Boolean);
+  const versionsKept = process.env['LATCHKEY_SECRET_VERSIONS_KEPT'];
   const core = (() => {
     try {
       return createCore({
@@ -91,9 +92,11 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
         trustedAuditKeys,
         keyring: keyring.text,
         webhooks,
+        ...(versionsKept ? { secretVersionsKept: Number(versionsKept) } : {}),
       });
     } catch (error) {
       const message = (error as Error).message;
+      if (message.startsWith('secretVersionsKept')) return fail(`LATCHKEY_SECRET_VERSIONS_KEPT: ${message}`);
       if (!message.startsWith('trustedAuditKeys')) throw error;
       return fail(`LATCHKEY_TRUSTED_AUDIT_KEYS: ${message}`);
     }
@@ -107,7 +110,7 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
   if (token) await core.bootstrap({ organization: 'acme', user: 'admin', token });
   // After a key rotation (a new first entry in LATCHKEY_KEYRING), move what older keys sealed.
   const moved = await core.reencrypt().catch((error: Error) => fail(`keyring: ${error.message}`));
-  const resealed = moved.secretValues.resealed + moved.signingSecrets.resealed;
+  const resealed = moved.secretValues.resealed + moved.versionValues.resealed + moved.signingSecrets.resealed;
   if (resealed > 0)
     console.log(`keyring: ${resealed} ${resealed === 1 ? 'value' : 'values'} moved to the current key`);
   // Audit webhook deliveries run in this process (several processes on one PostgreSQL share them),

@@ -133,6 +133,7 @@ export const COUNT_KINDS = [
   'environment',
   'secret',
   'deleted_secret',
+  'secret_version',
   'member',
   'device',
   'audit_webhook',

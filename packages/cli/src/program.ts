@@ -7,6 +7,7 @@ import { registerActivity } from './commands/activity.js';
 import { registerBackup } from './commands/backup.js';
 import { registerConfig } from './commands/config.js';
 import { registerDevice } from './commands/device.js';
+import { registerHistory } from './commands/history.js';
 import { registerKeyring } from './commands/keyring.js';
 import { registerPull } from './commands/pull.js';
 import { registerPush } from './commands/push.js';
@@ -47,6 +48,7 @@ export function createProgram(): Command {
   registerDevice(program);
   registerPull(program);
   registerPush(program);
+  registerHistory(program);
   registerActivity(program);
   registerBackup(program);
   registerRelease(program);

@@ -15,6 +15,7 @@ export interface Tables {
   devices: string;
   nonces: string;
   secrets: string;
+  secretVersions: string;
   chains: string;
   events: string;
   webhooks: string;
@@ -66,6 +67,7 @@ export function tablesOf(schema: string): Tables {
     devices: table('devices'),
     nonces: table('push_nonces'),
     secrets: table('secret_heads'),
+    secretVersions: table('secret_versions'),
     chains: table('activity_chains'),
     events: table('activity_events'),
     webhooks: table('audit_webhooks'),

@@ -44,6 +44,7 @@ function seedStatements(schema: string): string[] {
     `INSERT INTO ${t.devices} SELECT 'dev_seed_' || i, 'org_seed_' || (i % ${n} + 1), 'user_' || i, 'd', 'k', 'active', now(), NULL FROM generate_series(1, ${2 * n}) i`,
     `INSERT INTO ${t.nonces} SELECT 'org_seed_' || (i % ${n} + 1) || '/dev', 'nonce_' || i, (extract(epoch from now()) * 1000)::bigint + i FROM generate_series(1, ${4 * n}) i`,
     `INSERT INTO ${t.secrets} SELECT 'env_seed_' || (i % ${n} + 1), 'KEY_' || i, 1, false, 'v', now() FROM generate_series(1, ${4 * n}) i`,
+    `INSERT INTO ${t.secretVersions} SELECT 'env_seed_' || (i % ${n} + 1), 'KEY_' || (i % ${4 * n}), i / ${4 * n} + 1, false, CASE WHEN i > ${8 * n} THEN 'v' END, now(), 'user', 'u', NULL, NULL FROM generate_series(1, ${12 * n}) i`,
     `INSERT INTO ${t.chains} SELECT 'org_seed_' || i, 10, md5(i::text) FROM generate_series(1, ${n}) i`,
     `INSERT INTO ${t.webhooks} SELECT 'awh_seed_' || i, 'org_seed_' || i, 'w', 'https://h/', CASE WHEN i % 10 = 0 THEN 'dead_letter' ELSE 'active' END, 's', 0, NULL, NULL, now(), 'u' FROM generate_series(1, ${n}) i`,
     `INSERT INTO ${t.deliveries} SELECT 'dlv_seed_' || i, 'org_seed_' || (i % ${n} + 1), 'awh_seed_' || (i % ${n} + 1), 'evt_seed_' || i, i, CASE WHEN i % 7 = 0 THEN 'held' ELSE 'pending' END, 0, now() + (i || ' seconds')::interval, NULL, now() FROM generate_series(1, ${4 * n}) i`,
@@ -145,6 +146,19 @@ describe.skipIf(postgresUnavailable !== null)('indexes for every hot query (real
       page.slice(0, 2).map((row) => ({ ...row, from: row.value, to: row.value })),
     );
     await store.auditWebhooks.replaceSecret(org, hookId, 'not-the-secret', 'unchanged');
+    // The history of a key (pages, values), and the walk over its kept values.
+    const history = JSON.parse((await send('GET', `${ENV}/secrets/K/versions?limit=1`)).body as string) as {
+      next_cursor: string;
+    };
+    for (const query of [`?limit=1&cursor=${history.next_cursor}`, '?include_values=true']) {
+      expect((await send('GET', `${ENV}/secrets/K/versions${query}`)).status, query).toBe(200);
+    }
+    const kept = await store.secrets.scanVersionValues(null, 100);
+    await store.secrets.scanVersionValues({ environmentId: 'env_seed_1', key: 'KEY_1', version: 1 }, 100);
+    await store.secrets.replaceVersionValues(
+      kept.slice(0, 2).map((row) => ({ ...row, from: row.value, to: row.value })),
+    );
+    await store.secrets.listAllVersions(acme.environmentId);
     await send('PATCH', '/api/v2/organizations/acme/members/dev', { role: 'viewer' });
     await send('DELETE', '/api/v2/organizations/acme/members/dev');
     for (const path of ['/history', '/projects/web/history', '/projects/web/environments/prod/history']) {

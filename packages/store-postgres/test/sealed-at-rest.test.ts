@@ -53,10 +53,14 @@ async function checkSealedAtRest(driver: SqlDriver, schema: string) {
     values: (await driver.query<{ value: string }>(`SELECT value FROM ${t.secrets} WHERE value IS NOT NULL`))
       .rows,
     secrets: (await driver.query<{ secret_sealed: string }>(`SELECT secret_sealed FROM ${t.webhooks}`)).rows,
+    versions: (
+      await driver.query<{ value: string }>(`SELECT value FROM ${t.secretVersions} WHERE value IS NOT NULL`)
+    ).rows,
   });
   const before = await raw();
   expect(before.values).toHaveLength(7);
-  for (const { value } of before.values) {
+  expect(before.versions).toHaveLength(7);
+  for (const { value } of [...before.values, ...before.versions]) {
     expect(value).not.toContain(VALUE);
     expect(sealedKeyId(value)).toBe('k1');
   }
@@ -68,9 +72,10 @@ async function checkSealedAtRest(driver: SqlDriver, schema: string) {
   expect(await rotated.reencrypt({ batchSize: 3 })).toEqual({
     signingSecrets: { examined: 1, resealed: 1 },
     secretValues: { examined: 7, resealed: 7 },
+    versionValues: { examined: 7, resealed: 7 },
   });
   const after = await raw();
-  for (const { value } of after.values) expect(sealedKeyId(value)).toBe('k2');
+  for (const { value } of [...after.values, ...after.versions]) expect(sealedKeyId(value)).toBe('k2');
   expect(sealedKeyId(after.secrets[0]!.secret_sealed)).toBe('k2');
   const onlyK2 = createCore({ store, keyring: k2 });
   const pulled = await onlyK2.handle({

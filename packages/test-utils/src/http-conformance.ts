@@ -45,6 +45,7 @@ import { describeRestoreLimitTests } from './conformance/restore-limits.js';
 import { describeRestoreRuleTests } from './conformance/restore-rules.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
+import { describeSecretVersionTests } from './conformance/secret-versions.js';
 import { describeWellFormedTextTests } from './conformance/well-formed-text.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
 import type { StartTarget } from './http-target.js';
@@ -192,6 +193,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
 
     describeRequestTests(ctx);
     describePushTests(ctx);
+    describeSecretVersionTests(ctx);
     describeWellFormedTextTests(ctx);
     describeRoleTests(ctx);
     describeWhoActsOnWhomTests(ctx);

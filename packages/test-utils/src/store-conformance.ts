@@ -12,6 +12,7 @@ import { describeMetricsStoreTests } from './store-metrics.js';
 import { describeRecordManyTests } from './store-record-many.js';
 import { describeRestoreStoreTests } from './store-restores.js';
 import { describeSealedValueTests } from './store-sealed-values.js';
+import { describeSecretVersionTests } from './store-secret-versions.js';
 import { describeTransactionTests } from './store-transactions.js';
 import { describeWebhookFilterStoreTests } from './store-webhook-filters.js';
 import { describeWebhookStoreTests } from './store-webhooks.js';
@@ -311,6 +312,7 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeWebhookStoreTests(() => ({ store, id }));
     describeWebhookFilterStoreTests(() => ({ store, id }));
     describeSealedValueTests(() => ({ store, id }));
+    describeSecretVersionTests(() => ({ store, id }));
     describeRestoreStoreTests(() => ({ store, id }));
     describeMetricsStoreTests(() => ({ store, id }));
     describeKeyIdTests(() => ({ store, id }));

@@ -22,7 +22,8 @@ import { environmentPath } from './pull.js';
 import { type Conflict, planRebase, type ServerSecret } from './rebase.js';
 
 type Change = UnsignedPush['changes'][number];
-type PushResult = { versions: { key: string; version: number }[]; event_id: string };
+/** What the server answers an applied push. */
+export type PushResult = { versions: { key: string; version: number }[]; event_id: string };
 
 /** What to send: the file against the base (none: every key, without versions). */
 export function changesOf(values: Record<string, string>, base: Base | undefined): Change[] {
@@ -38,7 +39,8 @@ export function changesOf(values: Record<string, string>, base: Base | undefined
   return changes;
 }
 
-interface PushOptions {
+/** How a push is sent: its conflict mode, and whether it overwrites whatever the server holds. */
+export interface PushOptions {
   conflictMode: string;
   forceOverwrite?: boolean;
   rebase?: boolean;
@@ -75,7 +77,8 @@ export function registerPush(program: Command): void {
     });
 }
 
-type Where = { url: string; org: string; project: string; env: string };
+/** The environment a push goes to, on which server and organization. */
+export type Where = { url: string; org: string; project: string; env: string };
 
 /** The file being pushed: its path, its text (for its format) and the values read from it (or taken into it). */
 interface LocalFile {
@@ -130,7 +133,7 @@ function recordFile(ctx: CommandContext, where: Where, local: LocalFile): void {
 }
 
 /** Sends a batch of changes as one push signed with the device key. */
-function signedSender(
+export function signedSender(
   client: HttpClient,
   where: Where,
   deviceId: string,
@@ -261,7 +264,8 @@ function readText(file: string): string {
   }
 }
 
-function readKey(file: string): KeyObject {
+/** The device's private key, or a one-line failure naming the file. */
+export function readKey(file: string): KeyObject {
   try {
     return createPrivateKey(readFileSync(file));
   } catch (error) {

@@ -48,6 +48,7 @@ export const BackupCountsSchema = z.strictObject({
   environment: Count,
   secret: Count,
   deleted_secret: Count,
+  secret_version: Count.default(0).describe('absent from the manifests of format 2 backups'),
   member: Count,
   device: Count,
   audit_webhook: Count,
@@ -106,6 +107,21 @@ const SecretLine = z.strictObject({
 /** A deleted key: a secret line without a value. */
 const DeletedSecretLine = SecretLine.omit({ value: true }).extend({ kind: z.literal('deleted_secret') });
 
+/** One version of a key's history; `value` only while it is kept (never for a tombstone). */
+const SecretVersionLine = z.strictObject({
+  kind: z.literal('secret_version'),
+  project: SlugSchema,
+  environment: SlugSchema,
+  key: SecretKeySchema,
+  version: z.int().min(1).max(2_147_483_647),
+  deleted: z.boolean(),
+  value: z.string().max(1_048_576).optional(),
+  occurred_at: Time,
+  actor: z.strictObject({ type: z.enum(['user', 'system']), id: UserSchema }).nullable(),
+  device_id: z.string().max(100).nullable(),
+  event_id: z.string().max(100).nullable(),
+});
+
 const MemberLine = z.strictObject({
   kind: z.literal('member'),
   user: UserSchema,
@@ -149,6 +165,7 @@ export const BackupRecordSchema = z.discriminatedUnion('kind', [
   EnvironmentLine,
   SecretLine,
   DeletedSecretLine,
+  SecretVersionLine,
   MemberLine,
   DeviceLine,
   WebhookLine,

@@ -1,8 +1,7 @@
 /**
  * The content of an organization's backup, streamed as NDJSON: one line per record, each with a
- * `kind` (`latchkey_backup` first, then `project`, `environment` each followed by its `secret` and
- * `deleted_secret` lines, `member`, `device`,
- * `audit_webhook`), then an `events` line after which every line is an activity event exactly as
+ * `kind` (`latchkey_backup` first, then `project`, `environment` each followed by its `secret`,
+ * `deleted_secret` and `secret_version` lines, `member`, `device`, `audit_webhook`), then an `events` line after which every line is an activity event exactly as
  * the export writes it (chain fields included), oldest first, up to the chain head the backup
  * started at. Secret values and signing secrets are in clear here: the client encrypts the whole
  * (an age file) before it touches a disk. API tokens are not included (only their hashes are
@@ -15,7 +14,7 @@ import { exportJsonPages } from '../activity/export/stream.js';
 import { secretContext } from '../keyring/contexts.js';
 import type { Keyring } from '../keyring/keyring.js';
 import { open } from '../keyring/keyring.js';
-import type { Organization } from '../model.js';
+import type { Environment, Organization } from '../model.js';
 import {
   toAuditWebhookView,
   toDeviceView,
@@ -62,31 +61,7 @@ export async function* backupLines(
     for (const environment of await store.environments.list(project.id)) {
       counts.environment++;
       yield line({ kind: 'environment', ...toEnvironmentView(environment, project.slug) });
-      const secrets = await store.secrets.listLive(environment.id);
-      let chunk = '';
-      for (const secret of secrets) {
-        if (secret.value === null) continue;
-        counts.secret++;
-        chunk += line({
-          kind: 'secret',
-          project: project.slug,
-          environment: environment.slug,
-          key: secret.key,
-          value: openSecretValue(keyring, environment.id, secret.key, secret.value),
-          version: secret.version,
-          updated_at: secret.updated_at,
-        });
-      }
-      // A deleted key keeps its version, so pushes after a restore go on from it.
-      for (const tombstone of await store.secrets.listTombstones(environment.id)) {
-        counts.deleted_secret++;
-        chunk += line({
-          kind: 'deleted_secret',
-          project: project.slug,
-          environment: environment.slug,
-          ...tombstone,
-        });
-      }
+      const chunk = await environmentLines(store, keyring, project.slug, environment, counts);
       if (chunk) yield chunk;
     }
   }
@@ -120,4 +95,57 @@ async function* pagedEvents(store: LatchkeyStore, organizationId: string, lastSe
   for await (const page of exportJsonPages(store, { organizationId }, lastSeq)) {
     if (page.length > 0) yield `${page.map((e) => e.json).join('\n')}\n`;
   }
+}
+
+/**
+ * The lines of an environment's keys: each live one with its value, each deleted one with its
+ * tombstone version, then every version of each key, kept values opened as the heads' are.
+ */
+async function environmentLines(
+  store: LatchkeyStore,
+  keyring: Keyring | undefined,
+  project: string,
+  environment: Environment,
+  counts: BackupCounts,
+): Promise<string> {
+  const secrets = await store.secrets.listLive(environment.id);
+  let chunk = '';
+  for (const secret of secrets) {
+    if (secret.value === null) continue;
+    counts.secret++;
+    chunk += line({
+      kind: 'secret',
+      project,
+      environment: environment.slug,
+      key: secret.key,
+      value: openSecretValue(keyring, environment.id, secret.key, secret.value),
+      version: secret.version,
+      updated_at: secret.updated_at,
+    });
+  }
+  // A deleted key keeps its version, so pushes after a restore go on from it.
+  for (const tombstone of await store.secrets.listTombstones(environment.id)) {
+    counts.deleted_secret++;
+    chunk += line({
+      kind: 'deleted_secret',
+      project,
+      environment: environment.slug,
+      ...tombstone,
+    });
+  }
+  // Each key's history, its kept values opened as the heads' are.
+  for (const version of await store.secrets.listAllVersions(environment.id)) {
+    counts.secret_version++;
+    const { value, ...metadata } = version;
+    chunk += line({
+      kind: 'secret_version',
+      project,
+      environment: environment.slug,
+      ...metadata,
+      ...(value === null || version.deleted
+        ? {}
+        : { value: openSecretValue(keyring, environment.id, version.key, value) }),
+    });
+  }
+  return chunk;
 }

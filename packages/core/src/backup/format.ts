@@ -6,13 +6,23 @@
 
 /**
  * The backup format this code writes (and restore reads). Format 2 added the header's signed
- * `checkpoint`; restore refuses format 1, whose history nothing vouches for.
+ * `checkpoint`; restore refuses format 1, whose history nothing vouches for. Format 3 added the
+ * `secret_version` lines (each key's history); a format 2 backup restores each head as its key's
+ * one version.
  */
-export const BACKUP_FORMAT_VERSION = 2;
+export const BACKUP_FORMAT_VERSION = 3;
 
 /** How many records of each kind a backup held. */
 export type BackupCounts = Record<
-  'project' | 'environment' | 'secret' | 'deleted_secret' | 'member' | 'device' | 'audit_webhook' | 'event',
+  | 'project'
+  | 'environment'
+  | 'secret'
+  | 'deleted_secret'
+  | 'secret_version'
+  | 'member'
+  | 'device'
+  | 'audit_webhook'
+  | 'event',
   number
 >;
 
@@ -22,6 +32,7 @@ export const emptyBackupCounts = (): BackupCounts => ({
   environment: 0,
   secret: 0,
   deleted_secret: 0,
+  secret_version: 0,
   member: 0,
   device: 0,
   audit_webhook: 0,

@@ -6,44 +6,17 @@
  * the whole. Secret values and signing secrets are sealed with this server's keyring; ids are kept
  * unless another organization holds them. The restorer stays an owner whatever the backup says.
  */
-
 import type { ChainHead } from '../activity/chain.js';
-import type { EventData } from '../activity/event-types/index.js';
-import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
-import type { WebhookSettings } from '../delivery/config.js';
 import { LatchkeyError } from '../http/errors.js';
-import { secretContext } from '../keyring/contexts.js';
-import { type Keyring, open, seal } from '../keyring/keyring.js';
-import type { ActivityDraft, ActivityEvent, Environment, Project } from '../model.js';
-import { parseEd25519PublicKey } from '../secrets/signatures.js';
-import { sealSecretValue } from '../secrets/values.js';
-import type { RestoredIdKind, RestoredSecret, RestoreSession, StoreTransaction } from '../store/types.js';
+import { open } from '../keyring/keyring.js';
+import type { ActivityEvent } from '../model.js';
+import type { RestoredIdKind, StoreTransaction } from '../store/types.js';
 import type { BackupCounts } from './format.js';
-import { inspectBackup, type RestorePlan } from './restore-inspect.js';
-import { type BackupItem, invalidBackup, readBackup } from './restore-reader.js';
+import { inspectBackup } from './restore-inspect.js';
+import { invalidBackup, readBackup } from './restore-reader.js';
+import { type RestoreInput, Writer } from './restore-writer.js';
 
-const BATCH = 1_000;
-
-/** A backup record of the given kind, as the reader yields it. */
-type RecordOf<K extends string> = Extract<Extract<BackupItem, { kind: 'record' }>['record'], { kind: K }>;
-
-/** What a restore needs besides the transaction. */
-export interface RestoreInput {
-  session: RestoreSession;
-  organizationId: string;
-  /** The member applying it: an owner afterwards whatever the backup says (added when it does not name them). */
-  user: string;
-  keyring: Keyring | undefined;
-  /** The keys whose checkpoints this server accepts. */
-  trustedAuditKeys: TrustedAuditKeys;
-  /** The SSRF check's resolver and allowlist, as webhook create uses them. */
-  webhooks: Pick<WebhookSettings, 'resolve' | 'allowHosts'>;
-  ids: (prefix: string) => string;
-  at: string;
-  /** The longest line the reader takes (core option `restores.maxLineBytes`). */
-  maxLineBytes: number;
-  event(type: 'backup_restored', data: EventData<'backup_restored'>): ActivityDraft;
-}
+export type { RestoreInput } from './restore-writer.js';
 
 /** What a restore did. */
 export interface RestoreResult {
@@ -153,141 +126,4 @@ export function notEmpty(): LatchkeyError {
     'organization_not_empty',
     'The organization is not empty (it has projects, devices, audit webhooks or other members); restore with force to replace its content.',
   );
-}
-
-/** The second pass: writes each record, secrets and events in batches. */
-class Writer {
-  private readonly projects = new Map<string, Project>();
-  private readonly environments = new Map<string, Environment>();
-  private secrets: RestoredSecret[] = [];
-  private events: ActivityEvent[] = [];
-  private readonly organizationId: string;
-
-  constructor(
-    private readonly tx: StoreTransaction,
-    private readonly input: RestoreInput,
-    private readonly plan: RestorePlan,
-    private readonly idFor: (kind: RestoredIdKind, id: string, prefix: string) => string,
-  ) {
-    this.organizationId = input.organizationId;
-  }
-
-  async write(item: BackupItem): Promise<void> {
-    if (item.kind === 'header') return;
-    if (item.kind === 'event') {
-      this.events.push(item.event);
-      if (this.events.length >= BATCH) await this.flushEvents();
-      return;
-    }
-    const { record } = item;
-    switch (record.kind) {
-      case 'project':
-        return this.project(record);
-      case 'environment':
-        return this.environment(record);
-      case 'secret':
-      case 'deleted_secret':
-        return this.secret(record);
-      case 'member':
-        return this.member(record);
-      case 'device':
-        return this.device(record);
-      case 'audit_webhook':
-        return this.auditWebhook(record);
-    }
-  }
-
-  private async project(record: RecordOf<'project'>): Promise<void> {
-    const project = { ...pick(record, 'slug', 'name', 'created_at'), organization_id: this.organizationId };
-    const full = { ...project, id: this.idFor('project', record.id, 'prj') };
-    await this.tx.projects.create(full);
-    this.projects.set(record.slug, full);
-  }
-
-  private async environment(record: RecordOf<'environment'>): Promise<void> {
-    const environment: Environment = {
-      id: this.idFor('environment', record.id, 'env'),
-      organization_id: this.organizationId,
-      project_id: this.projects.get(record.project)!.id,
-      slug: record.slug,
-      require_strict_conflict_mode: record.require_strict_conflict_mode,
-      created_at: record.created_at,
-    };
-    await this.tx.environments.create(environment);
-    this.environments.set(`${record.project}/${record.slug}`, environment);
-  }
-
-  /** A secret version, sealed for its environment here, or a deletion; written in batches. */
-  private async secret(record: RecordOf<'secret' | 'deleted_secret'>): Promise<void> {
-    const environmentId = this.environments.get(`${record.project}/${record.environment}`)!.id;
-    this.secrets.push({
-      environment_id: environmentId,
-      key: record.key,
-      version: record.version,
-      value:
-        record.kind === 'secret'
-          ? sealSecretValue(this.input.keyring, environmentId, record.key, record.value)
-          : null,
-      updated_at: record.updated_at,
-    });
-    if (this.secrets.length >= BATCH) await this.flushSecrets();
-  }
-
-  private async member(record: RecordOf<'member'>): Promise<void> {
-    const restorer = record.user === this.input.user;
-    await this.tx.members.create({
-      ...pick(record, 'user', 'created_at'),
-      role: restorer ? 'owner' : record.role,
-      grants: restorer ? [] : record.grants,
-      organization_id: this.organizationId,
-    });
-  }
-
-  private async device(record: RecordOf<'device'>): Promise<void> {
-    const parsed = parseEd25519PublicKey(record.public_key);
-    await this.tx.devices.create({
-      ...pick(record, 'user', 'name', 'status', 'created_at', 'revoked_at'),
-      id: this.idFor('device', record.id, 'dev'),
-      organization_id: this.organizationId,
-      public_key: parsed.ok ? parsed.key : record.public_key,
-    });
-  }
-
-  /** Its signing secret is sealed with this server's keyring, bound to the id it gets here. */
-  private async auditWebhook(record: RecordOf<'audit_webhook'>): Promise<void> {
-    const id = this.idFor('audit_webhook', record.id, 'awh');
-    await this.tx.auditWebhooks.create({
-      ...pick(record, 'name', 'status', 'consecutive_failures', 'last_delivery', 'last_error'),
-      url: this.plan.webhookUrls.get(record.id)!,
-      event_types: record.event_types ?? [],
-      id,
-      organization_id: this.organizationId,
-      secret_sealed: seal(this.input.keyring!, record.signing_secret, secretContext(id)),
-      created_at: record.created_at,
-      created_by: this.input.user,
-    });
-  }
-
-  async flush(): Promise<void> {
-    await this.flushSecrets();
-    await this.flushEvents();
-  }
-
-  private async flushSecrets() {
-    if (this.secrets.length === 0) return;
-    await this.tx.restores.insertSecrets(this.secrets);
-    this.secrets = [];
-  }
-
-  private async flushEvents() {
-    if (this.events.length === 0) return;
-    await this.tx.restores.insertEvents(this.input.organizationId, this.events);
-    this.events = [];
-  }
-}
-
-function pick<T extends object, K extends keyof T>(record: T, ...keys: K[]): Pick<T, K> {
-  const out = {} as Pick<T, K>;
-  for (const key of keys) out[key] = record[key];
-  return out;
 }

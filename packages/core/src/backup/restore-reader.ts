@@ -36,6 +36,7 @@ const RANK: Record<BackupRecord['kind'], number> = {
   environment: 2,
   secret: 2,
   deleted_secret: 2,
+  secret_version: 2,
   member: 3,
   device: 4,
   audit_webhook: 5,
@@ -174,6 +175,21 @@ class LineState {
         if (!keys) throw invalidBackup(this.line, `secret ${record.key} names an unknown environment`);
         if (keys.has(record.key)) throw invalidBackup(this.line, `secret ${record.key} appears twice`);
         keys.add(record.key);
+        break;
+      }
+      case 'secret_version': {
+        const path = `${record.project}/${record.environment}`;
+        if (!this.environments.has(path))
+          throw invalidBackup(
+            this.line,
+            `version ${record.version} of ${record.key} names an unknown environment`,
+          );
+        if (record.deleted && record.value !== undefined)
+          throw invalidBackup(
+            this.line,
+            `version ${record.version} of ${record.key} is a delete with a value`,
+          );
+        this.once(`version/${path}/${record.key}/${record.version}`);
         break;
       }
       case 'member':

@@ -39,6 +39,11 @@ export interface CoreOptions {
   ids?: IdGenerator;
   /** Accepted distance between a push's `signed_at` and now, in seconds. Default 300. */
   signatureToleranceSeconds?: number;
+  /**
+   * How many versions of each secret key keep their value (sealed at rest like the head); older
+   * versions keep their metadata only. An integer from 1 to 1000. Default 10.
+   */
+  secretVersionsKept?: number;
   /** Receives unexpected errors. Default: `console.error` of the error name and message. */
   logger?: CoreLogger;
   /**

@@ -4,6 +4,7 @@ import { toTrustedAuditKeys } from '../activity/trusted-audit-keys.js';
 import { toRestoreLimits } from '../backup/restore-limits.js';
 import { toKeyring, webhookSettings } from '../delivery/config.js';
 import type { Services } from '../http/router.js';
+import { toVersionsKept } from '../secrets/versions.js';
 import { createMemoryStore } from '../store/memory/index.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { tracedStore } from '../telemetry/traced-store.js';
@@ -50,6 +51,7 @@ export function resolveOptions(options: CoreOptions): ResolvedOptions {
       keyring: toKeyring(options.keyring),
       webhooks: webhookSettings(options.webhooks),
       restores: toRestoreLimits(options.restores, bodyLimit),
+      secretVersionsKept: toVersionsKept(options.secretVersionsKept),
     },
   };
 }

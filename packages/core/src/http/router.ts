@@ -37,6 +37,8 @@ export interface Services {
   webhooks: WebhookSettings;
   /** Limits of a staged restore (core option `restores`). */
   restores: RestoreLimits;
+  /** How many versions of each key keep their value (core option `secretVersionsKept`). */
+  secretVersionsKept: number;
 }
 
 /** The request context of an authenticated, scope-resolved route. */

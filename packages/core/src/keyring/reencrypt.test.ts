@@ -125,9 +125,14 @@ describe('the re-encrypt routine', () => {
     expect(counts).toEqual({
       signingSecrets: { examined: 1, resealed: 1 },
       secretValues: { examined: 3, resealed: 3 },
+      // LEGACY, A, B and GONE's first version keep values; GONE's tombstone has none.
+      versionValues: { examined: 4, resealed: 4 },
     });
-    expect(progress).toEqual([0, 2, 3]);
+    expect(progress).toEqual([0, 2, 3, 3, 3]);
     for (const row of await stored(store)) expect(sealedKeyId(row.value)).toBe('k2');
+    const versionValues = await store.secrets.scanVersionValues(null, 100);
+    expect(versionValues).toHaveLength(4);
+    for (const row of versionValues) expect(sealedKeyId(row.value)).toBe('k2');
     const [webhook] = await store.auditWebhooks.list((await store.organizations.getBySlug('acme'))!.id);
     expect(sealedKeyId(webhook!.secret_sealed)).toBe('k2');
 
@@ -135,6 +140,7 @@ describe('the re-encrypt routine', () => {
     expect(await rotated.core.reencrypt()).toEqual({
       signingSecrets: { examined: 1, resealed: 0 },
       secretValues: { examined: 3, resealed: 0 },
+      versionValues: { examined: 4, resealed: 0 },
     });
     const onlyK2 = await serve(store, K2);
     expect(await pull(onlyK2.send)).toEqual({ A: 'alpha', B: 'beta', LEGACY: 'from-before-the-keyring' });

@@ -2,12 +2,14 @@
  * The re-encrypt routine: moves every value sealed at rest to the keyring's current key, so an old
  * key can leave the ring. It walks audit webhook signing secrets and secret values in batches and
  * writes each back only where it is unchanged since it was read (a push or a rotation in between
- * wins). Secret values stored before a keyring was configured are sealed too. Safe to run while the
+ * wins). Secret values stored before a keyring was configured are sealed too, and so are the kept
+ * values of secret versions. Safe to run while the
  * service runs, and again: a value already under the current key is left alone. After a pass that
  * moved every value it found under an older key, the store forgets the older key ids, so a keyring
  * without them is accepted at the next start.
  */
 
+import type { StoredValue, StoredValueRef, StoredVersionValue } from '../store/ports/secrets.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
 import { secretContext, secretValueContext } from './contexts.js';
 import { type Keyring, needsReseal, reseal, seal, sealedKeyId } from './keyring.js';
@@ -26,6 +28,8 @@ export interface ReencryptCounts {
   signingSecrets: { examined: number; resealed: number };
   /** Secret values examined, and moved to the current key (or sealed for the first time). */
   secretValues: { examined: number; resealed: number };
+  /** Kept values of secret versions examined, and moved to the current key (or sealed). */
+  versionValues: { examined: number; resealed: number };
 }
 
 export async function reencryptAtRest(
@@ -39,6 +43,7 @@ export async function reencryptAtRest(
   const counts: ReencryptCounts = {
     signingSecrets: { examined: 0, resealed: 0 },
     secretValues: { examined: 0, resealed: 0 },
+    versionValues: { examined: 0, resealed: 0 },
   };
   // Values found under an older key; when every one was moved, no older key id is in use any more.
   let found = 0;
@@ -54,29 +59,21 @@ export async function reencryptAtRest(
     }
   }
   options.onProgress?.(counts);
-  let after: { environmentId: string; key: string } | null = null;
-  for (;;) {
-    const page = await store.secrets.scanValues(after, batchSize);
-    if (page.length === 0) break;
-    counts.secretValues.examined += page.length;
-    const changes = page
-      .filter((row) => needsReseal(keyring, row.value))
-      .map((row) => {
-        const context = secretValueContext(row.environmentId, row.key);
-        const to =
-          sealedKeyId(row.value) === null
-            ? seal(keyring, row.value, context)
-            : reseal(keyring, row.value, context);
-        return { environmentId: row.environmentId, key: row.key, from: row.value, to };
-      });
-    found += changes.length;
-    if (changes.length > 0) counts.secretValues.resealed += await store.secrets.replaceValues(changes);
-    options.onProgress?.(counts);
-    const last = page[page.length - 1]!;
-    after = { environmentId: last.environmentId, key: last.key };
-    if (page.length < batchSize) break;
-  }
-  if (found === counts.signingSecrets.resealed + counts.secretValues.resealed) {
+  found += await walk<StoredValue>(counts.secretValues, batchSize, {
+    scan: (after, limit) => store.secrets.scanValues(after, limit),
+    replace: (changes) => store.secrets.replaceValues(changes),
+    progress: () => options.onProgress?.(counts),
+    keyring,
+  });
+  found += await walk<StoredVersionValue>(counts.versionValues, batchSize, {
+    scan: (after, limit) => store.secrets.scanVersionValues(after, limit),
+    replace: (changes) => store.secrets.replaceVersionValues(changes),
+    progress: () => options.onProgress?.(counts),
+    keyring,
+  });
+  const resealed =
+    counts.signingSecrets.resealed + counts.secretValues.resealed + counts.versionValues.resealed;
+  if (found === resealed) {
     // Only ids of this keyring: one another instance has just rotated to is not this pass's to judge.
     const older = (await store.keyIds.list())
       .map((entry) => entry.key_id)
@@ -84,4 +81,47 @@ export async function reencryptAtRest(
     await store.keyIds.forget(older);
   }
   return counts;
+}
+
+/** A keyset walk over stored values (heads, or versions' kept values) and what it needs. */
+interface ValueWalk<R extends StoredValueRef & { value: string }> {
+  scan(after: R | null, limit: number): Promise<R[]>;
+  replace(changes: (R & { from: string; to: string })[]): Promise<number>;
+  progress(): void;
+  keyring: Keyring;
+}
+
+/**
+ * Walks every value of one kind in batches, moving each not under the current key; counts into
+ * `count` and returns how many it found under an older key (or unsealed).
+ */
+async function walk<R extends StoredValueRef & { value: string }>(
+  count: { examined: number; resealed: number },
+  batchSize: number,
+  { scan, replace, progress, keyring }: ValueWalk<R>,
+): Promise<number> {
+  let found = 0;
+  let after: R | null = null;
+  for (;;) {
+    const page = await scan(after, batchSize);
+    if (page.length === 0) break;
+    count.examined += page.length;
+    const changes = page
+      .filter((row) => needsReseal(keyring, row.value))
+      .map((row) => {
+        // Versions are sealed where their head is: the same environment and key.
+        const context = secretValueContext(row.environmentId, row.key);
+        const to =
+          sealedKeyId(row.value) === null
+            ? seal(keyring, row.value, context)
+            : reseal(keyring, row.value, context);
+        return { ...row, from: row.value, to };
+      });
+    found += changes.length;
+    if (changes.length > 0) count.resealed += await replace(changes);
+    progress();
+    after = page[page.length - 1]!;
+    if (page.length < batchSize) break;
+  }
+  return found;
 }

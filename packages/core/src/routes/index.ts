@@ -17,6 +17,7 @@ import { memberRoutes } from './members.js';
 import { metaRoutes } from './meta.js';
 import { organizationRoutes } from './organization.js';
 import { restoreRoutes } from './restore.js';
+import { secretVersionRoutes } from './secret-versions.js';
 import { secretRoutes } from './secrets.js';
 import { tokenRoutes } from './tokens.js';
 
@@ -32,6 +33,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...tokenRoutes,
   ...deviceRoutes,
   ...secretRoutes,
+  ...secretVersionRoutes,
   ...historyRoutes,
   ...exportRoutes,
   ...checkpointRoutes,

@@ -24,6 +24,8 @@ export interface PushServices {
   signatureToleranceSeconds: number;
   /** Seals the values at rest when the host supplies one. */
   keyring: Keyring | undefined;
+  /** How many versions of each key keep their value. Default `DEFAULT_SECRET_VERSIONS_KEPT`. */
+  secretVersionsKept?: number;
 }
 
 /** A push as the route hands it over: the validated body, the JSON it was signed as, and where. */
@@ -75,7 +77,7 @@ export async function applySignedPush(services: PushServices, push: SignedPush):
   }));
   // Kept past the whole window in which signed_at is acceptable, so the nonce can never be used twice.
   const nonce = { value: body.nonce, expiresAt: (body.signed_at + tolerance) * 1000 + 60_000, nowMs };
-  const result = await commitPush(services.store, push, device, changes, mode, nonce);
+  const result = await commitPush(services, push, device, changes, mode, nonce);
   if (result === null) {
     throw new LatchkeyError(
       'push_replayed',
@@ -97,7 +99,7 @@ export async function applySignedPush(services: PushServices, push: SignedPush):
  * event. Null when the nonce was used already (nothing is written then).
  */
 async function commitPush(
-  store: LatchkeyStore,
+  { store, secretVersionsKept }: PushServices,
   push: SignedPush,
   device: Device,
   changes: PushChange[],
@@ -118,6 +120,7 @@ async function commitPush(
       force: mode.force,
       now: push.at,
       event: appliedEvent(push, device, mode),
+      versionsKept: secretVersionsKept,
     });
     if (!result.ok) {
       const data = { conflict_mode: conflictMode(mode), conflicts: result.conflicts };

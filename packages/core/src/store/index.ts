@@ -66,5 +66,10 @@ export {
   planPush,
   versionMatches,
 } from '../secrets/push-plan.js';
+export {
+  DEFAULT_SECRET_VERSIONS_KEPT,
+  prunedThrough,
+  versionRows,
+} from '../secrets/versions.js';
 export { composedRequests } from './memory/requests.js';
 export type * from './types.js';

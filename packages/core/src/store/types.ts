@@ -26,6 +26,7 @@ export type { RequestKeys, RequestRecords, RequestRepository } from './ports/req
 export type {
   RestoredIdKind,
   RestoredSecret,
+  RestoredSecretVersion,
   RestoreRepository,
   RestoreSession,
 } from './ports/restores.js';
@@ -33,9 +34,13 @@ export type {
   ApplyPushInput,
   ApplyPushResult,
   SecretRepository,
+  StoredSecretVersion,
   StoredValue,
   StoredValueChange,
   StoredValueRef,
+  StoredVersionRef,
+  StoredVersionValue,
+  StoredVersionValueChange,
 } from './ports/secrets.js';
 export type { LatchkeyStore, StoreStatus, StoreTransaction } from './ports/store.js';
 export type { TokenRepository } from './ports/tokens.js';

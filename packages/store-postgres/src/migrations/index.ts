@@ -8,6 +8,7 @@ import { keyring } from './0006-keyring.js';
 import { restoreLimits } from './0007-restore-limits.js';
 import { fairClaims } from './0008-fair-claims.js';
 import { eventTypeFilters } from './0009-event-type-filters.js';
+import { secretVersions } from './0010-secret-versions.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   restoreLimits,
   fairClaims,
   eventTypeFilters,
+  secretVersions,
 ];

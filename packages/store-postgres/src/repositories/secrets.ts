@@ -1,16 +1,19 @@
 import {
   type ApplyPushInput,
   type ApplyPushResult,
+  DEFAULT_SECRET_VERSIONS_KEPT,
   type KeyHead,
   planPush,
   type SecretRepository,
   sealEvent,
+  versionRows,
 } from '@latchkey/core/store';
 import type { SqlQueryable } from '../driver.js';
 import { int, iso } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { lockChainHead, storeEventParams, storeEventStatement } from './chain.js';
+import { sqlSecretVersions, versionParams, versionStatement } from './secret-versions.js';
 
 /** Locks the heads of `keys` (sorted), inserting a placeholder row first for a key never pushed. */
 async function lockHeads(tx: SqlQueryable, t: Tables, input: ApplyPushInput, keys: string[]) {
@@ -50,8 +53,10 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
   const plan = planPush(heads, input.changes, input.force);
   if (!plan.ok) return { ok: false, conflicts: plan.conflicts };
   // The chain head is locked after the keys, by every push in the same order.
-  const event = sealEvent(input.event(plan), await lockChainHead(tx, t, input.organizationId));
-  // The versions, the event and the chain head in one statement.
+  const draft = input.event(plan);
+  const event = sealEvent(draft, await lockChainHead(tx, t, input.organizationId));
+  const kept = input.versionsKept ?? DEFAULT_SECRET_VERSIONS_KEPT;
+  // The heads, their version rows and pruning, the event and the chain head in one statement.
   await tx.query(
     storeEventStatement(
       t,
@@ -59,7 +64,7 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
         UPDATE ${t.secrets} AS s SET version = w.version, deleted = w.value IS NULL, value = w.value, updated_at = $13
         FROM unnest($14::text[], $15::int[], $16::text[]) AS w(key, version, value)
         WHERE s.environment_id = $17 AND s.key = w.key
-      ), `,
+      ), ${versionStatement(t, 14)}`,
     ),
     [
       ...storeEventParams(input.organizationId, event),
@@ -68,6 +73,7 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
       plan.writes.map((w) => w.version),
       plan.writes.map((w) => w.value),
       input.environmentId,
+      ...versionParams(versionRows(plan.writes, draft)[0], kept),
     ],
   );
   return { ok: true, versions: plan.writes.map((w) => ({ key: w.key, version: w.version })), event };
@@ -76,6 +82,7 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
 /** Secret heads on SQL. */
 export function sqlSecrets(db: Runner, t: Tables): SecretRepository {
   return {
+    ...sqlSecretVersions(db, t),
     applyPush(input) {
       return db.atomic((tx) => applyPush(tx, t, input));
     },

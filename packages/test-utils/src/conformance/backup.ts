@@ -39,7 +39,7 @@ export function describeBackupTests(ctx: ConformanceContext): void {
       const events = lines.slice(marker + 1).map((l) => JSON.parse(l) as ActivityEvent);
       expect(records[0]).toMatchObject({
         kind: 'latchkey_backup',
-        format_version: 2,
+        format_version: 3,
         organization: { slug: 'acme' },
       });
       // The signed checkpoint of the head the backup covers, as GET …/activity/checkpoint gives it.

@@ -34,7 +34,7 @@ const WALK: Record<EventType, 'made here' | `emitted by ${string}`> = {
   push_force_overwrite: 'made here',
   push_conflict: 'made here',
   push_rejected: 'made here',
-  secret_versions_read: 'emitted by the secret version history (reading kept values)',
+  secret_versions_read: 'made here',
   audit_webhook_created: 'made here',
   audit_webhook_updated: 'made here',
   audit_webhook_secret_rotated: 'made here',
@@ -55,6 +55,7 @@ async function everyKind(ctx: ConformanceContext, lab: Lab): Promise<void> {
     expect(answered.status, answered.text).toBe(status);
   };
   await workload(lab, 1);
+  await ok(lab.send('GET', '/projects/app/environments/prod/secrets/K1/versions?include_values=true'));
   const hook = await lab.hook('/kinds');
   const gone = await lab.hook('/gone', { event_types: ['project_created'] });
   await ok(lab.send('PATCH', `/audit-webhooks/${hook}`, { name: 'kinds', event_types: ['token_*'] }));

@@ -8,16 +8,16 @@
 import { type ActivityEvent, verifyChain } from '@latchkey/core';
 import { expect } from 'vitest';
 import { describe, it } from '../keyed.js';
-import { ADMIN, type ConformanceContext } from './context.js';
+import { ADMIN, type ConformanceContext, ENV_PATH } from './context.js';
 import { expectError } from './expect-error.js';
 import { PUBLIC_HOST } from './fake-network.js';
-import { type Line, manifestOf, restoreHelpers, split } from './restore-helpers.js';
+import { type Line, linesOf, manifestOf, restoreHelpers, split } from './restore-helpers.js';
 
 export { manifestOf } from './restore-helpers.js';
 
 /** Registers the restore tests. */
 export function describeRestoreTests(ctx: ConformanceContext): void {
-  const { backupOf, newOrganization, restore } = restoreHelpers(ctx);
+  const { restoreLines, backupOf, newOrganization, restore } = restoreHelpers(ctx);
   /** The organization's whole chain, oldest first, as stored (an export would add an event of its own). */
   const chainOf = async (slug: string, _token: string): Promise<ActivityEvent[]> => {
     const organization = (await ctx.core.store.organizations.getBySlug(slug))!;
@@ -66,6 +66,38 @@ export function describeRestoreTests(ctx: ConformanceContext): void {
       expect(
         againLines.slice(0, againMarker).find((l) => l.kind === 'secret' && l['key'] === 'RESTORED'),
       ).toMatchObject({ value: 'line one\nline "two"', version: expect.any(Number) });
+      // Each key's history comes back: RESTORED_GONE's four versions, tombstones without values.
+      const goneVersions = (all: Line[]) =>
+        all
+          .filter(
+            (l) => l.kind === 'secret_version' && l['key'] === 'RESTORED_GONE' && l['environment'] === 'prod',
+          )
+          .map((l) => [l['version'], l['deleted'], l['value']]);
+      expect(goneVersions(againLines).slice(-4)).toEqual([
+        [expect.any(Number), false, 'soon deleted'],
+        [expect.any(Number), true, undefined],
+        [expect.any(Number), false, 'soon deleted'],
+        [expect.any(Number), true, undefined],
+      ]);
+      expect(goneVersions(againLines)).toEqual(goneVersions(lines));
+      const restoredHistory = await ctx.send(
+        'GET',
+        '/api/v2/organizations/restored-a/projects/web/environments/prod/secrets/RESTORED/versions?include_values=true',
+        undefined,
+        token,
+      );
+      const originalHistory = await ctx.send(
+        'GET',
+        `${ENV_PATH}/secrets/RESTORED/versions`,
+        undefined,
+        ADMIN,
+      );
+      expect(
+        (restoredHistory.json as { versions: { value?: string }[] }).versions.map(({ value: _v, ...m }) => m),
+      ).toEqual((originalHistory.json as { versions: unknown[] }).versions);
+      expect((restoredHistory.json as { versions: { value?: string }[] }).versions[0]!.value).toBe(
+        'line one\nline "two"',
+      );
 
       // The chain: the backup's events verbatim, then backup_restored on top, all verifying.
       const chain = await chainOf('restored-a', token);
@@ -111,6 +143,38 @@ export function describeRestoreTests(ctx: ConformanceContext): void {
       );
       expect(pushed.status).toBe(200);
       expect(pushed.json).toMatchObject({ versions: [{ key: 'RESTORED_GONE', version: tombstone + 1 }] });
+    });
+
+    it('restores a backup made before backups carried history with each head as its key’s one version', async () => {
+      const lines = linesOf(await backupOf('acme', ADMIN))
+        .filter((l) => l.kind !== 'secret_version')
+        .map((l, i) => (i === 0 ? { ...l, format_version: 2 } : l));
+      const token = await newOrganization('restored-v2');
+      const answer = await restoreLines('restored-v2', token, lines);
+      expect(answer.status).toBe(200);
+      const head = lines.find(
+        (l) => l.kind === 'secret' && l['key'] === 'RESTORED' && l['environment'] === 'prod',
+      )!;
+      const history = await ctx.send(
+        'GET',
+        '/api/v2/organizations/restored-v2/projects/web/environments/prod/secrets/RESTORED/versions?include_values=true',
+        undefined,
+        token,
+      );
+      expect(history.json).toEqual({
+        versions: [
+          {
+            version: head['version'],
+            deleted: false,
+            occurred_at: head['updated_at'],
+            actor: null,
+            device_id: null,
+            event_id: null,
+            value: 'line one\nline "two"',
+          },
+        ],
+        next_cursor: null,
+      });
     });
 
     it('refuses tampered, cut or unordered content with nothing written', async () => {

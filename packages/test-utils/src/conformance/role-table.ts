@@ -241,6 +241,17 @@ const TABLE: Row[] = [
     call: (c, w) => c.send('GET', `${WEB}/environments/dev/secrets`, undefined, w.token),
   },
   {
+    operationId: 'listSecretVersions',
+    expect: all(200),
+    call: (c, w) => c.send('GET', `${WEB}/environments/prod/secrets/K/versions`, undefined, w.token),
+  },
+  {
+    operationId: 'listSecretVersions',
+    expect: { owner: 200, admin: 200, developer: 403, viewer: 200, outsider: 404 },
+    call: (c, w) =>
+      c.send('GET', `${WEB}/environments/dev/secrets/K/versions?include_values=true`, undefined, w.token),
+  },
+  {
     operationId: 'getOrganizationHistory',
     expect: managers(200),
     call: (c, w) => c.send('GET', `${ORG}/history`, undefined, w.token),

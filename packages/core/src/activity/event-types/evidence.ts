@@ -7,6 +7,7 @@ const Counts = z.strictObject({
   environment: Count,
   secret: Count,
   deleted_secret: Count,
+  secret_version: Count,
   member: Count,
   device: Count,
   audit_webhook: Count,

@@ -3,6 +3,7 @@
  * backup's ids are taken, and inserting its secrets and events, each undone with the transaction.
  */
 import type { ActivityEvent } from '../../model.js';
+import type { StoredSecretVersion } from '../../secrets/versions.js';
 import type { RestoreRepository } from '../ports/restores.js';
 import { journaledDeleteWhere, journaledEnsure, journaledSet } from './journaled.js';
 import { clone, type Journal, type MemoryState, type StoredSecret } from './state.js';
@@ -11,7 +12,10 @@ import { clone, type Journal, type MemoryState, type StoredSecret } from './stat
 export function memoryRestoreWrites(
   state: MemoryState,
   journal: Journal,
-): Pick<RestoreRepository, 'clearOrganization' | 'takenIds' | 'insertSecrets' | 'insertEvents'> {
+): Pick<
+  RestoreRepository,
+  'clearOrganization' | 'takenIds' | 'insertSecrets' | 'insertSecretVersions' | 'insertEvents'
+> {
   return {
     async clearOrganization(organizationId) {
       clearOrganization(state, journal, organizationId);
@@ -39,6 +43,14 @@ export function memoryRestoreWrites(
         journaledSet(keys, secret.key, { head, value: secret.value, updated_at: secret.updated_at }, journal);
       }
     },
+    async insertSecretVersions(versions) {
+      for (const { environment_id, ...version } of versions) {
+        const keys = journaledEnsure(state.secretVersions, environment_id, () => new Map(), journal);
+        const list = journaledEnsure(keys, version.key, (): StoredSecretVersion[] => [], journal);
+        list.push({ ...version, actor: version.actor && { ...version.actor } });
+        journal?.push(() => list.pop());
+      }
+    },
     async insertEvents(organizationId, events) {
       const chain = journaledEnsure(state.events, organizationId, (): ActivityEvent[] => [], journal);
       const length = chain.length;
@@ -58,6 +70,11 @@ function clearOrganization(state: MemoryState, journal: Journal, organizationId:
     if (ofOrganization(environment)) environmentIds.add(environment.id);
   const webhookIds = new Set(state.webhooksByOrg.get(organizationId) ?? []);
   journaledDeleteWhere(state.secrets, (_, environmentId) => environmentIds.has(environmentId), journal);
+  journaledDeleteWhere(
+    state.secretVersions,
+    (_, environmentId) => environmentIds.has(environmentId),
+    journal,
+  );
   for (const map of [state.environments, state.projects, state.members, state.devices, state.webhooks]) {
     journaledDeleteWhere<string, { organization_id: string }>(map, ofOrganization, journal);
   }

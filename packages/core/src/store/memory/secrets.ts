@@ -1,4 +1,5 @@
 import { type KeyHead, planPush } from '../../secrets/push-plan.js';
+import { DEFAULT_SECRET_VERSIONS_KEPT, versionRows } from '../../secrets/versions.js';
 import type {
   ApplyPushInput,
   ApplyPushResult,
@@ -8,6 +9,7 @@ import type {
 } from '../ports/secrets.js';
 import { journaledAssign, journaledEnsure, journaledSet } from './journaled.js';
 import { byCodeUnits } from './order.js';
+import { appendVersions, memorySecretVersions } from './secret-versions.js';
 import { appendEvent, type Journal, type MemoryState } from './state.js';
 
 /** Secret versions in memory. `applyPush` runs without awaiting in between, so it is one atomic step. */
@@ -18,6 +20,7 @@ export function memorySecrets(state: MemoryState, journal: Journal): SecretRepos
       .filter(([, s]) => s.head.deleted === deleted)
       .sort(([a], [b]) => byCodeUnits(a, b));
   return {
+    ...memorySecretVersions(state, journal),
     async applyPush(input) {
       return applyPush(state, journal, input);
     },
@@ -75,6 +78,14 @@ function applyPush(state: MemoryState, journal: Journal, input: ApplyPushInput):
     const head = { version: write.version, deleted: write.value === null };
     journaledSet(table, write.key, { head, value: write.value, updated_at: input.now }, journal);
   }
+  const rows = versionRows(plan.writes, draft);
+  appendVersions(
+    state,
+    journal,
+    input.environmentId,
+    rows,
+    input.versionsKept ?? DEFAULT_SECRET_VERSIONS_KEPT,
+  );
   const event = appendEvent(state, journal, input.organizationId, draft);
   return {
     ok: true,

@@ -17,6 +17,7 @@ import type {
   Project,
 } from '../../model.js';
 import type { KeyHead } from '../../secrets/push-plan.js';
+import type { StoredSecretVersion } from '../../secrets/versions.js';
 import type { RestoreSession } from '../ports/restores.js';
 
 /** One stored key of an environment. */
@@ -44,6 +45,8 @@ export interface MemoryState {
   nonces: Map<string, number>;
   /** envId -> key -> secret */
   secrets: Map<string, Map<string, StoredSecret>>;
+  /** envId -> key -> its versions, oldest first */
+  secretVersions: Map<string, Map<string, StoredSecretVersion[]>>;
   /** orgId -> chain */
   events: Map<string, ActivityEvent[]>;
   webhooks: Map<string, AuditWebhook>;
@@ -119,6 +122,7 @@ export function createState(maxNonces: number): MemoryState {
     devices: new Map(),
     nonces: new Map(),
     secrets: new Map(),
+    secretVersions: new Map(),
     events: new Map(),
     webhooks: new Map(),
     webhooksByOrg: new Map(),

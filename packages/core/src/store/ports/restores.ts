@@ -3,8 +3,10 @@
  * within the request size limit), then applied by one transaction that replaces the organization's
  * content, so a restore is whole or absent.
  */
+
 import type { BackupManifest } from '../../backup/format.js';
 import type { ActivityEvent } from '../../model.js';
+import type { StoredSecretVersion } from '../../secrets/versions.js';
 
 /** A staged restore: who began it, what the whole must hash to, and until when it is kept. */
 export interface RestoreSession {
@@ -25,6 +27,11 @@ export interface RestoredSecret {
   version: number;
   value: string | null;
   updated_at: string;
+}
+
+/** One version of a key's history as restore writes it (its kept value sealed for its environment). */
+export interface RestoredSecretVersion extends StoredSecretVersion {
+  environment_id: string;
 }
 
 /** Records whose ids restore keeps when no other organization holds them. */
@@ -73,6 +80,8 @@ export interface RestoreRepository {
   takenIds(kind: RestoredIdKind, ids: readonly string[]): Promise<Set<string>>;
   /** Writes keys as given (versions included; a null value is a tombstone), into environments emptied by `clearOrganization`. */
   insertSecrets(secrets: readonly RestoredSecret[]): Promise<void>;
+  /** Inserts versions of keys' histories as given, after `clearOrganization`. */
+  insertSecretVersions(versions: readonly RestoredSecretVersion[]): Promise<void>;
   /**
    * Appends already sealed events verbatim (no deliveries are queued for them) and moves the chain
    * head to the last one. Called in order, from the chain's first event, after `clearOrganization`.

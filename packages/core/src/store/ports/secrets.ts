@@ -2,6 +2,9 @@
 
 import type { ActivityDraft, ActivityEvent, SecretVersion } from '../../model.js';
 import type { PushChange, PushPlan } from '../../secrets/push-plan.js';
+import type { StoredSecretVersion } from '../../secrets/versions.js';
+
+export type { StoredSecretVersion } from '../../secrets/versions.js';
 
 /** Input of {@link SecretRepository.applyPush}. */
 export interface ApplyPushInput {
@@ -18,6 +21,11 @@ export interface ApplyPushInput {
    * core passes it from `secrets/push-service.ts`; the conflict's event is the caller's to append.
    */
   event: (plan: Extract<PushPlan, { ok: true }>) => ActivityDraft;
+  /**
+   * How many versions of each key keep their value (core option `secretVersionsKept`); default
+   * `DEFAULT_SECRET_VERSIONS_KEPT`. Older versions lose their value in the same transaction.
+   */
+  versionsKept?: number | undefined;
 }
 
 export type ApplyPushResult =
@@ -30,9 +38,30 @@ export interface SecretRepository {
    * read the heads of the pushed keys, call `planPush` from `@latchkey/core`, and either write every
    * planned version plus the success event (sealed into the organization's chain), or, on any
    * mismatch, write nothing at all and return the conflicts. Concurrent pushes to the same keys must
-   * serialise: exactly one of N pushes with the same `if_version` succeeds.
+   * serialise: exactly one of N pushes with the same `if_version` succeeds. In the same transaction
+   * it writes one version row per planned write (`versionRows` of the writes and the event's draft)
+   * and drops the value of each written key's versions up to `prunedThrough(version, versionsKept)`;
+   * a conflict writes no version row either.
    */
   applyPush(input: ApplyPushInput): Promise<ApplyPushResult>;
+  /**
+   * A page of one key's versions, newest first: those below `beforeVersion` when given, at most
+   * `limit`. Empty for a key never pushed.
+   */
+  listVersions(
+    environmentId: string,
+    key: string,
+    page: { beforeVersion?: number | undefined; limit: number },
+  ): Promise<StoredSecretVersion[]>;
+  /** Every version of every key of the environment, by key then version (for backups). */
+  listAllVersions(environmentId: string): Promise<StoredSecretVersion[]>;
+  /**
+   * For the re-encrypt routine, as `scanValues` over the kept values of versions: ordered by
+   * environment id, key, then version, after `after` when given, at most `limit`.
+   */
+  scanVersionValues(after: StoredVersionRef | null, limit: number): Promise<StoredVersionValue[]>;
+  /** As `replaceValues`, for kept values of versions: each only where it still is `from`. */
+  replaceVersionValues(changes: readonly StoredVersionValueChange[]): Promise<number>;
   /** The live (non-deleted) head of every key of the environment, sorted by key. */
   listLive(environmentId: string): Promise<SecretVersion[]>;
   /** The keys of the environment whose head is a tombstone, with its version, sorted by key (for backups). */
@@ -63,6 +92,22 @@ export interface StoredValue extends StoredValueRef {
 
 /** A stored value to replace, if it is still `from`. */
 export interface StoredValueChange extends StoredValueRef {
+  from: string;
+  to: string;
+}
+
+/** A version of a key of an environment. */
+export interface StoredVersionRef extends StoredValueRef {
+  version: number;
+}
+
+/** A version's kept value as stored. */
+export interface StoredVersionValue extends StoredVersionRef {
+  value: string;
+}
+
+/** A version's kept value to replace, if it is still `from`. */
+export interface StoredVersionValueChange extends StoredVersionRef {
   from: string;
   to: string;
 }

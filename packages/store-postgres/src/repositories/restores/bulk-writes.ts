@@ -5,12 +5,13 @@
 import type { RestoreRepository } from '@latchkey/core/store';
 import type { Runner } from '../../runner.js';
 import type { Tables } from '../../schema-name.js';
+import { insertVersions } from '../secret-versions.js';
 
 /** A restore's checks and bulk inserts on SQL. */
 export function sqlRestoreWrites(
   db: Runner,
   t: Tables,
-): Pick<RestoreRepository, 'takenIds' | 'insertSecrets' | 'insertEvents'> {
+): Pick<RestoreRepository, 'takenIds' | 'insertSecrets' | 'insertSecretVersions' | 'insertEvents'> {
   const idTables = {
     project: t.projects,
     environment: t.environments,
@@ -39,6 +40,14 @@ export function sqlRestoreWrites(
           secrets.map((s) => s.value),
           secrets.map((s) => s.updated_at),
         ],
+      );
+    },
+    async insertSecretVersions(versions) {
+      await insertVersions(
+        db,
+        t,
+        versions.map((v) => v.environment_id),
+        versions,
       );
     },
     async insertEvents(organizationId, events) {

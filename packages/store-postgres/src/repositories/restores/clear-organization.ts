@@ -17,7 +17,9 @@ export async function clearOrganization(q: SqlQueryable, t: Tables, organization
   }
   const projects = `SELECT id FROM ${t.projects} WHERE organization_id = $1`;
   const environments = `SELECT id FROM ${t.environments} WHERE project_id IN (${projects})`;
-  await q.query(`DELETE FROM ${t.secrets} WHERE environment_id IN (${environments})`, [organizationId]);
+  for (const table of [t.secretVersions, t.secrets]) {
+    await q.query(`DELETE FROM ${table} WHERE environment_id IN (${environments})`, [organizationId]);
+  }
   await q.query(`DELETE FROM ${t.environments} WHERE project_id IN (${projects})`, [organizationId]);
   for (const table of [t.webhooks, t.projects, t.members, t.devices, t.events]) {
     await q.query(`DELETE FROM ${table} WHERE organization_id = $1`, [organizationId]);
