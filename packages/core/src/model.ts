@@ -156,6 +156,8 @@ export interface Delivery {
   /** A worker's claim: nobody else attempts it before this time. */
   lease_until: string | null;
   created_at: string;
+  /** The W3C `traceparent` of the request whose event this delivers, when it was traced. */
+  traceparent?: string | null;
 }
 
 /** One attempt to deliver an event (the attempt log of `GET …/deliveries`). */

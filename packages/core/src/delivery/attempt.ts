@@ -62,7 +62,7 @@ function openSigningSecret(
 export async function sendSigned(
   services: Pick<AttemptServices, 'keyring' | 'transport' | 'timeoutMs' | 'now' | 'secrets'>,
   webhook: ClaimedDelivery['webhook'],
-  event: { id: string; json: string },
+  event: { id: string; json: string; traceparent?: string | null | undefined },
 ): Promise<SendResult> {
   let secret: string;
   try {
@@ -81,10 +81,12 @@ export async function sendSigned(
     };
   }
   const signed = signEventJson(event.json, event.id, secret, Math.floor(services.now() / 1000));
+  // The request that caused the event, for the receiver's traces (not signed: it says nothing of the event).
+  const headers = event.traceparent ? { ...signed.headers, traceparent: event.traceparent } : signed.headers;
   return services.transport.send({
     url: webhook.url,
     body: signed.body,
-    headers: signed.headers,
+    headers,
     timeoutMs: services.timeoutMs,
   });
 }
@@ -152,6 +154,7 @@ export async function decideAttempt(
       const result = await sendSigned(services, claimed.webhook, {
         id: claimed.delivery.event_id,
         json: claimed.eventJson,
+        traceparent: claimed.delivery.traceparent,
       });
       const { outcome, nextAttemptAt } = nextStep(services, claimed, result);
       const attempt = attemptRow(services.ids, claimed, startedAt, result, nextAttemptAt);
@@ -164,6 +167,7 @@ export async function decideAttempt(
       'latchkey.delivery.duration_ms': attempt.latency_ms,
       'latchkey.delivery.error': attempt.error?.code,
     }),
+    claimed.delivery.traceparent,
   );
 }
 

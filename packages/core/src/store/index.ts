@@ -2,8 +2,8 @@
  * `@latchkey/core/store`: what a store implementation needs, and nothing an app does. The
  * repository ports (each saying what must be atomic) and the records they keep; the rules a store
  * applies but does not decide: the push plan, event sealing, the outbox fan-out, what an attempt
- * adds to the rollups and running totals, and the rollup math; and the error a store throws when
- * its database cannot serve. A store only persists what these decide.
+ * adds to the rollups and running totals, and the rollup math; the traceparent a new delivery keeps;
+ * and the error a store throws when its database cannot serve. A store only persists what these decide.
  */
 export { type ChainHead, GENESIS_HASH, sealEvent } from '../activity/chain.js';
 export type { Grant, Role } from '../auth/permissions.js';
@@ -71,5 +71,6 @@ export {
   prunedThrough,
   versionRows,
 } from '../secrets/versions.js';
+export { causingTraceparent } from '../telemetry/tracing.js';
 export { composedRequests } from './memory/requests.js';
 export type * from './types.js';

@@ -135,6 +135,35 @@ describe('traces', () => {
     });
   });
 
+  it('link each attempt to the request that caused its event, and send that traceparent on', async () => {
+    const { core, keyring, push } = await setUp();
+    exporter.reset();
+    expect((await push()).status).toBe(200);
+    const request = spans()
+      .find((s) => s.kind === 1)!
+      .spanContext();
+    const sent: Record<string, string>[] = [];
+    const transport: Transport = {
+      send: async ({ headers }) => {
+        sent.push(headers);
+        return { ok: true, statusCode: 204, latencyMs: 3, error: null, retryAfterSeconds: null };
+      },
+      close: async () => {},
+    };
+    await createDeliveryEngine({ store: core.store, keyring, transport } as never).runOnce();
+    const traceparent = `00-${request.traceId}-${request.spanId}-01`;
+    // The push's event carries the push's request; the events made before the reset, their own.
+    expect(sent.map((h) => h['traceparent'])).toContain(traceparent);
+    const attempt = spans().find(
+      (s) =>
+        s.name === 'latchkey.delivery.attempt' && s.links.some((l) => l.context.spanId === request.spanId),
+    );
+    expect(attempt).toBeDefined();
+    expect(attempt!.links[0]!.context.traceId).toBe(request.traceId);
+    // The attempt runs in the engine's own trace, not inside the request's.
+    expect(attempt!.spanContext().traceId).not.toBe(request.traceId);
+  });
+
   it('never hold a secret value, token, signing secret or signature', async () => {
     const { core, keyring, push, signingSecret } = await setUp();
     expect((await push()).status).toBe(200);

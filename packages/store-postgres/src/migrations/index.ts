@@ -9,6 +9,7 @@ import { restoreLimits } from './0007-restore-limits.js';
 import { fairClaims } from './0008-fair-claims.js';
 import { eventTypeFilters } from './0009-event-type-filters.js';
 import { secretVersions } from './0010-secret-versions.js';
+import { deliveryTraceparent } from './0011-delivery-traceparent.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   fairClaims,
   eventTypeFilters,
   secretVersions,
+  deliveryTraceparent,
 ];

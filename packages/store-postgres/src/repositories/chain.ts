@@ -45,7 +45,7 @@ export function storeEventStatement(t: Tables, before = ''): string {
     UPDATE ${t.chains} SET seq = $2, hash = $9 WHERE organization_id = $1`;
 }
 
-/** The parameters $1–$12 of {@link storeEventStatement}. */
+/** The parameters $1–$13 of {@link storeEventStatement}. */
 export function storeEventParams(organizationId: string, event: ActivityEvent): unknown[] {
   return [
     organizationId,

@@ -3,7 +3,7 @@ import type { Delivery, DeliveryAttempt } from '@latchkey/core/store';
 import { iso, isoOrNull, json } from '../rows.js';
 
 export const DELIVERY_COLUMNS =
-  'id, organization_id, webhook_id, event_id, event_seq, state, attempts, next_attempt_at, lease_until, created_at';
+  'id, organization_id, webhook_id, event_id, event_seq, state, attempts, next_attempt_at, lease_until, created_at, traceparent';
 export const ATTEMPT_COLUMNS =
   'id, organization_id, webhook_id, delivery_id, event_id, event_type, attempt, at, succeeded, status_code, latency_ms, error, next_attempt_at';
 
@@ -18,6 +18,7 @@ export const toDelivery = (r: Record<string, unknown>): Delivery => ({
   next_attempt_at: iso(r['next_attempt_at']),
   lease_until: isoOrNull(r['lease_until']),
   created_at: iso(r['created_at']),
+  traceparent: (r['traceparent'] as string | null | undefined) ?? null,
 });
 
 /** A row of the attempts table (ATTEMPT_COLUMNS) as the port returns it; tools that read the table directly use it too. */

@@ -61,10 +61,10 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
     storeEventStatement(
       t,
       `written AS (
-        UPDATE ${t.secrets} AS s SET version = w.version, deleted = w.value IS NULL, value = w.value, updated_at = $13
-        FROM unnest($14::text[], $15::int[], $16::text[]) AS w(key, version, value)
-        WHERE s.environment_id = $17 AND s.key = w.key
-      ), ${versionStatement(t, 14)}`,
+        UPDATE ${t.secrets} AS s SET version = w.version, deleted = w.value IS NULL, value = w.value, updated_at = $14
+        FROM unnest($15::text[], $16::int[], $17::text[]) AS w(key, version, value)
+        WHERE s.environment_id = $18 AND s.key = w.key
+      ), ${versionStatement(t, 15)}`,
     ),
     [
       ...storeEventParams(input.organizationId, event),

@@ -18,6 +18,7 @@ import type {
 } from '../../model.js';
 import type { KeyHead } from '../../secrets/push-plan.js';
 import type { StoredSecretVersion } from '../../secrets/versions.js';
+import { causingTraceparent } from '../../telemetry/tracing.js';
 import type { RestoreSession } from '../ports/restores.js';
 
 /** One stored key of an environment. */
@@ -182,7 +183,15 @@ function enqueueDeliveries(
     const webhook = state.webhooks.get(webhookId)!;
     const starts = owedState(webhook, event.type);
     if (starts === null) continue;
-    queueDelivery(state, journal, newDelivery(webhook, event.id, event.seq, starts, event.occurred_at));
+    const delivery = newDelivery(
+      webhook,
+      event.id,
+      event.seq,
+      starts,
+      event.occurred_at,
+      causingTraceparent(),
+    );
+    queueDelivery(state, journal, delivery);
     queued ||= starts === 'pending';
   }
   if (queued) notifyDeliveryWatchers(state);
@@ -212,6 +221,7 @@ export function newDelivery(
   eventSeq: number,
   state: QueuedState,
   at: string,
+  traceparent: string | null = null,
 ): Delivery {
   return {
     id: randomId('dlv'),
@@ -224,6 +234,7 @@ export function newDelivery(
     next_attempt_at: at,
     lease_until: null,
     created_at: at,
+    traceparent,
   };
 }
 

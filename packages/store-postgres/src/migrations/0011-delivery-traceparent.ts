@@ -1,0 +1,12 @@
+/**
+ * Migration 11: each delivery keeps the W3C `traceparent` of the request whose event it delivers
+ * (null when that request was not traced, and for every delivery queued before), so an attempt's
+ * span links to it and the receiver gets it as a header.
+ */
+import type { Migration } from './migration.js';
+
+export const deliveryTraceparent: Migration = {
+  id: 11,
+  name: 'delivery-traceparent',
+  statements: (t) => [`ALTER TABLE ${t.deliveries} ADD COLUMN traceparent text`],
+};
