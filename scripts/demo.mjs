@@ -84,6 +84,25 @@ child.stdout.on('data', (chunk) => {
   if (!match) return;
   ready = true;
   const url = match[1];
+  void announce(url);
+});
+
+/** Makes sure project `web` has environment `prod` (the README's CLI steps use them), then says how to reach the demo. */
+async function announce(url) {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  for (const [path, slug] of [
+    ['/projects', 'web'],
+    ['/projects/web/environments', 'prod'],
+  ]) {
+    const answer = await fetch(`${url}/api/v2/organizations/acme${path}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ slug }),
+    }).catch((error) => ({ status: error.message }));
+    // 409: made by an earlier start.
+    if (answer.status !== 201 && answer.status !== 409)
+      console.error(`demo: could not create ${slug}: ${answer.status}`);
+  }
   const storeLine = /^store: (.+)$/m.exec(buffered)?.[1] ?? 'unknown store';
   const auditKey = /^audit public key: (\S+)/m.exec(buffered)?.[1] ?? 'unknown';
   console.log(
@@ -91,7 +110,7 @@ child.stdout.on('data', (chunk) => {
       '',
       `Latchkey is running (Express adapter, ${storeLine}).`,
       `  URL:          ${url}/api/v2`,
-      '  Organization: acme (owner: admin)',
+      '  Organization: acme (owner: admin), with project web and its environment prod',
       `  Admin token:  ${token}`,
       '',
       'Try it:',
@@ -110,7 +129,7 @@ child.stdout.on('data', (chunk) => {
     ].join('\n'),
   );
   startReceiver(url);
-});
+}
 
 /** The webhook receiver, its lines prefixed with `receiver:`. */
 function startReceiver(url) {
