@@ -15,6 +15,7 @@ import {
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { describeAuditWebhookFilterTests } from './conformance/audit-webhook-filters.js';
 import { describeAuditWebhookReplayTests } from './conformance/audit-webhook-replay.js';
+import { describeWebhookTestEventTests } from './conformance/audit-webhook-test-events.js';
 import { describeAuditWebhookTests } from './conformance/audit-webhooks.js';
 import { describeBackupTests } from './conformance/backup.js';
 import { describeClockTests } from './conformance/clock.js';
@@ -212,6 +213,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeMediaTypeTests(ctx);
     describeOpenApiStatusTests(ctx);
     describeAuditWebhookTests(ctx);
+    describeWebhookTestEventTests(ctx);
     describeAuditWebhookFilterTests(ctx);
     describeAuditWebhookReplayTests(ctx);
     describeEventTypeTests(ctx);
