@@ -5,7 +5,7 @@
  * Every event arrives, the receiver applies each exactly once, and the rollups count exactly the
  * attempts logged, as without a pooler.
  */
-import { pgBouncerBinary, type RunningPgBouncer, startPgBouncer } from '@latchkey/test-utils';
+import { pgBouncerForTests, type RunningPgBouncer, startPgBouncer } from '@latchkey/test-utils';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { expectEachAppliedOnce, expectRollupsMatchAttempts, report } from './fault-checks.js';
 import { DATABASE_URL, faultScenario, postgresUnreachable } from './fault-scenario.js';
@@ -13,10 +13,7 @@ import { DATABASE_URL, faultScenario, postgresUnreachable } from './fault-scenar
 const EVENTS = 3_000;
 const KILL_AFTER = 1_000;
 const unreachable = await postgresUnreachable();
-const binary = pgBouncerBinary();
-if (!binary && process.env['CI'] === 'true') {
-  throw new Error('pgbouncer is required in CI and is not installed (apt-get install pgbouncer)');
-}
+const binary = pgBouncerForTests();
 const missing = unreachable ? `needs PostgreSQL: ${unreachable}` : binary ? null : 'needs pgbouncer';
 
 describe.skipIf(missing !== null)(

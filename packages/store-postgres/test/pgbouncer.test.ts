@@ -8,7 +8,7 @@ import { latchkeyExpress } from '@latchkey/adapter-express';
 import {
   describeHttpConformance,
   fetchTarget,
-  pgBouncerBinary,
+  pgBouncerForTests,
   type RunningPgBouncer,
   running,
   type StartTarget,
@@ -20,10 +20,7 @@ import { pgDriver } from '../src/index.js';
 import { describeConcurrentPushes } from './concurrent-pushes.js';
 import { DATABASE_URL, onPostgres, postgresStore } from './databases.js';
 
-const binary = pgBouncerBinary();
-if (!binary && process.env['CI'] === 'true') {
-  throw new Error('pgbouncer is required in CI and is not installed (apt-get install pgbouncer)');
-}
+const binary = pgBouncerForTests();
 
 const overExpress: StartTarget = async (core) => {
   const app = express();

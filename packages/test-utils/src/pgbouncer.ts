@@ -28,6 +28,18 @@ export function pgBouncerBinary(): string | null {
   return null;
 }
 
+/**
+ * The binary, for a test that needs it: with `CI=true` a missing pgbouncer throws (a failure, never
+ * a skip); elsewhere null, and the test is skipped with the reason.
+ */
+export function pgBouncerForTests(): string | null {
+  const binary = pgBouncerBinary();
+  if (!binary && process.env['CI'] === 'true') {
+    throw new Error('pgbouncer is required in CI and is not installed (apt-get install pgbouncer)');
+  }
+  return binary;
+}
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,19 +1,12 @@
 /** A key's versions as the server lists them, read a page at a time; shared by `history` and `rollback`. */
+import type { schemas } from '@latchkey/core';
 import { seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { HttpClient } from '../http-client.js';
 import { environmentPath } from './pull.js';
 
-/** One version of a key as the server lists it. */
-export interface KeyVersion {
-  version: number;
-  deleted: boolean;
-  occurred_at: string;
-  actor: { type: string; id: string } | null;
-  device_id: string | null;
-  event_id: string | null;
-  value?: string;
-}
+/** One version of a key as the server lists it (the API's own schema; a type only, nothing loaded). */
+export type KeyVersion = schemas.Infer<typeof schemas.SecretVersionSchema>;
 
 /** A page of a key's versions, newest first. */
 export interface VersionPage {

@@ -277,3 +277,4 @@ export type Infer<T extends z.ZodType> = z.infer<T>;
 
 export * from './activity.js';
 export * from './audit-webhooks.js';
+export * from './secret-versions.js';

@@ -1,18 +1,11 @@
 /** A key's version history: kept values, tombstones, pages, values refused or recorded, tenancy. */
+import type { schemas } from '@latchkey/core';
 import { expect } from 'vitest';
 import { describe, it } from '../keyed.js';
 import { type ConformanceContext, ENV_PATH, OTHER_ORG_ADMIN } from './context.js';
 import { expectError } from './expect-error.js';
 
-interface VersionView {
-  version: number;
-  deleted: boolean;
-  occurred_at: string;
-  actor: { type: string; id: string } | null;
-  device_id: string | null;
-  event_id: string | null;
-  value?: string;
-}
+type VersionView = schemas.Infer<typeof schemas.SecretVersionSchema>;
 
 interface VersionPage {
   versions: VersionView[];
