@@ -80,7 +80,7 @@ export function createPipeline(deps: PipelineDeps): (request: CoreRequest) => Pr
       (answered) => ({
         route: progress.route ? `${deps.basePath}${progress.route.path}` : undefined,
         operation: progress.route?.operationId,
-        organization: (progress.ctx?.organization as { slug?: string } | undefined)?.slug,
+        organization: progress.ctx?.organization.slug,
         status: answered.status,
         errorCode: progress.errorCode,
       }),
