@@ -2,13 +2,12 @@
  * `latchkey activity verify` checks the whole claim of an export: from the chain's first event
  * (unless `--partial`), of the expected organization (`--organization`, default the configured
  * one), and with `--public-key` up to a checkpoint of that organization signed by the pinned key.
- * Exports are made here with core's own sealing and signing; the real binary checks them.
+ * Exports are made here with core's own sealing and signing; the real CLI checks them.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   type ActivityDraft,
   type ActivityEvent,
@@ -18,8 +17,8 @@ import {
 } from '@latchkey/core';
 import { type ChainHead, sealEvent } from '@latchkey/core/client';
 import { describe, expect, it } from 'vitest';
+import { CLI } from './cli-path.js';
 
-const BIN = fileURLToPath(new URL('../bin/latchkey.mjs', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'latchkey-verify-'));
 const key = generateAuditKey();
 const auditKey = toAuditKey(key.privateKeyPem);
@@ -35,7 +34,7 @@ function latchkey(org: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [BIN, ...args],
+      [CLI, ...args],
       {
         cwd: work,
         env: { ...process.env, LATCHKEY_CONFIG_DIR: join(work, 'config'), LATCHKEY_ORG: org },

@@ -1,18 +1,17 @@
 /**
  * What the CLI's end-to-end tests stand on: the Express example on a fresh store with project
- * `web`, environment `prod` and a developer granted it, and the real `latchkey` binary run as one
+ * `web`, environment `prod` and a developer granted it, and the real `latchkey` CLI run as one
  * "machine" or another (each its own config directory), with what it printed and its exit code.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startExample, stopExample } from '@latchkey/test-utils/spawn';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { CLI } from './cli-path.js';
 
 export const TOKEN = 'lk_cli_end_to_end_test_token_00000000000000';
-const BIN = fileURLToPath(new URL('../bin/latchkey.mjs', import.meta.url));
 
 /** Why Debian's age tool cannot check our backups here, or null. In CI its absence is a failure. */
 export const ageMissing = (() => {
@@ -44,7 +43,7 @@ export function useCliServer() {
       new Promise((resolve) => {
         const child = execFile(
           process.execPath,
-          [BIN, ...args],
+          [CLI, ...args],
           {
             cwd: work,
             env: {

@@ -1,15 +1,13 @@
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { parseKeyring } from '@latchkey/core';
 import { describe, expect, it } from 'vitest';
-
-const BIN = fileURLToPath(new URL('../bin/latchkey.mjs', import.meta.url));
+import { CLI } from './cli-path.js';
 
 function run(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     const clean = { ...process.env };
     delete clean['LATCHKEY_KEYRING'];
-    execFile(process.execPath, [BIN, ...args], { env: { ...clean, ...env } }, (error, stdout, stderr) =>
+    execFile(process.execPath, [CLI, ...args], { env: { ...clean, ...env } }, (error, stdout, stderr) =>
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
