@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { cosignCheckpoint } from '../../client/cosign-checkpoint.js';
 import { openCheckpoint } from '../../client/open-checkpoint.js';
 import { createCore } from '../../core.js';
 import { generateAuditKey } from '../checkpoint.js';
@@ -51,14 +52,13 @@ function go(input: { vkey: string; notes: string[]; cosign?: string; time?: numb
   return JSON.parse(run.stdout) as GoAnswer;
 }
 
+/** PKCS#8 DER of an Ed25519 seed (base64). */
+const pkcs8 = (seed: string): Buffer =>
+  Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(seed, 'base64')]);
+
 /** The witness's raw public key, from its seed (PKCS#8 of an Ed25519 seed, then the SPKI's last 32 bytes). */
 function witnessPublicKey(): string {
-  const prefix = Buffer.from('302e020100300506032b657004220420', 'hex');
-  const key = createPrivateKey({
-    key: Buffer.concat([prefix, Buffer.from(WITNESS.seed, 'base64')]),
-    format: 'der',
-    type: 'pkcs8',
-  });
+  const key = createPrivateKey({ key: pkcs8(WITNESS.seed), format: 'der', type: 'pkcs8' });
   return createPublicKey(key).export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
 }
 
@@ -114,6 +114,26 @@ describe.skipIf(!GO || !X_MOD)('checkpoint notes, checked by Go', () => {
     expect(plain.text).toBe(`${note}${checked.cosignature}\n`);
     const again = go({ vkey, notes: [plain.text] });
     expect(again.opened[0]).toMatchObject({ ok: true, cosignatures: [time] });
+
+    // And the other way: a cosignature made by cosignCheckpoint (WebCrypto) verifies in Go.
+    const seedKey = await crypto.subtle.importKey(
+      'pkcs8',
+      new Uint8Array(pkcs8(WITNESS.seed)),
+      { name: 'Ed25519' },
+      false,
+      ['sign'],
+    );
+    const ours = await cosignCheckpoint({
+      note,
+      name: WITNESS.name,
+      privateKey: seedKey,
+      publicKey: Buffer.from(witness.public_key, 'base64'),
+      timestamp: time + 1,
+    });
+    expect(go({ vkey, notes: [`${note}${ours}\n`] }).opened[0]).toMatchObject({
+      ok: true,
+      cosignatures: [time + 1],
+    });
 
     const opened = await openCheckpoint({
       note: plain.text,
