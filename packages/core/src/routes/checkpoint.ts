@@ -4,7 +4,7 @@ import { checkpointView } from '../activity/checkpoint-view.js';
 import { prefersPlainText } from '../http/accept.js';
 import { LatchkeyError } from '../http/errors.js';
 import { defineRoute } from '../http/router.js';
-import { CheckpointResponse } from '../schemas/api.js';
+import { CheckpointQuery, CheckpointResponse } from '../schemas/api.js';
 import { answers } from './docs.js';
 import { ORGANIZATION } from './paths.js';
 
@@ -12,14 +12,15 @@ import { ORGANIZATION } from './paths.js';
 const NOTE_TYPE = 'text/plain; charset=utf-8';
 
 export const checkpointRoutes = [
-  defineRoute({
+  defineRoute<undefined, { tree_size?: number | undefined }>({
     method: 'GET',
     path: `${ORGANIZATION}/activity/checkpoint`,
     operationId: 'getActivityCheckpoint',
     summary:
-      'The current head of the activity chain, signed with the audit key (Ed25519 over the JCS of the record without signature and public_key), with the same head as a C2SP checkpoint note (note, tree_size, root_hash, verifier_key) carrying every cosignature its witnesses sent for it. With Accept: text/plain (weighed above application/json), the note alone as text/plain; charset=utf-8. 404 when the host supplies no audit key.',
+      'The current head of the activity chain, signed with the audit key (Ed25519 over the JCS of the record without signature and public_key), with the same head as a C2SP checkpoint note (note, tree_size, root_hash, verifier_key) carrying every cosignature its witnesses sent for it. With tree_size, the same for the head after that many events (an earlier head, as witnesses cosigned it). With Accept: text/plain (weighed above application/json), the note alone as text/plain; charset=utf-8. 404 when the host supplies no audit key.',
     tag: 'Activity',
     permission: 'activity:read_organization',
+    query: CheckpointQuery,
     responses: {
       ...answers(200, 'The signed head', CheckpointResponse),
       200: {
@@ -31,7 +32,7 @@ export const checkpointRoutes = [
     async handler(ctx) {
       const key = ctx.services.auditKey;
       if (!key) throw new LatchkeyError('not_found', 'Signed checkpoints are not enabled on this server.');
-      const view = await checkpointView(ctx.services, key, ctx.organization);
+      const view = await checkpointView(ctx.services, key, ctx.organization, ctx.query.tree_size);
       if (prefersPlainText(ctx.request.headers)) {
         return {
           response: {

@@ -41,6 +41,16 @@ export const ExportQuery = z.strictObject({
   until: HistoryQuery.shape.until,
 });
 
+/** Query of the checkpoint: an earlier tree head, whose note carries the cosignatures witnesses sent for it. */
+export const CheckpointQuery = z.strictObject({
+  tree_size: text()
+    .regex(/^(0|[1-9][0-9]{0,14})$/, 'a non-negative integer')
+    .transform(Number)
+    .pipe(z.number().int().min(0))
+    .optional()
+    .describe('a past tree head (number of events); default the current head'),
+});
+
 export const CheckpointResponse = z.strictObject({
   organization: z.string(),
   seq: z.number().int(),

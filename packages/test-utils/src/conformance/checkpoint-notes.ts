@@ -226,8 +226,24 @@ export function describeCheckpointNoteTests(ctx: ConformanceContext): void {
         403,
         'forbidden',
       );
-      for (const w of [a, b])
+      // Once the log moves on, the cosigned head is still served with its cosignatures by its size.
+      const third = { name: stranger.name, public_key: stranger.publicKey };
+      expect((await ctx.send('POST', WITNESSES, third, ADMIN)).status).toBe(201);
+      expect((await current()).json.tree_size).toBe(json.tree_size + 1);
+      const past = await ctx.send('GET', `${CHECKPOINT}?tree_size=${json.tree_size}`, undefined, ADMIN, {
+        accept: 'text/plain',
+      });
+      expect(past.text).toBe(after.json.note);
+      const beyond = `${CHECKPOINT}?tree_size=${json.tree_size + 2}`;
+      expectError(await ctx.send('GET', beyond, undefined, ADMIN), 400, 'invalid_request');
+      expectError(
+        await ctx.send('GET', `${CHECKPOINT}?tree_size=-1`, undefined, ADMIN),
+        400,
+        'invalid_request',
+      );
+      for (const w of [a, b, stranger]) {
         await ctx.send('DELETE', `${WITNESSES}/${encodeURIComponent(w.name)}`, undefined, ADMIN);
+      }
     });
   });
 }
