@@ -57,14 +57,40 @@ export async function acceptCosignature(
   if (!parsed || parsed.extensions.length > 0)
     throw invalid('The checkpoint is not a checkpoint body of this log.');
   if (parsed.origin !== origin) throw invalid(`The checkpoint's origin is not this log's (${origin}).`);
+  const valid = await validLines(services, organization, body, lines);
+  // Only now, with a registered witness's signature in hand, read the log: the tree head costs
+  // more than a signature check, and nobody without a witness key may make the server pay for it.
   const tree = head ?? (await treeHeadOf(store, organization.id, parsed.treeSize));
   const rootHash = toBase64(parsed.rootHash);
   if (!tree || tree.size !== parsed.treeSize || toBase64(tree.rootHash) !== rootHash) {
     throw invalid('The checkpoint names a tree head this log never had.');
   }
-  const witnesses = new Map((await store.witnesses.list(organization.id)).map((w) => [w.name, w]));
-  const latest = BigInt(Math.floor(services.now() / 1000) + FUTURE_SKEW_SECONDS);
   const kept: Cosignature[] = [];
+  for (const { witness, timestamp, line } of valid) {
+    const record: Cosignature = {
+      organization_id: organization.id,
+      tree_size: parsed.treeSize,
+      root_hash: rootHash,
+      witness,
+      timestamp,
+      line,
+    };
+    if (await store.witnesses.putCosignature(record, COSIGNED_HEADS_KEPT)) kept.push(record);
+  }
+  if (kept.length === 0) throw invalid('The witness was removed meanwhile.');
+  return kept;
+}
+
+/** The lines that are registered witnesses' valid cosignatures of `body`; a 422 when there is none. */
+async function validLines(
+  services: Pick<Services, 'store' | 'now'>,
+  organization: Organization,
+  body: string,
+  lines: readonly NoteSignature[],
+): Promise<{ witness: string; timestamp: number; line: string }[]> {
+  const witnesses = new Map((await services.store.witnesses.list(organization.id)).map((w) => [w.name, w]));
+  const latest = BigInt(Math.floor(services.now() / 1000) + FUTURE_SKEW_SECONDS);
+  const valid: { witness: string; timestamp: number; line: string }[] = [];
   for (const line of lines) {
     const witness = witnesses.get(line.name);
     if (!witness) continue;
@@ -73,20 +99,16 @@ export async function acceptCosignature(
       publicKey: fromBase64(witness.public_key)!,
     });
     if (timestamp === null || timestamp > latest) continue;
-    const record: Cosignature = {
-      organization_id: organization.id,
-      tree_size: parsed.treeSize,
-      root_hash: rootHash,
+    valid.push({
       witness: witness.name,
       timestamp: Number(timestamp),
       line: `\u2014 ${line.name} ${toBase64(new Uint8Array([...line.keyHash, ...line.signature]))}`,
-    };
-    if (await store.witnesses.putCosignature(record, COSIGNED_HEADS_KEPT)) kept.push(record);
+    });
   }
-  if (kept.length === 0) {
+  if (valid.length === 0) {
     throw invalid(
       'No line is a valid tlog-cosignature/v1 of this checkpoint by a registered witness (unknown name, wrong key hash, bad signature, or a timestamp in the future).',
     );
   }
-  return kept;
+  return valid;
 }
