@@ -7,11 +7,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cosignCheckpoint } from '../../client/cosign-checkpoint.js';
 import { openCheckpoint } from '../../client/open-checkpoint.js';
 import { createCore } from '../../core.js';
@@ -36,6 +36,10 @@ interface GoAnswer {
   witness_public_key: string;
 }
 
+// One build cache for the file's runs (the note package compiles once), removed at the end.
+const goCache = mkdtempSync(join(tmpdir(), 'latchkey-gocache-'));
+afterAll(() => rmSync(goCache, { recursive: true, force: true }));
+
 function go(input: { vkey: string; notes: string[]; cosign?: string; time?: number }): GoAnswer {
   const run = spawnSync('go', ['run', PROGRAM], {
     input: JSON.stringify({ witness: WITNESS, cosign: '', time: 0, ...input }),
@@ -43,7 +47,7 @@ function go(input: { vkey: string; notes: string[]; cosign?: string; time?: numb
       ...process.env,
       GO111MODULE: 'off',
       GOPATH,
-      GOCACHE: mkdtempSync(join(tmpdir(), 'latchkey-gocache-')),
+      GOCACHE: goCache,
       GOFLAGS: '',
     },
     encoding: 'utf8',
