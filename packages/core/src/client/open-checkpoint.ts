@@ -17,7 +17,7 @@ import {
 } from '../activity/note/note-key.js';
 import { parseNote } from '../activity/note/signed-note.js';
 
-/** A public key: a verifier key string, or the raw Ed25519 key (bytes or standard base64) with its name. */
+/** A public key: a verifier key string, or the raw Ed25519 key (bytes, base64 or base64url) with its name. */
 export type NotePublicKey = string | { name: string; publicKey: Uint8Array | string };
 
 /** Options of {@link openCheckpoint}. */
@@ -61,6 +61,12 @@ export type CheckpointVerdict =
 
 const fail = (fault: CheckpointFault, message: string): CheckpointVerdict => ({ ok: false, fault, message });
 
+/** Standard base64 of a key given in either alphabet (the checkpoint JSON's `public_key` is base64url). */
+function standard(text: string): string {
+  const plain = text.replace(/-/g, '+').replace(/_/g, '/');
+  return plain.padEnd(Math.ceil(plain.length / 4) * 4, '=');
+}
+
 async function toKey(
   key: NotePublicKey,
   alg: number,
@@ -69,7 +75,7 @@ async function toKey(
     const parsed = await parseVerifierKey(key, [alg]);
     return parsed && { name: parsed.name, publicKey: parsed.publicKey };
   }
-  const publicKey = typeof key.publicKey === 'string' ? fromBase64(key.publicKey) : key.publicKey;
+  const publicKey = typeof key.publicKey === 'string' ? fromBase64(standard(key.publicKey)) : key.publicKey;
   return publicKey?.length === 32 ? { name: key.name, publicKey } : null;
 }
 
