@@ -7,7 +7,8 @@
  * `LATCHKEY_STORE` (`memory`, a `postgres://` URL or a PGlite data directory; see example-store.ts)
  * and `LATCHKEY_AUDIT_KEY_FILE` (see example-audit-key.ts), `LATCHKEY_TRUSTED_AUDIT_KEYS` (audit
  * public keys of other servers, or earlier keys of this one, comma-separated: restores accept
- * backups they signed), `LATCHKEY_KEYRING` (see
+ * backups they signed), `LATCHKEY_CHECKPOINT_ORIGIN` (core option `checkpointOrigin`, e.g. this
+ * server's public host), `LATCHKEY_KEYRING` (see
  * example-keyring.ts), the audit webhook settings of example-webhooks.ts, and `LATCHKEY_DELIVERIES`
  * (`in-process`, the default, or `off` when delivery worker processes send them); HTTPS with
  * `LATCHKEY_TLS_CERT` and `LATCHKEY_TLS_KEY` (see @latchkey/example-shared/tls).
@@ -82,6 +83,7 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
     .map((key) => key.trim())
     .filter(Boolean);
   const versionsKept = process.env['LATCHKEY_SECRET_VERSIONS_KEPT'];
+  const checkpointOrigin = process.env['LATCHKEY_CHECKPOINT_ORIGIN'];
   const core = (() => {
     try {
       return createCore({
@@ -93,10 +95,12 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
         keyring: keyring.text,
         webhooks,
         ...(versionsKept ? { secretVersionsKept: Number(versionsKept) } : {}),
+        ...(checkpointOrigin ? { checkpointOrigin } : {}),
       });
     } catch (error) {
       const message = (error as Error).message;
       if (message.startsWith('secretVersionsKept')) return fail(`LATCHKEY_SECRET_VERSIONS_KEPT: ${message}`);
+      if (message.startsWith('checkpointOrigin')) return fail(`LATCHKEY_CHECKPOINT_ORIGIN: ${message}`);
       if (!message.startsWith('trustedAuditKeys')) throw error;
       return fail(`LATCHKEY_TRUSTED_AUDIT_KEYS: ${message}`);
     }

@@ -26,6 +26,8 @@ export interface Tables {
   restoreSessions: string;
   restoreParts: string;
   keyIds: string;
+  witnesses: string;
+  cosignatures: string;
   migrations: string;
 }
 
@@ -78,6 +80,8 @@ export function tablesOf(schema: string): Tables {
     restoreSessions: table('restore_sessions'),
     restoreParts: table('restore_parts'),
     keyIds: table('keyring_key_ids'),
+    witnesses: table('activity_witnesses'),
+    cosignatures: table('activity_cosignatures'),
     migrations: table('latchkey_migrations'),
   };
 }

@@ -7,6 +7,8 @@ import { DATABASE_URL, dropSchema, freshSchema, postgresUnavailable } from './da
 import { runScript } from './processes/spawn.js';
 
 const newest = MIGRATIONS.at(-1)!.id;
+// Migration numbers are handed out ahead of merging, so they may have gaps: "one behind" is the one before.
+const previous = MIGRATIONS.at(-2)!.id;
 
 describe('migrations on PGlite', () => {
   it('applies every migration once, records it, and finds nothing to do the second time', async () => {
@@ -40,7 +42,7 @@ describe('migrations on PGlite', () => {
     const store = await createPostgresStore({ driver, schema: 'ready_a' });
     expect(await store.status!()).toEqual({ migrations: { version: newest, expected: newest } });
     await driver.query('DELETE FROM ready_a.latchkey_migrations WHERE id = $1', [newest]);
-    expect(await store.status!()).toEqual({ migrations: { version: newest - 1, expected: newest } });
+    expect(await store.status!()).toEqual({ migrations: { version: previous, expected: newest } });
     const unmigrated = await createPostgresStore({ driver, schema: 'ready_b', migrate: false });
     expect(await unmigrated.status!()).toEqual({ migrations: { version: 0, expected: newest } });
     const core = createCore({ store: unmigrated });

@@ -18,6 +18,7 @@ import { describeAuditWebhookReplayTests } from './conformance/audit-webhook-rep
 import { describeWebhookTestEventTests } from './conformance/audit-webhook-test-events.js';
 import { describeAuditWebhookTests } from './conformance/audit-webhooks.js';
 import { describeBackupTests } from './conformance/backup.js';
+import { describeCheckpointNoteTests } from './conformance/checkpoint-notes.js';
 import { describeClockTests } from './conformance/clock.js';
 import {
   ADDRESS,
@@ -207,6 +208,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeRestoreRuleTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
+    describeCheckpointNoteTests(ctx);
     describeRoleTableTests(ctx);
     describeDeviceKeyTests(ctx);
     describeClockTests(ctx);

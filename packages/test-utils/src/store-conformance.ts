@@ -17,6 +17,7 @@ import { describeSecretVersionTests } from './store-secret-versions.js';
 import { describeTransactionTests } from './store-transactions.js';
 import { describeWebhookFilterStoreTests } from './store-webhook-filters.js';
 import { describeWebhookStoreTests } from './store-webhooks.js';
+import { describeWitnessStoreTests } from './store-witnesses.js';
 
 let counter = 0;
 const id = (prefix: string) => `${prefix}_${(++counter).toString(16).padStart(24, '0')}`;
@@ -231,5 +232,6 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeKeyIdTests(() => ({ store, id }));
     describeClaimStoreTests(() => ({ store, id }));
     describeRecordManyTests(() => ({ store, id }));
+    describeWitnessStoreTests(() => ({ store, id }));
   });
 }

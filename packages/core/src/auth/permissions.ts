@@ -45,6 +45,10 @@ export const PERMISSIONS = {
   'audit_webhooks:manage': checkedAt('organization', 'Create and manage audit webhooks.'),
   'backup:create': checkedAt('organization', 'Create an encrypted backup.'),
   'backup:restore': checkedAt('organization', 'Restore an encrypted backup.'),
+  'activity:manage_witnesses': checkedAt(
+    'organization',
+    'Register and remove the witnesses whose cosignatures of the activity log’s tree heads are kept.',
+  ),
 } as const satisfies Record<string, { scope: PermissionScope; description: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -53,12 +57,15 @@ const ALL = Object.keys(PERMISSIONS) as Permission[];
 
 /**
  * The default role table, as data. Owners and admins act on every project and environment; admins
- * hold everything but `backup:restore`, and act on no owner (see {@link mayActOn}). Developers and
+ * hold everything but `backup:restore` and `activity:manage_witnesses`, and act on no owner (see {@link mayActOn}). Developers and
  * viewers hold their permissions only on the projects and environments granted to them.
  */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   owner: ALL,
-  admin: ALL.filter((permission) => permission !== 'backup:restore'),
+  // Witnesses decide who vouches for the log against the operator: an owner's choice only.
+  admin: ALL.filter(
+    (permission) => permission !== 'backup:restore' && permission !== 'activity:manage_witnesses',
+  ),
   developer: [
     'organization:read',
     'projects:read',

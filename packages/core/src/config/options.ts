@@ -73,6 +73,12 @@ export interface CoreOptions {
    */
   trustedAuditKeys?: readonly string[];
   /**
+   * The first part of each organization's checkpoint origin line, `<checkpointOrigin>/<organization>`
+   * (C2SP tlog-checkpoint; also the note's key name): a schema-less URL naming this deployment, such
+   * as its public host (`secrets.example.com`). No whitespace and no `+`. Default `latchkey.local`.
+   */
+  checkpointOrigin?: string;
+  /**
    * Keys for encryption at rest (AES-256-GCM): audit webhook signing secrets and secret values are
    * stored sealed with it (`reencrypt()` moves them to a new current key). A keyring, its text form (`id:base64key,...`, the first current, as in `LATCHKEY_KEYRING`) or
    * `{ current, keys }`. Keep it out of the database. Without it, audit webhooks cannot be created

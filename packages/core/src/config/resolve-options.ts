@@ -1,5 +1,6 @@
 /** The defaults of `createCore`'s options, resolved once into what the pipeline and services use. */
 import { toAuditKey } from '../activity/checkpoint.js';
+import { toCheckpointOrigin } from '../activity/checkpoint-origin.js';
 import { toTrustedAuditKeys } from '../activity/trusted-audit-keys.js';
 import { toRestoreLimits } from '../backup/restore-limits.js';
 import { toKeyring, webhookSettings } from '../delivery/config.js';
@@ -48,6 +49,7 @@ export function resolveOptions(options: CoreOptions): ResolvedOptions {
       allowOrganizationCreation: options.allowOrganizationCreation ?? false,
       auditKey,
       trustedAuditKeys: toTrustedAuditKeys(auditKey, options.trustedAuditKeys),
+      checkpointOrigin: toCheckpointOrigin(options.checkpointOrigin),
       keyring: toKeyring(options.keyring),
       webhooks: webhookSettings(options.webhooks),
       restores: toRestoreLimits(options.restores, bodyLimit),

@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   backup_invalid: 422,
+  cosignature_invalid: 422,
   if_version_required: 428,
   request_header_fields_too_large: 431,
   internal_error: 500,

@@ -124,7 +124,15 @@ function responseOf(status: string, doc: RouteResponseDoc): Record<string, unkno
     description: doc.description,
     ...(STATUS_HEADERS[status] ? { headers: STATUS_HEADERS[status] } : {}),
     ...(doc.schema
-      ? { content: { 'application/json': { schema: strip(toSchema(doc.schema, 'output')) } } }
+      ? {
+          content: {
+            'application/json': { schema: strip(toSchema(doc.schema, 'output')) },
+            // Other representations of the same answer, chosen by Accept (a checkpoint's note).
+            ...Object.fromEntries(
+              (doc.mediaTypes ?? []).map((type) => [type, { schema: { type: 'string' } }]),
+            ),
+          },
+        }
       : doc.mediaTypes
         ? {
             content: Object.fromEntries(doc.mediaTypes.map((type) => [type, { schema: { type: 'string' } }])),

@@ -31,6 +31,8 @@ export interface Services {
   auditKey: AuditKey | undefined;
   /** The audit keys whose checkpoints a restore accepts: the own key and `trustedAuditKeys`. */
   trustedAuditKeys: TrustedAuditKeys;
+  /** The first part of checkpoint origin lines (core option `checkpointOrigin`). */
+  checkpointOrigin: string;
   /** Encryption at rest (signing secrets, secret values), when the host supplies a keyring. */
   keyring: Keyring | undefined;
   /** Audit webhook settings: SSRF guard, retry policy, timeouts. */

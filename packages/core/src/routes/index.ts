@@ -20,6 +20,7 @@ import { restoreRoutes } from './restore.js';
 import { secretVersionRoutes } from './secret-versions.js';
 import { secretRoutes } from './secrets.js';
 import { tokenRoutes } from './tokens.js';
+import { witnessRoutes } from './witnesses.js';
 
 /** The whole route table of the core. */
 export const allRoutes: readonly AnyRoute[] = [
@@ -37,6 +38,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...historyRoutes,
   ...exportRoutes,
   ...checkpointRoutes,
+  ...witnessRoutes,
   ...backupRoutes,
   ...restoreRoutes,
   ...auditWebhookRoutes,

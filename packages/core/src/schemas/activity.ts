@@ -41,6 +41,16 @@ export const ExportQuery = z.strictObject({
   until: HistoryQuery.shape.until,
 });
 
+/** Query of the checkpoint: an earlier tree head, whose note carries the cosignatures witnesses sent for it. */
+export const CheckpointQuery = z.strictObject({
+  tree_size: text()
+    .regex(/^(0|[1-9][0-9]{0,14})$/, 'a non-negative integer')
+    .transform(Number)
+    .pipe(z.number().int().min(0))
+    .optional()
+    .describe('a past tree head (number of events); default the current head'),
+});
+
 export const CheckpointResponse = z.strictObject({
   organization: z.string(),
   seq: z.number().int(),
@@ -49,4 +59,19 @@ export const CheckpointResponse = z.strictObject({
   key_id: z.string(),
   public_key: z.string().describe('Raw Ed25519 key, base64url; pin it out of band'),
   signature: z.string(),
+  tree_size: z.number().int().describe('The Merkle tree size the note names: the events up to seq'),
+  root_hash: z.string().describe('The RFC 6962 root hash of the first tree_size events, standard base64'),
+  verifier_key: z
+    .string()
+    .describe(
+      'The C2SP verifier key of the note: <origin line>+<hex key hash>+<base64(0x01 || public key)>, as Go’s note.NewVerifier takes it',
+    ),
+  note: z
+    .string()
+    .describe(
+      'The C2SP tlog-checkpoint body (origin line, tree size, base64 root hash) in a C2SP signed note, signed with the audit key under the origin line, followed by every registered witness’s cosignature collected for this tree head',
+    ),
+  cosignatures: z
+    .array(z.strictObject({ witness: z.string(), timestamp: z.number().int() }))
+    .describe('The witnesses whose cosignatures the note carries, and their POSIX timestamps'),
 });

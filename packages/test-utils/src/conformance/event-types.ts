@@ -46,6 +46,8 @@ const WALK: Record<EventType, 'made here' | `emitted by ${string}`> = {
   activity_exported: 'made here',
   backup_created: 'made here',
   backup_restored: 'made here',
+  witness_added: 'made here',
+  witness_removed: 'made here',
 };
 
 /** The rarer events: webhooks' lives, a dead letter, people leaving, a refused push, the evidence trail. */
@@ -78,6 +80,9 @@ async function everyKind(ctx: ConformanceContext, lab: Lab): Promise<void> {
   // The device is revoked now: the push is refused and recorded.
   expect((await lab.push({ changes: [{ key: 'LATE', value: 'x' }] })).status).toBe(403);
   await ok(lab.send('GET', '/activity/export'));
+  const witness = { name: 'witness.example/w1', public_key: Buffer.alloc(32, 7).toString('base64') };
+  await ok(lab.send('POST', '/activity/witnesses', witness), 201);
+  await ok(lab.send('DELETE', `/activity/witnesses/${encodeURIComponent(witness.name)}`));
   const { backupOf, newOrganization, restoreLines } = restoreHelpers(ctx);
   const backup = await backupOf(lab.slug, lab.owner.token);
   const copy = `${lab.slug}-copy`;

@@ -10,8 +10,9 @@ import { describe, it } from '../keyed.js';
 import { ADMIN, type ConformanceContext, OTHER_ORG_ADMIN } from './context.js';
 import { DATA_ROWS } from './role-table-data-rows.js';
 import { type Caller, ORGANIZATION_ROWS, ROLES, WEB } from './role-table-rows.js';
+import { WITNESS_ROWS } from './role-table-witness-rows.js';
 
-const TABLE = [...ORGANIZATION_ROWS, ...DATA_ROWS];
+const TABLE = [...ORGANIZATION_ROWS, ...DATA_ROWS, ...WITNESS_ROWS];
 
 /** Registers the role x route table. */
 export function describeRoleTableTests(ctx: ConformanceContext): void {

@@ -1,6 +1,7 @@
-/** Event types of the evidence trail: exports and backups of the activity log. */
+/** Event types of the evidence trail: exports and backups of the activity log, and its witnesses. */
 import { z } from 'zod';
 import { Count, entry, Role, Slug, Time } from './shared.js';
+import { witnessEventTypes } from './witnesses.js';
 
 const Counts = z.strictObject({
   project: Count,
@@ -65,4 +66,5 @@ export const evidenceEventTypes = {
       restorer: z.strictObject({ user: z.string(), role_in_backup: Role.nullable(), role: Role }),
     }),
   ),
+  ...witnessEventTypes,
 };

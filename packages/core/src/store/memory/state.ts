@@ -20,6 +20,7 @@ import type { KeyHead } from '../../secrets/push-plan.js';
 import type { StoredSecretVersion } from '../../secrets/versions.js';
 import { causingTraceparent } from '../../telemetry/tracing.js';
 import type { RestoreSession } from '../ports/restores.js';
+import type { Cosignature, Witness } from '../ports/witnesses.js';
 
 /** One stored key of an environment. */
 export interface StoredSecret {
@@ -70,6 +71,10 @@ export interface MemoryState {
   };
   /** Keyring key id -> its check value (null: recorded without one). */
   keyIds: Map<string, string | null>;
+  /** key: orgId/name */
+  witnesses: Map<string, Witness>;
+  /** key: orgId/treeSize/rootHash/witness */
+  cosignatures: Map<string, Cosignature>;
 }
 
 /** A minute or hour rollup of one webhook. */
@@ -134,6 +139,8 @@ export function createState(maxNonces: number): MemoryState {
     deliveryWatchers: new Set(),
     restores: { sessions: new Map(), parts: new Map() },
     keyIds: new Map(),
+    witnesses: new Map(),
+    cosignatures: new Map(),
   };
 }
 

@@ -1,0 +1,249 @@
+/**
+ * Item: checkpoints as C2SP notes, witnesses and cosignatures. `GET …/activity/checkpoint` adds the
+ * signed note of the same head (and with Accept: text/plain is the note alone); the owner registers
+ * witnesses; a registered witness's tlog-cosignature/v1 of a head this log had is kept and served
+ * in that head's note, and `openCheckpoint` counts it towards a quorum; anything else is refused.
+ * The cosignatures here are made by the test from the spec, not by the server's code.
+ */
+import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { openCheckpoint } from '@latchkey/core/client';
+import { expect } from 'vitest';
+import { describe, it } from '../keyed.js';
+import { ADMIN, type ConformanceContext, OTHER_ORG_ADMIN } from './context.js';
+import { expectError } from './expect-error.js';
+
+const CHECKPOINT = '/api/v2/organizations/acme/activity/checkpoint';
+const WITNESSES = '/api/v2/organizations/acme/activity/witnesses';
+
+interface CheckpointJson {
+  seq: number;
+  signed_at: string;
+  public_key: string;
+  tree_size: number;
+  root_hash: string;
+  verifier_key: string;
+  note: string;
+  cosignatures: { witness: string; timestamp: number }[];
+}
+
+/** A witness made here: its name, raw public key (base64) and a cosigner written from the spec. */
+function witness(name: string) {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  return { name, publicKey: raw.toString('base64'), cosign: cosigner(name, raw, privateKey) };
+}
+
+function cosigner(name: string, raw: Buffer, privateKey: KeyObject) {
+  const keyHash = createHash('sha256')
+    .update(`${name}\n`)
+    .update(Buffer.of(4))
+    .update(raw)
+    .digest()
+    .subarray(0, 4);
+  return (body: string, time: number): string => {
+    const timestamp = Buffer.alloc(8);
+    timestamp.writeBigUInt64BE(BigInt(time));
+    const signature = sign(null, Buffer.from(`cosignature/v1\ntime ${time}\n${body}`), privateKey);
+    return `\u2014 ${name} ${Buffer.concat([keyHash, timestamp, signature]).toString('base64')}`;
+  };
+}
+
+/** Registers the checkpoint note tests. */
+export function describeCheckpointNoteTests(ctx: ConformanceContext): void {
+  const current = async () => {
+    const answer = await ctx.send('GET', CHECKPOINT, undefined, ADMIN);
+    expect(answer.status, answer.text).toBe(200);
+    const json = answer.json as CheckpointJson;
+    return {
+      json,
+      body: json.note.slice(0, json.note.indexOf('\n\n') + 1),
+      time: Math.floor(Date.parse(json.signed_at) / 1000),
+    };
+  };
+
+  describe('checkpoint notes', () => {
+    it('the checkpoint carries the signed note of its own head; Accept: text/plain is the note alone', async () => {
+      const { json, body } = await current();
+      expect(json.tree_size).toBe(json.seq);
+      expect(body).toBe(`latchkey.local/acme\n${json.tree_size}\n${json.root_hash}\n`);
+      expect(json.verifier_key).toMatch(/^latchkey\.local\/acme\+[0-9a-f]{8}\+A[A-Za-z0-9+/]{43}$/);
+      const byVkey = await openCheckpoint({ note: json.note, key: json.verifier_key });
+      expect(byVkey).toMatchObject({ ok: true, origin: 'latchkey.local/acme', treeSize: json.tree_size });
+      // The raw key pinned out of band opens it too, under the origin line's name.
+      const publicKey = json.public_key; // base64url, as the JSON gives it
+      expect(
+        await openCheckpoint({ note: json.note, key: { name: 'latchkey.local/acme', publicKey } }),
+      ).toMatchObject({ ok: true });
+      const plain = await ctx.send('GET', CHECKPOINT, undefined, ADMIN, { accept: 'text/plain' });
+      expect(plain.status).toBe(200);
+      expect(plain.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(plain.text).toBe(json.note);
+      const preferred = await ctx.send('GET', CHECKPOINT, undefined, ADMIN, {
+        accept: 'application/json, text/plain;q=0.5',
+      });
+      expect((preferred.json as CheckpointJson).note).toBe(json.note);
+      // Another log's key, or a rewritten size, does not open it.
+      const other = witness('latchkey.local/acme');
+      expect(
+        await openCheckpoint({ note: json.note, key: { name: other.name, publicKey: other.publicKey } }),
+      ).toMatchObject({ ok: false, fault: 'unsigned' });
+      const rewritten = json.note.replace(`\n${json.tree_size}\n`, `\n${json.tree_size + 1}\n`);
+      expect(await openCheckpoint({ note: rewritten, key: json.verifier_key })).toMatchObject({
+        ok: false,
+        fault: 'bad_signature',
+      });
+    });
+
+    it('the owner registers witnesses; names, keys and duplicates are checked; another tenant sees nothing', async () => {
+      const w = witness('w1.example.org/checkpoint-notes');
+      const added = await ctx.send('POST', WITNESSES, { name: w.name, public_key: w.publicKey }, ADMIN);
+      expect(added.status, added.text).toBe(201);
+      expect(added.json).toMatchObject({
+        name: w.name,
+        public_key: w.publicKey,
+        verifier_key: expect.stringMatching(/^w1\.example\.org\/checkpoint-notes\+[0-9a-f]{8}\+B/),
+      });
+      expectError(
+        await ctx.send('POST', WITNESSES, { name: w.name, public_key: witness('x').publicKey }, ADMIN),
+        409,
+        'already_exists',
+      );
+      expectError(
+        await ctx.send('POST', WITNESSES, { name: 'other.example', public_key: w.publicKey }, ADMIN),
+        409,
+        'already_exists',
+      );
+      expectError(
+        await ctx.send('POST', WITNESSES, { name: 'a b', public_key: w.publicKey }, ADMIN),
+        400,
+        'invalid_request',
+      );
+      expectError(
+        await ctx.send('POST', WITNESSES, { name: 'a+b', public_key: w.publicKey }, ADMIN),
+        400,
+        'invalid_request',
+      );
+      expectError(
+        await ctx.send('POST', WITNESSES, { name: 'short.example', public_key: 'AAAA' }, ADMIN),
+        400,
+        'invalid_request',
+      );
+      // Its own verifier key form is taken too, under its own name only.
+      const v = witness('w2.example.org/checkpoint-notes');
+      const vkey = (added.json as { verifier_key: string }).verifier_key;
+      expectError(
+        await ctx.send('POST', WITNESSES, { name: v.name, public_key: vkey }, ADMIN),
+        400,
+        'invalid_request',
+      );
+      const listed = await ctx.send('GET', WITNESSES, undefined, ADMIN);
+      expect((listed.json as { witnesses: { name: string }[] }).witnesses.map((x) => x.name)).toContain(
+        w.name,
+      );
+      expectError(await ctx.send('GET', WITNESSES, undefined, OTHER_ORG_ADMIN), 404, 'not_found');
+      const events = await ctx.events('witness_added');
+      expect(events.at(-1)?.data).toEqual({ name: w.name, public_key: w.publicKey, verifier_key: vkey });
+      const removed = await ctx.send(
+        'DELETE',
+        `${WITNESSES}/${encodeURIComponent(w.name)}`,
+        undefined,
+        ADMIN,
+      );
+      expect(removed.status, removed.text).toBe(200);
+      expect((await ctx.events('witness_removed')).at(-1)?.data).toMatchObject({ name: w.name });
+      expectError(
+        await ctx.send('DELETE', `${WITNESSES}/${encodeURIComponent(w.name)}`, undefined, ADMIN),
+        404,
+        'not_found',
+      );
+    });
+
+    it('keeps a registered witness’s valid cosignature of a head the log had, serves it, and refuses the rest', async () => {
+      const a = witness('a.witness.example/notes');
+      const b = witness('b.witness.example/notes');
+      const stranger = witness('stranger.example/notes');
+      for (const w of [a, b]) {
+        expect(
+          (await ctx.send('POST', WITNESSES, { name: w.name, public_key: w.publicKey }, ADMIN)).status,
+        ).toBe(201);
+      }
+      const { json, body, time } = await current();
+      const post = (payload: unknown) => ctx.send('POST', `${CHECKPOINT}/cosignatures`, payload, ADMIN);
+      const line = a.cosign(body, time);
+      const kept = await post({ cosignature: line, checkpoint: body });
+      expect(kept.status, kept.text).toBe(200);
+      expect(kept.json).toEqual({
+        cosignatures: [
+          { witness: a.name, tree_size: json.tree_size, root_hash: json.root_hash, timestamp: time },
+        ],
+      });
+      // A whole cosigned note works too, and the log's own line in it is ignored.
+      expect((await post({ cosignature: `${json.note}${b.cosign(body, time)}\n` })).status).toBe(200);
+      const after = await current();
+      expect(after.json.tree_size).toBe(json.tree_size);
+      expect(after.json.cosignatures.map((c) => c.witness).sort()).toEqual([a.name, b.name]);
+      const keys = [a, b].map((w) => ({ name: w.name, publicKey: w.publicKey }));
+      expect(
+        await openCheckpoint({ note: after.json.note, key: json.verifier_key, witnesses: keys, quorum: 2 }),
+      ).toMatchObject({
+        ok: true,
+        cosignedBy: [
+          { name: a.name, timestamp: time },
+          { name: b.name, timestamp: time },
+        ],
+      });
+      expect(
+        await openCheckpoint({
+          note: after.json.note,
+          key: json.verifier_key,
+          witnesses: [keys[0]!, keys[0]!],
+          quorum: 2,
+        }),
+      ).toMatchObject({ ok: false, fault: 'quorum_not_met' });
+
+      const refused = async (payload: unknown) =>
+        expectError(await post(payload), 422, 'cosignature_invalid');
+      await refused({ cosignature: stranger.cosign(body, time), checkpoint: body });
+      await refused({
+        cosignature: a.cosign(body, time).replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+        checkpoint: body,
+      });
+      const forged = body.replace(json.root_hash, Buffer.alloc(32).toString('base64'));
+      await refused({ cosignature: a.cosign(forged, time), checkpoint: forged });
+      const ahead = `latchkey.local/acme\n${json.tree_size + 100}\n${json.root_hash}\n`;
+      await refused({ cosignature: a.cosign(ahead, time), checkpoint: ahead });
+      const elsewhere = body.replace('latchkey.local/acme', 'latchkey.local/other');
+      await refused({ cosignature: a.cosign(elsewhere, time), checkpoint: elsewhere });
+      await refused({ cosignature: a.cosign(body, time + 3600), checkpoint: body });
+      await refused({ cosignature: 'not a line' });
+      expectError(
+        await ctx.send(
+          'POST',
+          `${CHECKPOINT}/cosignatures`,
+          { cosignature: line, checkpoint: body },
+          ctx.developer.token,
+        ),
+        403,
+        'forbidden',
+      );
+      // Once the log moves on, the cosigned head is still served with its cosignatures by its size.
+      const third = { name: stranger.name, public_key: stranger.publicKey };
+      expect((await ctx.send('POST', WITNESSES, third, ADMIN)).status).toBe(201);
+      expect((await current()).json.tree_size).toBe(json.tree_size + 1);
+      const past = await ctx.send('GET', `${CHECKPOINT}?tree_size=${json.tree_size}`, undefined, ADMIN, {
+        accept: 'text/plain',
+      });
+      expect(past.text).toBe(after.json.note);
+      const beyond = `${CHECKPOINT}?tree_size=${json.tree_size + 2}`;
+      expectError(await ctx.send('GET', beyond, undefined, ADMIN), 400, 'invalid_request');
+      expectError(
+        await ctx.send('GET', `${CHECKPOINT}?tree_size=-1`, undefined, ADMIN),
+        400,
+        'invalid_request',
+      );
+      for (const w of [a, b, stranger]) {
+        await ctx.send('DELETE', `${WITNESSES}/${encodeURIComponent(w.name)}`, undefined, ADMIN);
+      }
+    });
+  });
+}
