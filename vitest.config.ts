@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Tests run against the sources, never against a build: every workspace package exports its source
@@ -9,11 +10,16 @@ const conditions = ['@latchkey/source', 'module', 'node', 'development|productio
 // minute or more: it runs after everything else (its own group), so browser and timing-sensitive
 // tests never share the machine with it.
 const RELEASE_TESTS = ['scripts/test/release.test.ts'];
+// Most of the suite waits (on PostgreSQL, spawned servers and CLIs, loopback sockets, retry timers)
+// rather than computes: one file at a time, Vitest's default on two cores (cores - 1), leaves them
+// idle half the time. Three files at once keep both busy.
+const SUITE_WORKERS = Math.max(3, availableParallelism());
 // The delivery fault tests push 10,000, 4,000 and 3,000 events through two worker processes and a receiver
 // in the test's own process: sharing two cores with the suite's process-spawning tests, they starve
-// (the receiver falls to a few events a second). They run on their own, one after the other, between
-// the suite and the release.
+// (the receiver falls to a few events a second). The fairness test times every delivery against a
+// one-second bound. They run on their own, one after the other, between the suite and the release.
 const ALONE_TESTS = [
+  'packages/store-postgres/test/delivery-fairness.test.ts',
   'examples/delivery-worker/src/fault.test.ts',
   'examples/delivery-worker/src/fault-mid-flush.test.ts',
   'examples/delivery-worker/src/fault-pgbouncer.test.ts',
@@ -41,6 +47,7 @@ export default defineConfig({
             'scripts/test/**/*.test.ts',
           ],
           exclude: ['**/node_modules/**', ...RELEASE_TESTS, ...ALONE_TESTS],
+          maxWorkers: SUITE_WORKERS,
           sequence: { groupOrder: 0 },
         },
       },
