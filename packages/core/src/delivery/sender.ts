@@ -7,6 +7,7 @@
 import { isIP } from 'node:net';
 import { Agent } from 'undici';
 import type { DeliveryError } from '../model.js';
+import { type ClientCredentials, createCertificateAgents } from './client-certificate-agents.js';
 import { parseRetryAfter } from './retry-schedule.js';
 import { type AllowHosts, guardedLookup, isGlobalAddress, type ResolveHost, targetHost } from './ssrf.js';
 
@@ -31,6 +32,8 @@ export interface Transport {
     body: string;
     headers: Record<string, string>;
     timeoutMs: number;
+    /** The webhook's mTLS client certificate, presented on the connection. */
+    clientCertificate?: ClientCredentials | undefined;
   }): Promise<SendResult>;
   /** Closes idle connections and waits for those in use. */
   close(): Promise<void>;
@@ -83,13 +86,20 @@ export interface UndiciTransportOptions {
 /** The production transport. */
 export function createUndiciTransport(options: UndiciTransportOptions): Transport {
   const now = options.now ?? (() => performance.now());
-  const agent = new Agent({
-    connections: options.connections ?? 8,
-    keepAliveTimeout: 30_000,
-    connect: { lookup: guardedLookup(options.resolve, options.allowHosts), ...(options.tls ?? {}) },
-  });
+  const agentWith = (credentials?: ClientCredentials) =>
+    new Agent({
+      connections: options.connections ?? 8,
+      keepAliveTimeout: 30_000,
+      connect: {
+        lookup: guardedLookup(options.resolve, options.allowHosts),
+        ...(options.tls ?? {}),
+        ...(credentials ? { cert: credentials.certificate, key: credentials.privateKey } : {}),
+      },
+    });
+  const agent = agentWith();
+  const certificateAgents = createCertificateAgents(agentWith);
   return {
-    async send({ url, body, headers, timeoutMs }) {
+    async send({ url, body, headers, timeoutMs, clientCertificate }) {
       const started = now();
       const target = new URL(url);
       const host = targetHost(target);
@@ -105,11 +115,12 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
       }
       const signal = AbortSignal.timeout(timeoutMs);
       try {
-        const response = await agent.request({
+        const pool = clientCertificate ? certificateAgents.get(clientCertificate) : agent;
+        const response = await pool.request({
           origin: target.origin,
           path: `${target.pathname}${target.search}`,
           method: 'POST',
-          headers: { ...headers, 'user-agent': 'Latchkey-Webhooks/1' },
+          headers: withUserAgent(headers),
           body,
           signal,
           headersTimeout: timeoutMs,
@@ -146,6 +157,14 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
         };
       }
     },
-    close: () => agent.close(),
+    close: async () => {
+      await Promise.all([agent.close(), certificateAgents.close()]);
+    },
   };
+}
+
+/** The headers with our user agent, unless a custom header already names one. */
+function withUserAgent(headers: Record<string, string>): Record<string, string> {
+  const named = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent');
+  return named ? headers : { ...headers, 'user-agent': 'Latchkey-Webhooks/1' };
 }
