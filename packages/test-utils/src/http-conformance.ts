@@ -41,6 +41,7 @@ import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js'
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
 import { describePushTests } from './conformance/pushes.js';
 import { describeReceiverCredentialTests } from './conformance/receiver-credentials.js';
+import { describeReceiverCredentialBackupTests } from './conformance/receiver-credentials-backup.js';
 import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
@@ -217,6 +218,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeWebhookTestEventTests(ctx);
     describeAuditWebhookFilterTests(ctx);
     describeReceiverCredentialTests(ctx);
+    describeReceiverCredentialBackupTests(ctx);
     describeAuditWebhookReplayTests(ctx);
     describeEventTypeTests(ctx);
   });
