@@ -35,10 +35,13 @@ export function openCredentials(
     }
     return value;
   };
-  const headers: Record<string, string> = {};
-  for (const header of webhook.headers ?? []) {
-    headers[header.name] = opened(header.value_sealed, headerValueContext(webhook.id, header.name));
-  }
+  // Built with fromEntries: a header named like an Object.prototype member stays a header.
+  const headers: Record<string, string> = Object.fromEntries(
+    (webhook.headers ?? []).map((h) => [
+      h.name,
+      opened(h.value_sealed, headerValueContext(webhook.id, h.name)),
+    ]),
+  );
   const certificate = webhook.client_certificate;
   return {
     headers,
