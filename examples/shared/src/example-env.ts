@@ -114,7 +114,11 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
   if (token) await core.bootstrap({ organization: 'acme', user: 'admin', token });
   // After a key rotation (a new first entry in LATCHKEY_KEYRING), move what older keys sealed.
   const moved = await core.reencrypt().catch((error: Error) => fail(`keyring: ${error.message}`));
-  const resealed = moved.secretValues.resealed + moved.versionValues.resealed + moved.signingSecrets.resealed;
+  const resealed =
+    moved.secretValues.resealed +
+    moved.versionValues.resealed +
+    moved.signingSecrets.resealed +
+    moved.webhookCredentials.resealed;
   if (resealed > 0)
     console.log(`keyring: ${resealed} ${resealed === 1 ? 'value' : 'values'} moved to the current key`);
   // Audit webhook deliveries run in this process (several processes on one PostgreSQL share them),

@@ -6,14 +6,19 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { makeMtlsCertificates } from '@latchkey/test-utils/mtls-certificates';
 import { Decrypter, Encrypter, generateX25519Identity, identityToRecipient } from 'age-encryption';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN, useCliServer } from './cli-harness.js';
+
+const API_KEY = 'cli-backup-intake-key-5e1f';
 
 describe('latchkey backup restore', () => {
   const { machine, api, file } = useCliServer();
   let identity = '';
   let recipient = '';
+  let clientKey = '';
   const newOrganization = async (slug: string) => {
     const created = await api('POST', '/organizations', { slug });
     expect(created.status).toBe(201);
@@ -43,9 +48,13 @@ describe('latchkey backup restore', () => {
     expect((await alice('push', 'seed.env')).code).toBe(0);
     writeFileSync(file('seed.env'), 'API_URL=https://api.example\nDB_PASSWORD="p@ss word\\n2"\nTOKEN=two\n');
     expect((await alice('push', 'seed.env')).code).toBe(0);
+    const { client } = makeMtlsCertificates(dirname(file('identity.txt')), 'localhost');
+    clientKey = client.key;
     const hook = await api('POST', '/organizations/acme/audit-webhooks', {
       name: 'siem',
       url: 'https://localhost:9/hook',
+      headers: { 'X-Api-Key': API_KEY },
+      client_certificate: { certificate: client.cert, private_key: client.key },
     });
     expect(hook.status).toBe(201);
     expect((await alice('backup', 'create', '--out', 'acme.age', '--recipient', recipient)).code).toBe(0);
@@ -84,6 +93,18 @@ describe('latchkey backup restore', () => {
       'audit_webhooks'
     ] as { name: string; url: string }[];
     expect(hooks.map((h) => [h.name, h.url])).toEqual([['siem', 'https://localhost:9/hook']]);
+    // The webhook's header and client certificate came back, sealed again (shown masked, by fingerprint).
+    const [original] = (await api('GET', '/organizations/acme/audit-webhooks')).json['audit_webhooks'] as {
+      client_certificate: { fingerprint_sha256: string };
+    }[];
+    expect(hooks[0]).toMatchObject({
+      headers: { 'X-Api-Key': '••••' },
+      client_certificate: { fingerprint_sha256: original!.client_certificate.fingerprint_sha256 },
+    });
+    // In the backup file they are encrypted: neither the value nor a line of the key is in its bytes.
+    const bytes = readFileSync(file('acme.age')).toString('latin1');
+    expect(bytes).not.toContain(API_KEY);
+    expect(bytes).not.toContain(clientKey.split('\n')[1]!);
 
     // The chain: exported by the CLI and verified, backup_restored on top of the backup's events.
     expect((await restorer('activity', 'export', '--out', 'restored.ndjson')).code).toBe(0);

@@ -131,11 +131,39 @@ export interface AuditWebhook {
   event_types: string[];
   /** The signing secret sealed under the host's keyring (see `keyring.ts`), bound to this webhook's id. */
   secret_sealed: string;
+  /**
+   * Custom headers sent with every attempt (`delivery/custom-headers.ts`), each value sealed under the
+   * keyring bound to the webhook and the header's name. Absent or empty: none.
+   */
+  headers?: WebhookHeader[];
+  /** The mTLS client certificate presented on every attempt (`delivery/client-certificate.ts`). */
+  client_certificate?: WebhookClientCertificate | null;
   consecutive_failures: number;
   last_delivery: LastDelivery | null;
   last_error: DeliveryError | null;
   created_at: string;
   created_by: string;
+}
+
+/** A custom header of a webhook: its name as given, its value sealed (never stored in clear). */
+export interface WebhookHeader {
+  name: string;
+  value_sealed: string;
+}
+
+/**
+ * A webhook's mTLS client certificate: the certificate (chain) in PEM, public, and its private key
+ * (PKCS#8 PEM) sealed; with what the API shows of it.
+ */
+export interface WebhookClientCertificate {
+  certificate: string;
+  private_key_sealed: string;
+  subject: string;
+  issuer: string;
+  /** SHA-256 of the DER certificate, colon-separated upper-case hex (as `X509Certificate` gives it). */
+  fingerprint_sha256: string;
+  not_before: string;
+  not_after: string;
 }
 
 /**

@@ -71,6 +71,7 @@ async function checkSealedAtRest(driver: SqlDriver, schema: string) {
   const rotated = createCore({ store, keyring: `${k2},${acmeKeyring}` });
   expect(await rotated.reencrypt({ batchSize: 3 })).toEqual({
     signingSecrets: { examined: 1, resealed: 1 },
+    webhookCredentials: { examined: 0, resealed: 0 },
     secretValues: { examined: 7, resealed: 7 },
     versionValues: { examined: 7, resealed: 7 },
   });

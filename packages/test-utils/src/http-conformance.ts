@@ -41,6 +41,8 @@ import { describeMediaTypeTests } from './conformance/media-types.js';
 import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js';
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
 import { describePushTests } from './conformance/pushes.js';
+import { describeReceiverCredentialTests } from './conformance/receiver-credentials.js';
+import { describeReceiverCredentialBackupTests } from './conformance/receiver-credentials-backup.js';
 import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
@@ -217,6 +219,8 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeAuditWebhookTests(ctx);
     describeWebhookTestEventTests(ctx);
     describeAuditWebhookFilterTests(ctx);
+    describeReceiverCredentialTests(ctx);
+    describeReceiverCredentialBackupTests(ctx);
     describeAuditWebhookReplayTests(ctx);
     describeEventTypeTests(ctx);
   });

@@ -23,6 +23,7 @@ export {
   type KeyringBindingOptions,
   type SharedDatabase,
 } from './keyring-binding.js';
+export { type MtlsCertificates, makeMtlsCertificates, type PemPair } from './mtls-certificates.js';
 export { pgBouncerBinary, pgBouncerForTests, type RunningPgBouncer, startPgBouncer } from './pgbouncer.js';
 export { describeStoreConformance, type StoreConformanceOptions } from './store-conformance.js';
 export { createTcpProxy, type TcpProxy, type TcpProxyOptions } from './tcp-proxy.js';

@@ -15,6 +15,7 @@ import { describeRestoreStoreTests } from './store-restores.js';
 import { describeSealedValueTests } from './store-sealed-values.js';
 import { describeSecretVersionTests } from './store-secret-versions.js';
 import { describeTransactionTests } from './store-transactions.js';
+import { describeWebhookCredentialStoreTests } from './store-webhook-credentials.js';
 import { describeWebhookFilterStoreTests } from './store-webhook-filters.js';
 import { describeWebhookStoreTests } from './store-webhooks.js';
 import { describeWitnessStoreTests } from './store-witnesses.js';
@@ -225,6 +226,7 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeMemberTests(() => ({ store, id }));
     describeWebhookStoreTests(() => ({ store, id }));
     describeWebhookFilterStoreTests(() => ({ store, id }));
+    describeWebhookCredentialStoreTests(() => ({ store, id }));
     describeSealedValueTests(() => ({ store, id }));
     describeSecretVersionTests(() => ({ store, id }));
     describeRestoreStoreTests(() => ({ store, id }));

@@ -22,6 +22,7 @@ import {
   LastDeliverySchema,
 } from '../schemas/audit-webhooks.js';
 import { text } from '../schemas/text.js';
+import { ClientCertificateBody, HeadersBody } from '../schemas/webhook-credentials.js';
 import { BACKUP_FORMAT_VERSION, type BackupCounts, type BackupManifest } from './format.js';
 
 const Time = z.iso.datetime({ offset: true });
@@ -154,6 +155,8 @@ const WebhookLine = z.strictObject({
   last_error: DeliveryErrorSchema.nullable(),
   created_at: Time,
   signing_secret: z.string().min(16).max(200),
+  headers: HeadersBody.optional(),
+  client_certificate: ClientCertificateBody.optional(),
 });
 
 const EventsMarker = z.strictObject({ kind: z.literal('events'), through_seq: z.int().min(0) });

@@ -26,6 +26,7 @@ import {
 import { openSecretValue } from '../secrets/values.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { BACKUP_FORMAT_VERSION, type BackupCounts } from './format.js';
+import { backupCredentials } from './webhook-credentials.js';
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
@@ -76,10 +77,13 @@ export async function* backupLines(
   for (const webhook of await store.auditWebhooks.list(organization.id)) {
     counts.audit_webhook++;
     if (!keyring) throw new Error('A keyring is needed to back up audit webhooks.');
+    // The masked views of headers and certificate are left out: the line carries them in clear.
+    const { headers: _masked, client_certificate: _shown, ...view } = toAuditWebhookView(webhook);
     yield line({
       kind: 'audit_webhook',
-      ...toAuditWebhookView(webhook),
+      ...view,
       signing_secret: open(keyring, webhook.secret_sealed, secretContext(webhook.id)),
+      ...backupCredentials(keyring, webhook),
     });
   }
   yield line({ kind: 'events', through_seq: head.seq });

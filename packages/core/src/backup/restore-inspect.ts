@@ -19,6 +19,7 @@ import type { BackupHeader } from './backup-records.js';
 import type { BackupCounts, BackupManifest } from './format.js';
 import { type AcceptedCheckpoint, acceptCheckpoint, HistoryCheck } from './restore-history.js';
 import { type BackupItem, invalidBackup } from './restore-reader.js';
+import { backedUpCertificateFault } from './webhook-credentials.js';
 
 /** What the first pass needs to know of this server and the caller. */
 export interface InspectInput {
@@ -101,10 +102,13 @@ export async function inspectBackup(
           throw invalidBackup(line, `device ${record.id} has a public key this server refuses`);
         }
         break;
-      case 'audit_webhook':
+      case 'audit_webhook': {
         keep('audit_webhook', record.id);
         webhookUrls.set(record.id, await vetUrl(record.url, line, input.webhooks));
+        const fault = backedUpCertificateFault(record);
+        if (fault !== null) throw invalidBackup(line, fault);
         break;
+      }
     }
   }
   history!.finish();

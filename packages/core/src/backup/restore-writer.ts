@@ -20,6 +20,7 @@ import type {
 } from '../store/types.js';
 import type { RestorePlan } from './restore-inspect.js';
 import type { BackupItem } from './restore-reader.js';
+import { restoredCredentials } from './webhook-credentials.js';
 
 const BATCH = 1_000;
 
@@ -185,6 +186,7 @@ export class Writer {
       id,
       organization_id: this.organizationId,
       secret_sealed: seal(this.input.keyring!, record.signing_secret, secretContext(id)),
+      ...restoredCredentials(this.input.keyring!, id, record),
       created_at: record.created_at,
       created_by: this.input.user,
     });

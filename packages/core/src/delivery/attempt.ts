@@ -13,6 +13,7 @@ import type { DeliveryAttempt } from '../model.js';
 import type { AttemptRecord, ClaimedDelivery } from '../store/ports/deliveries.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
 import { traceSpan } from '../telemetry/tracing.js';
+import { type OpenedCredentials, openCredentials } from './open-credentials.js';
 import { type DecidedAttempt, recordOutcome } from './record-outcome.js';
 import { nextRetry, type RetryPolicy } from './retry-schedule.js';
 import type { SendResult, Transport } from './sender.js';
@@ -65,8 +66,10 @@ export async function sendSigned(
   event: { id: string; json: string; traceparent?: string | null | undefined },
 ): Promise<SendResult> {
   let secret: string;
+  let credentials: OpenedCredentials;
   try {
     secret = openSigningSecret(services, webhook);
+    credentials = openCredentials(services.keyring, webhook, services.secrets);
   } catch (error) {
     if (missingKeyId(error) !== null) throw error;
     return {
@@ -75,7 +78,8 @@ export async function sendSigned(
       latencyMs: 0,
       error: {
         code: 'connection_error',
-        message: 'the signing secret cannot be opened with the configured keyring',
+        message:
+          'a sealed value of the webhook (signing secret, header or client key) cannot be opened with the configured keyring',
       },
       retryAfterSeconds: null,
     };
@@ -86,8 +90,10 @@ export async function sendSigned(
   return services.transport.send({
     url: webhook.url,
     body: signed.body,
-    headers,
+    // Custom headers first: their names never clash with ours (refused at create), and ours win anyway.
+    headers: { ...credentials.headers, ...headers },
     timeoutMs: services.timeoutMs,
+    clientCertificate: credentials.clientCertificate,
   });
 }
 

@@ -5,10 +5,12 @@
  * to is the address vetted. Every outcome is classified as `last_error` reports it.
  */
 import { isIP } from 'node:net';
-import { Agent } from 'undici';
+import { Agent, buildConnector } from 'undici';
 import type { DeliveryError } from '../model.js';
+import { type ClientCredentials, createCertificateAgents } from './client-certificate-agents.js';
 import { parseRetryAfter } from './retry-schedule.js';
 import { type AllowHosts, guardedLookup, isGlobalAddress, type ResolveHost, targetHost } from './ssrf.js';
+import { createTlsAlerts } from './tls-alerts.js';
 
 /** What one attempt came to. */
 export interface SendResult {
@@ -31,6 +33,8 @@ export interface Transport {
     body: string;
     headers: Record<string, string>;
     timeoutMs: number;
+    /** The webhook's mTLS client certificate, presented on the connection. */
+    clientCertificate?: ClientCredentials | undefined;
   }): Promise<SendResult>;
   /** Closes idle connections and waits for those in use. */
   close(): Promise<void>;
@@ -80,16 +84,41 @@ export interface UndiciTransportOptions {
   now?: () => number;
 }
 
+/**
+ * The transport's connection pools: one shared, and one per client certificate; every socket is
+ * SSRF-guarded at its lookup and watched for TLS alerts.
+ */
+function transportPools(options: UndiciTransportOptions) {
+  const alerts = createTlsAlerts();
+  const agentWith = (credentials?: ClientCredentials) =>
+    new Agent({
+      connections: options.connections ?? 8,
+      keepAliveTimeout: 30_000,
+      connect: alerts.watch(
+        buildConnector({
+          lookup: guardedLookup(options.resolve, options.allowHosts),
+          ...(options.tls ?? {}),
+          ...(credentials ? { cert: credentials.certificate, key: credentials.privateKey } : {}),
+        }),
+      ),
+    });
+  const shared = agentWith();
+  const certificateAgents = createCertificateAgents(agentWith);
+  return {
+    alerts,
+    pool: (credentials?: ClientCredentials) => (credentials ? certificateAgents.get(credentials) : shared),
+    close: async () => {
+      await Promise.all([shared.close(), certificateAgents.close()]);
+    },
+  };
+}
+
 /** The production transport. */
 export function createUndiciTransport(options: UndiciTransportOptions): Transport {
   const now = options.now ?? (() => performance.now());
-  const agent = new Agent({
-    connections: options.connections ?? 8,
-    keepAliveTimeout: 30_000,
-    connect: { lookup: guardedLookup(options.resolve, options.allowHosts), ...(options.tls ?? {}) },
-  });
+  const pools = transportPools(options);
   return {
-    async send({ url, body, headers, timeoutMs }) {
+    async send({ url, body, headers, timeoutMs, clientCertificate }) {
       const started = now();
       const target = new URL(url);
       const host = targetHost(target);
@@ -104,12 +133,14 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
         };
       }
       const signal = AbortSignal.timeout(timeoutMs);
+      const sentAt = Date.now();
       try {
-        const response = await agent.request({
+        const pool = pools.pool(clientCertificate);
+        const response = await pool.request({
           origin: target.origin,
           path: `${target.pathname}${target.search}`,
           method: 'POST',
-          headers: { ...headers, 'user-agent': 'Latchkey-Webhooks/1' },
+          headers: withUserAgent(headers),
           body,
           signal,
           headersTimeout: timeoutMs,
@@ -141,11 +172,25 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
           ok: false,
           statusCode: null,
           latencyMs: now() - started,
-          error: classifySendError(error, signal.aborted),
+          error: withTlsAlert(
+            classifySendError(error, signal.aborted),
+            pools.alerts.since(target.hostname, target.port || '443', sentAt),
+          ),
           retryAfterSeconds: null,
         };
       }
     },
-    close: () => agent.close(),
+    close: () => pools.close(),
   };
+}
+
+/** A connection failure as the TLS error a receiver's alert says it was, when one was seen. */
+function withTlsAlert(error: Omit<DeliveryError, 'at'>, alert: string | null): Omit<DeliveryError, 'at'> {
+  return error.code === 'connection_error' && alert ? { code: 'tls_error', message: `TLS: ${alert}` } : error;
+}
+
+/** The headers with our user agent, unless a custom header already names one. */
+function withUserAgent(headers: Record<string, string>): Record<string, string> {
+  const named = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent');
+  return named ? headers : { ...headers, 'user-agent': 'Latchkey-Webhooks/1' };
 }

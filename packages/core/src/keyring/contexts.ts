@@ -8,6 +8,13 @@
 /** Where a webhook's sealed signing secret is bound: its webhook (by id). */
 export const secretContext = (webhookId: string) => `audit_webhook:${webhookId}:signing_secret`;
 
+/** Where a webhook's custom header value is bound: its webhook (by id) and the header's name, lower-cased. */
+export const headerValueContext = (webhookId: string, name: string) =>
+  `audit_webhook:${webhookId}:header:${name.toLowerCase()}`;
+
+/** Where a webhook's mTLS client private key is bound: its webhook (by id). */
+export const clientKeyContext = (webhookId: string) => `audit_webhook:${webhookId}:client_key`;
+
 /** Where a secret value is bound: its environment (by id) and key. */
 export const secretValueContext = (environmentId: string, key: string) =>
   `secret_value:${environmentId}:${key}`;

@@ -124,6 +124,7 @@ describe('the re-encrypt routine', () => {
     });
     expect(counts).toEqual({
       signingSecrets: { examined: 1, resealed: 1 },
+      webhookCredentials: { examined: 0, resealed: 0 },
       secretValues: { examined: 3, resealed: 3 },
       // LEGACY, A, B and GONE's first version keep values; GONE's tombstone has none.
       versionValues: { examined: 4, resealed: 4 },
@@ -139,6 +140,7 @@ describe('the re-encrypt routine', () => {
     // Again: nothing left to move.
     expect(await rotated.core.reencrypt()).toEqual({
       signingSecrets: { examined: 1, resealed: 0 },
+      webhookCredentials: { examined: 0, resealed: 0 },
       secretValues: { examined: 3, resealed: 0 },
       versionValues: { examined: 4, resealed: 0 },
     });

@@ -13,6 +13,7 @@ import type { StoredValue, StoredValueRef, StoredVersionValue } from '../store/p
 import type { LatchkeyStore } from '../store/ports/store.js';
 import { secretContext, secretValueContext } from './contexts.js';
 import { type Keyring, needsReseal, reseal, seal, sealedKeyId } from './keyring.js';
+import { resealCredentials } from './reencrypt-credentials.js';
 
 /** Options of {@link reencryptAtRest}. */
 export interface ReencryptOptions {
@@ -26,6 +27,8 @@ export interface ReencryptOptions {
 export interface ReencryptCounts {
   /** Signing secrets examined, and moved to the current key. */
   signingSecrets: { examined: number; resealed: number };
+  /** Webhooks' custom headers and client keys examined (per webhook), and moved to the current key. */
+  webhookCredentials: { examined: number; resealed: number };
   /** Secret values examined, and moved to the current key (or sealed for the first time). */
   secretValues: { examined: number; resealed: number };
   /** Kept values of secret versions examined, and moved to the current key (or sealed). */
@@ -42,6 +45,7 @@ export async function reencryptAtRest(
     throw new RangeError('batchSize must be a positive integer');
   const counts: ReencryptCounts = {
     signingSecrets: { examined: 0, resealed: 0 },
+    webhookCredentials: { examined: 0, resealed: 0 },
     secretValues: { examined: 0, resealed: 0 },
     versionValues: { examined: 0, resealed: 0 },
   };
@@ -50,6 +54,7 @@ export async function reencryptAtRest(
   for (const organizationId of await store.auditWebhooks.organizationIds()) {
     for (const webhook of await store.auditWebhooks.list(organizationId)) {
       counts.signingSecrets.examined++;
+      found += await resealCredentials(store, keyring, webhook, counts.webhookCredentials);
       if (!needsReseal(keyring, webhook.secret_sealed)) continue;
       found++;
       const moved = reseal(keyring, webhook.secret_sealed, secretContext(webhook.id));
@@ -72,7 +77,10 @@ export async function reencryptAtRest(
     keyring,
   });
   const resealed =
-    counts.signingSecrets.resealed + counts.secretValues.resealed + counts.versionValues.resealed;
+    counts.signingSecrets.resealed +
+    counts.webhookCredentials.resealed +
+    counts.secretValues.resealed +
+    counts.versionValues.resealed;
   if (found === resealed) {
     // Only ids of this keyring: one another instance has just rotated to is not this pass's to judge.
     const older = (await store.keyIds.list())

@@ -24,9 +24,10 @@ import { WEBHOOK, WEBHOOKS } from './paths.js';
 import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
 import { toAuditWebhookView } from './views.js';
+import { credentialsData, sealedClientCertificate, sealHeaders } from './webhook-credentials.js';
 
 /** The keyring, or a 503 saying the host has not configured one. */
-function keyringOf(ctx: RouteContext) {
+export function keyringOf(ctx: RouteContext) {
   const { keyring } = ctx.services;
   if (!keyring) {
     throw new LatchkeyError(
@@ -118,7 +119,7 @@ export const auditWebhookRoutes = [
     path: WEBHOOKS,
     operationId: 'createAuditWebhook',
     summary:
-      'Create an audit webhook: the activity events of the organization its event_types filter selects (every event without one) are delivered to its https URL, signed; replay_since back-fills it from the log. The signing secret is in this answer only.',
+      'Create an audit webhook: the activity events of the organization its event_types filter selects (every event without one) are delivered to its https URL, signed; replay_since back-fills it from the log; headers and client_certificate are sent with every attempt for receivers that demand them (header values and the key are sealed, never shown again). The signing secret is in this answer only.',
     body: CreateAuditWebhookBody,
     responses: answers(201, 'Created', AuditWebhookWithSecretResponse),
     async handler(ctx) {
@@ -134,6 +135,10 @@ export const auditWebhookRoutes = [
         status: 'active',
         event_types: normalizeFilter(ctx.body.event_types),
         secret_sealed: seal(keyring, secret, secretContext(id)),
+        headers: sealHeaders(keyring, id, ctx.body.headers),
+        client_certificate: ctx.body.client_certificate
+          ? sealedClientCertificate(keyring, id, ctx.body.client_certificate, Date.parse(ctx.at))
+          : null,
         consecutive_failures: 0,
         last_delivery: null,
         last_error: null,
@@ -155,6 +160,7 @@ export const auditWebhookRoutes = [
           ctx.event('audit_webhook_created', {
             ...webhookData(webhook),
             event_types: webhook.event_types,
+            ...credentialsData(webhook),
             ...(since === undefined ? {} : { replay_since: since, replayed }),
           }),
       );

@@ -1,4 +1,5 @@
 /** Public views of stored records: what list and read responses show (never token hashes). */
+import { MASKED_VALUE } from '../delivery/custom-headers.js';
 import type * as Model from '../model.js';
 
 /**
@@ -43,18 +44,39 @@ export const toDeviceView = showing<Model.Device>()(
   'revoked_at',
 );
 
-/** An audit webhook with its delivery health, never its sealed signing secret. */
-export const toAuditWebhookView = showing<Model.AuditWebhook>()(
-  'id',
-  'name',
-  'url',
-  'status',
-  'event_types',
-  'consecutive_failures',
-  'last_delivery',
-  'last_error',
-  'created_at',
-);
+/** An audit webhook's custom headers as answers show them: the names, every value masked. */
+export const toHeadersView = (w: Pick<Model.AuditWebhook, 'headers'>): Record<string, string> =>
+  Object.fromEntries((w.headers ?? []).map((h) => [h.name, MASKED_VALUE]));
+
+/** An audit webhook's client certificate as answers show it: what identifies it, never the key. */
+export const toClientCertificateView = (w: Pick<Model.AuditWebhook, 'client_certificate'>) =>
+  w.client_certificate
+    ? showing<Model.WebhookClientCertificate>()(
+        'subject',
+        'issuer',
+        'fingerprint_sha256',
+        'not_before',
+        'not_after',
+      )(w.client_certificate)
+    : null;
+
+/**
+ * An audit webhook with its delivery health, never its sealed signing secret: its custom headers
+ * by name (values masked) and its client certificate without the key.
+ */
+export const toAuditWebhookView = (w: Model.AuditWebhook) => ({
+  id: w.id,
+  name: w.name,
+  url: w.url,
+  status: w.status,
+  event_types: w.event_types,
+  headers: toHeadersView(w),
+  client_certificate: toClientCertificateView(w),
+  consecutive_failures: w.consecutive_failures,
+  last_delivery: w.last_delivery,
+  last_error: w.last_error,
+  created_at: w.created_at,
+});
 
 /** A delivery attempt of the attempt log; `test` marks those sent by the test operation. */
 export const toAttemptView = (a: Model.DeliveryAttempt) => ({

@@ -4,6 +4,13 @@ import { unknownEventTypes } from '../delivery/unknown-event-types.js';
 import { LATENCY_BUCKET_KEYS } from '../metrics/rollup.js';
 import { listOf, pageCursor, pageLimit, pageOf } from './list.js';
 import { Rfc3339, text } from './text.js';
+import {
+  ClientCertificateBody,
+  ClientCertificateView,
+  HeadersBody,
+  HeadersPatch,
+  HeadersView,
+} from './webhook-credentials.js';
 
 export const AuditWebhookStatusSchema = z.enum(['active', 'disabled', 'dead_letter']);
 
@@ -58,6 +65,8 @@ export const CreateAuditWebhookBody = z.strictObject({
   name: WebhookName,
   url: WebhookUrl,
   event_types: EventTypesFilterBody.optional(),
+  headers: HeadersBody.optional(),
+  client_certificate: ClientCertificateBody.optional(),
   replay_since: Rfc3339.optional().describe(
     'back-fill: queue every earlier event of the organization that occurred at or after this time and matches the filter, in seq order, before any later event',
   ),
@@ -68,8 +77,13 @@ export const UpdateAuditWebhookBody = z
     name: WebhookName.optional(),
     url: WebhookUrl.optional(),
     event_types: EventTypesFilterBody.optional(),
+    headers: HeadersPatch.optional(),
+    client_certificate: ClientCertificateBody.nullable().optional(),
   })
-  .refine((body) => Object.keys(body).length > 0, 'give at least one of name, url, event_types');
+  .refine(
+    (body) => Object.keys(body).length > 0,
+    'give at least one of name, url, event_types, headers, client_certificate',
+  );
 
 export const RecoverBody = z.strictObject({
   since: Rfc3339.describe('replay every event that occurred at or after this time'),
@@ -82,6 +96,8 @@ export const AuditWebhookResponse = z.strictObject({
   url: z.string(),
   status: AuditWebhookStatusSchema,
   event_types: z.array(z.string()).describe('the filter: names and prefixes ending in *; empty: every event'),
+  headers: HeadersView,
+  client_certificate: ClientCertificateView,
   consecutive_failures: z.int(),
   last_delivery: LastDeliverySchema.nullable(),
   last_error: DeliveryErrorSchema.nullable(),

@@ -1,4 +1,10 @@
-import type { AuditWebhook, AuditWebhookRepository } from '@latchkey/core/store';
+import type {
+  AuditWebhook,
+  AuditWebhookRepository,
+  WebhookClientCertificate,
+  WebhookCredentials,
+  WebhookHeader,
+} from '@latchkey/core/store';
 import { integer, jsonb, recordColumns, text, textArray, timestamp } from '../record-columns.js';
 import { recordTable } from '../record-table.js';
 import type { Runner } from '../runner.js';
@@ -12,6 +18,16 @@ const WEBHOOK = recordColumns<AuditWebhook>({
   status: text<AuditWebhook['status']>(),
   event_types: textArray(),
   secret_sealed: text(),
+  headers: {
+    read: (value) => jsonb<WebhookHeader[] | null>().read(value) ?? [],
+    write: (value) => JSON.stringify(value ?? []),
+    cast: '::jsonb',
+  },
+  client_certificate: {
+    read: (value) => jsonb<WebhookClientCertificate | null>().read(value),
+    write: (value) => (value ? JSON.stringify(value) : null),
+    cast: '::jsonb',
+  },
   consecutive_failures: integer(),
   last_delivery: jsonb(),
   last_error: jsonb(),
@@ -37,9 +53,20 @@ export function sqlAuditWebhooks(db: Runner, t: Tables): AuditWebhookRepository 
     },
     update: (organizationId, id, changes) =>
       webhooks.update(
-        'name = COALESCE($3, name), url = COALESCE($4, url), event_types = COALESCE($5::text[], event_types)',
+        `name = COALESCE($3, name), url = COALESCE($4, url), event_types = COALESCE($5::text[], event_types),
+         headers = COALESCE($6::jsonb, headers),
+         client_certificate = CASE WHEN $8::boolean THEN $7::jsonb ELSE client_certificate END`,
         ONE,
-        [organizationId, id, changes.name ?? null, changes.url ?? null, changes.event_types ?? null],
+        [
+          organizationId,
+          id,
+          changes.name ?? null,
+          changes.url ?? null,
+          changes.event_types ?? null,
+          changes.headers ? JSON.stringify(changes.headers) : null,
+          changes.client_certificate ? JSON.stringify(changes.client_certificate) : null,
+          changes.client_certificate !== undefined,
+        ],
       ),
     setSecret: (organizationId, id, secretSealed) =>
       webhooks.update('secret_sealed = $3', ONE, [organizationId, id, secretSealed]),
@@ -48,6 +75,15 @@ export function sqlAuditWebhooks(db: Runner, t: Tables): AuditWebhookRepository 
         `UPDATE ${t.webhooks} SET secret_sealed = $4
          WHERE organization_id = $1 AND id = $2 AND secret_sealed = $3`,
         [organizationId, id, from, to],
+      );
+      return (result.rowCount ?? 0) === 1;
+    },
+    async replaceCredentials(organizationId, id, from, to) {
+      const result = await db.query(
+        `UPDATE ${t.webhooks} SET headers = $5::jsonb, client_certificate = $6::jsonb
+         WHERE organization_id = $1 AND id = $2 AND headers = $3::jsonb
+           AND client_certificate IS NOT DISTINCT FROM $4::jsonb`,
+        [organizationId, id, ...credentialParams(from), ...credentialParams(to)],
       );
       return (result.rowCount ?? 0) === 1;
     },
@@ -81,6 +117,12 @@ export function sqlAuditWebhooks(db: Runner, t: Tables): AuditWebhookRepository 
     },
   };
 }
+
+/** A webhook's headers and certificate as jsonb parameters. */
+const credentialParams = (c: WebhookCredentials) => [
+  JSON.stringify(c.headers),
+  c.client_certificate ? JSON.stringify(c.client_certificate) : null,
+];
 
 /**
  * The organizations that have webhooks, by a skip scan of the webhooks' organization index (one

@@ -6,7 +6,14 @@
  * Claims take turns on an advisory transaction lock, so the counts they read (live leases, claims
  * this second) are never raced by another worker; the lock ends with the claim's transaction.
  */
-import { type ClaimedDelivery, type ClaimOptions, webhookLimit } from '@latchkey/core/store';
+import {
+  type ClaimedDelivery,
+  type ClaimOptions,
+  type WebhookClientCertificate,
+  type WebhookHeader,
+  webhookLimit,
+} from '@latchkey/core/store';
+import { json } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { DELIVERY_COLUMNS, toDelivery } from './delivery-rows.js';
@@ -19,6 +26,10 @@ const toClaimed = (r: Record<string, unknown>): ClaimedDelivery => ({
     name: r['webhook_name'] as string,
     url: r['url'] as string,
     secret_sealed: r['secret_sealed'] as string,
+    headers: (r['headers'] == null ? [] : json(r['headers'])) as WebhookHeader[],
+    client_certificate: (r['client_certificate'] == null
+      ? null
+      : json(r['client_certificate'])) as WebhookClientCertificate | null,
   },
   eventJson: r['body'] as string,
   eventType: r['event_type'] as string,
@@ -79,7 +90,9 @@ function claimSql(t: Tables): string {
       WHERE d.id = due.id AND w.id = d.webhook_id AND e.organization_id = d.organization_id AND e.seq = d.event_seq
       RETURNING due.turn, ${DELIVERY_COLUMNS.split(', ')
         .map((c) => `d.${c}`)
-        .join(', ')}, w.name AS webhook_name, w.url, w.secret_sealed, e.body, e.type AS event_type
+        .join(
+          ', ',
+        )}, w.name AS webhook_name, w.url, w.secret_sealed, w.headers, w.client_certificate, e.body, e.type AS event_type
     ), counted AS (
       INSERT INTO ${rates} AS r (webhook_id, second, claimed)
       SELECT l.webhook_id, date_trunc('second', $1::timestamptz), count(*)

@@ -4,6 +4,19 @@ import { Count, EventTypesFilter, entry, Time, WebhookFields } from './shared.js
 
 const Webhook = z.strictObject(WebhookFields);
 
+/** Custom header names (never their values): only when the webhook has some, or they changed. */
+const HeaderNames = z
+  .array(z.string())
+  .max(10)
+  .optional()
+  .describe('the custom headers by name (their values are never recorded)');
+/** The client certificate by fingerprint (never the key): only when it has one, or it changed. */
+const CertificateFingerprint = z
+  .strictObject({ fingerprint_sha256: z.string() })
+  .nullable()
+  .optional()
+  .describe('the mTLS client certificate by fingerprint (the key is never recorded)');
+
 const LastError = z.strictObject({
   at: Time,
   code: z.enum(['timeout', 'connection_error', 'tls_error', 'http_status', 'blocked_target']),
@@ -17,21 +30,27 @@ export const webhookEventTypes = {
     z.strictObject({
       ...WebhookFields,
       event_types: EventTypesFilter,
+      headers: HeaderNames,
+      client_certificate: CertificateFingerprint,
       replay_since: Time.optional().describe('with replay_since: the time the back-fill started from'),
       replayed: Count.optional().describe('with replay_since: the deliveries the back-fill queued'),
     }),
   ),
   audit_webhook_updated: entry(
-    "An audit webhook's name, URL or event-type filter was changed (the URL is named by its host only)",
+    "An audit webhook's name, URL, event-type filter, custom headers or client certificate was changed (the URL is named by its host only, headers by name, the certificate by fingerprint)",
     z.strictObject({
       ...WebhookFields,
       event_types: EventTypesFilter,
-      changed: z.array(z.enum(['name', 'url', 'event_types'])),
+      headers: HeaderNames,
+      client_certificate: CertificateFingerprint,
+      changed: z.array(z.enum(['name', 'url', 'event_types', 'headers', 'client_certificate'])),
       from: z
         .strictObject({
           name: z.string().optional(),
           host: z.string().optional(),
           event_types: EventTypesFilter.optional(),
+          headers: HeaderNames,
+          client_certificate: CertificateFingerprint,
         })
         .describe('the changed fields as they were'),
     }),

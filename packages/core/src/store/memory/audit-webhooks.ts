@@ -1,19 +1,36 @@
 import type { AuditWebhook } from '../../model.js';
-import type { AuditWebhookRepository } from '../ports/audit-webhooks.js';
+import type { AuditWebhookRepository, WebhookCredentials } from '../ports/audit-webhooks.js';
 import { clone, type Journal, type MemoryState, notifyDeliveryWatchers } from './state.js';
 
-/** Audit webhooks in memory. */
-export function memoryAuditWebhooks(state: MemoryState, journal: Journal): AuditWebhookRepository {
+/** Finding a stored webhook within its organization, and changing its fields with their undo. */
+function webhookAccess(state: MemoryState, journal: Journal) {
   const find = (organizationId: string, id: string) => {
     const webhook = state.webhooks.get(id);
     return webhook && webhook.organization_id === organizationId ? webhook : null;
   };
-  /** Changes fields of a stored webhook, with their undo. */
   const change = (webhook: AuditWebhook, patch: Partial<AuditWebhook>) => {
     const before = clone(webhook);
     Object.assign(webhook, patch);
-    journal?.push(() => Object.assign(webhook, before));
+    // Restored whole: a field the patch added (headers on an older record) goes too.
+    journal?.push(() => {
+      for (const key of Object.keys(webhook))
+        delete (webhook as Partial<AuditWebhook>)[key as keyof AuditWebhook];
+      Object.assign(webhook, before);
+    });
   };
+  return { find, change };
+}
+
+/** Whether the webhook's stored credentials are `from` (absent fields read as none). */
+const sameCredentials = (webhook: AuditWebhook, from: WebhookCredentials) =>
+  JSON.stringify({
+    headers: webhook.headers ?? [],
+    client_certificate: webhook.client_certificate ?? null,
+  }) === JSON.stringify(from);
+
+/** Audit webhooks in memory. */
+export function memoryAuditWebhooks(state: MemoryState, journal: Journal): AuditWebhookRepository {
+  const { find, change } = webhookAccess(state, journal);
   return {
     async create(webhook) {
       state.webhooks.set(webhook.id, clone(webhook));
@@ -51,6 +68,12 @@ export function memoryAuditWebhooks(state: MemoryState, journal: Journal): Audit
       const webhook = find(organizationId, id);
       if (!webhook || webhook.secret_sealed !== from) return false;
       change(webhook, { secret_sealed: to });
+      return true;
+    },
+    async replaceCredentials(organizationId, id, from, to) {
+      const webhook = find(organizationId, id);
+      if (!webhook || !sameCredentials(webhook, from)) return false;
+      change(webhook, clone(to));
       return true;
     },
     async disable(organizationId, id) {

@@ -127,6 +127,8 @@ export function claimDue(state: MemoryState, journal: Journal, options: ClaimOpt
         name: webhook.name,
         url: webhook.url,
         secret_sealed: webhook.secret_sealed,
+        headers: structuredClone(webhook.headers ?? []),
+        client_certificate: webhook.client_certificate ? { ...webhook.client_certificate } : null,
       },
       eventJson: JSON.stringify(event),
       eventType: event.type,

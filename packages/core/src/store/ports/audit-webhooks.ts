@@ -1,6 +1,9 @@
 /** Port: audit webhooks of an organization, and the moves between their states. */
 import type { AuditWebhook } from '../../model.js';
 
+/** What a receiver may demand of a webhook, as stored (values and key sealed). */
+export type WebhookCredentials = Required<Pick<AuditWebhook, 'headers' | 'client_certificate'>>;
+
 /**
  * Webhooks are never deleted (their attempts and metrics refer to them); they are disabled. Every
  * method addresses a webhook within its organization: another organization's id is absent.
@@ -13,14 +16,15 @@ export interface AuditWebhookRepository {
   /** The ids of every organization that has webhooks (for metrics across organizations). */
   organizationIds(): Promise<string[]>;
   /**
-   * Changes the webhook's name, URL or event-type filter (the fields given), in one step; returns
+   * Changes the webhook's name, URL, event-type filter, custom headers (replaced as a whole) or
+   * client certificate (null removes it) — the fields given — in one step; returns
    * the webhook as changed, or null when absent. A new filter applies to events appended after the
    * step (the outbox reads the filter in the statement that appends an event).
    */
   update(
     organizationId: string,
     id: string,
-    changes: Partial<Pick<AuditWebhook, 'name' | 'url' | 'event_types'>>,
+    changes: Partial<Pick<AuditWebhook, 'name' | 'url' | 'event_types' | 'headers' | 'client_certificate'>>,
   ): Promise<AuditWebhook | null>;
   /** Replaces the sealed signing secret; returns the webhook, or null when absent. */
   setSecret(organizationId: string, id: string, secretSealed: string): Promise<AuditWebhook | null>;
@@ -29,6 +33,16 @@ export interface AuditWebhookRepository {
    * for the re-encrypt routine. Returns whether it was replaced.
    */
   replaceSecret(organizationId: string, id: string, from: string, to: string): Promise<boolean>;
+  /**
+   * Replaces the custom headers and client certificate only where both still are `from` (a PATCH in
+   * between wins): for the re-encrypt routine. Returns whether they were replaced.
+   */
+  replaceCredentials(
+    organizationId: string,
+    id: string,
+    from: WebhookCredentials,
+    to: WebhookCredentials,
+  ): Promise<boolean>;
   /**
    * Moves the webhook to `disabled` and, in the same step, cancels its pending and held deliveries
    * (a disabled webhook is owed nothing; `recover` replays from the log). Null when absent.

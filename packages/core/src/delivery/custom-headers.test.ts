@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { duplicateNames, headerNameFault, headerValueFault, mergeHeaderNames } from './custom-headers.js';
+
+describe('custom header names', () => {
+  it('takes HTTP tokens that the sender does not own', () => {
+    for (const name of ['X-Api-Key', 'Authorization', 'x_tenant', "X-Odd!#$%&'*+.^_`|~1"]) {
+      expect(headerNameFault(name), name).toBeNull();
+    }
+  });
+
+  it('refuses framing, hop-by-hop, signature and trace headers, in any case', () => {
+    for (const name of [
+      'Connection',
+      'KEEP-ALIVE',
+      'Proxy-Authorization',
+      'proxy-anything',
+      'TE',
+      'Trailer',
+      'Transfer-Encoding',
+      'Upgrade',
+      'Host',
+      'Content-Length',
+      'content-type',
+      'Expect',
+      'X-Service-Timestamp',
+      'x-service-signature',
+      'X-Service-Event-Id',
+      'Webhook-Id',
+      'webhook-timestamp',
+      'webhook-signature',
+      'Traceparent',
+      'tracestate',
+    ]) {
+      expect(headerNameFault(name), name).toMatch(/set by the sender/);
+    }
+  });
+
+  it('refuses what is not a token, empty or too long', () => {
+    for (const name of ['', 'X Api', 'X-Api:Key', 'X-Ünicode', 'X\r\nY', 'a'.repeat(101)]) {
+      expect(headerNameFault(name), name).not.toBeNull();
+    }
+  });
+
+  it('finds names that repeat ignoring case', () => {
+    expect(duplicateNames(['X-Api-Key', 'X-Tenant', 'x-api-key', 'X-API-KEY'])).toEqual([
+      'x-api-key',
+      'X-API-KEY',
+    ]);
+    expect(duplicateNames(['A', 'B'])).toEqual([]);
+  });
+});
+
+describe('custom header values', () => {
+  it('takes visible ASCII and inner spaces up to 4 KiB', () => {
+    expect(headerValueFault('Splunk 0f9e-11aa')).toBeNull();
+    expect(headerValueFault('~'.repeat(4_096))).toBeNull();
+  });
+
+  it('refuses CR, LF, control and non-ASCII characters, edge spaces, empty and oversized values', () => {
+    for (const value of [
+      'a\r\nX-Evil: 1',
+      'a\nb',
+      'a\tb',
+      'a\u0000b',
+      'café',
+      ' lead',
+      'trail ',
+      '',
+      'x'.repeat(4_097),
+    ]) {
+      expect(headerValueFault(value), JSON.stringify(value)).not.toBeNull();
+    }
+  });
+});
+
+describe('a PATCH of headers', () => {
+  it('keeps names not given, replaces ignoring case, removes nulls and adds new ones', () => {
+    expect(
+      mergeHeaderNames(['X-Api-Key', 'X-Tenant', 'X-Region'], {
+        'x-api-key': 'new',
+        'X-Tenant': null,
+        'X-Added': 'v',
+      }),
+    ).toEqual({ kept: ['X-Region'], set: ['x-api-key', 'X-Added'] });
+    expect(mergeHeaderNames(['A'], {})).toEqual({ kept: ['A'], set: [] });
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Custom headers of an audit webhook: the rules a name and a value must follow, and how a PATCH's
+ * merge patch applies to the headers a webhook has. Receivers such as SIEM intakes want an API key
+ * header; what a receiver relies on to read a delivery (framing, our signature headers, the Standard
+ * Webhooks ones, trace context) cannot be replaced, so those names are refused.
+ */
+
+/** At most this many custom headers per webhook. */
+export const MAX_CUSTOM_HEADERS = 10;
+/** Longest header name, in characters. */
+export const MAX_HEADER_NAME = 100;
+/** Longest header value, in characters (4 KiB). */
+export const MAX_HEADER_VALUE = 4_096;
+
+/** RFC 9110 `token`: the characters a field name may hold. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Visible ASCII and space, so no CR, LF or other control character can split a header. */
+const VALUE = /^[\x20-\x7E]*$/;
+
+/**
+ * Names refused (lower case): hop-by-hop and framing headers the transport owns, the signature
+ * headers of every scheme we send, and the trace context a delivery carries.
+ */
+const RESERVED = new Set([
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'content-type',
+  'expect',
+  'x-service-timestamp',
+  'x-service-signature',
+  'x-service-event-id',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'traceparent',
+  'tracestate',
+]);
+
+/** Why `name` cannot be a custom header's name, or null when it can. */
+export function headerNameFault(name: string): string | null {
+  if (name.length === 0 || name.length > MAX_HEADER_NAME) {
+    return `a header name has 1 to ${MAX_HEADER_NAME} characters`;
+  }
+  if (!TOKEN.test(name))
+    return "a header name holds only HTTP token characters (letters, digits, !#$%&'*+-.^_`|~)";
+  const lower = name.toLowerCase();
+  if (RESERVED.has(lower) || lower.startsWith('proxy-')) {
+    return `${lower} is set by the sender (framing, hop-by-hop, signature or trace headers cannot be replaced)`;
+  }
+  return null;
+}
+
+/** Why `value` cannot be a custom header's value, or null when it can. */
+export function headerValueFault(value: string): string | null {
+  if (value.length === 0 || value.length > MAX_HEADER_VALUE) {
+    return `a header value has 1 to ${MAX_HEADER_VALUE} characters`;
+  }
+  if (!VALUE.test(value))
+    return 'a header value holds only visible ASCII and spaces (no CR, LF or control character)';
+  if (value.trim() !== value) return 'a header value neither starts nor ends with a space';
+  return null;
+}
+
+/** The names of `names` that repeat another ignoring case (HTTP names are case-insensitive). */
+export function duplicateNames(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const repeated: string[] = [];
+  for (const name of names) {
+    const lower = name.toLowerCase();
+    if (seen.has(lower)) repeated.push(name);
+    seen.add(lower);
+  }
+  return repeated;
+}
+
+/**
+ * Applies a PATCH's `headers` (a JSON merge patch, RFC 7396: a string sets or replaces the header of
+ * that name, ignoring case; null removes it; names not given are kept) to the current names. Returns
+ * the names after the patch, in order: kept ones first, then new ones as given.
+ */
+export function mergeHeaderNames(
+  current: readonly string[],
+  patch: Readonly<Record<string, string | null>>,
+): { kept: string[]; set: string[] } {
+  const patched = new Set(Object.keys(patch).map((name) => name.toLowerCase()));
+  const kept = current.filter((name) => !patched.has(name.toLowerCase()));
+  const set = Object.entries(patch)
+    .filter(([, value]) => value !== null)
+    .map(([name]) => name);
+  return { kept, set };
+}
+
+/** The mask every webhook JSON shows in place of a header's value. */
+export const MASKED_VALUE = '••••';

@@ -1,0 +1,114 @@
+/**
+ * A receiver that demands credentials, as SIEM intakes do: HTTPS on loopback with its own CA,
+ * `requestCert` and `rejectUnauthorized` (a connection without a client certificate its CA issued
+ * fails the TLS handshake), and a 401 for a request without the right `X-Api-Key`. A delivery
+ * engine sends to it through the production transport, pinned to loopback; deliveries owed to other
+ * webhooks of the suite's store are answered without any network, so nothing a later test reads
+ * changes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { createDeliveryEngine, createUndiciTransport, parseAllowHosts } from '@latchkey/core/webhooks';
+import { type MtlsCertificates, makeMtlsCertificates } from '../mtls-certificates.js';
+import type { ConformanceContext } from './context.js';
+import { PUBLIC_HOST } from './fake-network.js';
+
+/** One request the receiver took, accepted or not. */
+export interface Arrival {
+  path: string;
+  /** The client certificate's common name. */
+  client: string;
+  apiKey: string | undefined;
+  status: number;
+}
+
+/** The receiver and the engine that sends to it. */
+export interface CredentialsReceiver {
+  certificates: MtlsCertificates;
+  /** `https://<public host>:<port>` */
+  origin: string;
+  /** The API key it demands. */
+  apiKey: string;
+  arrivals: Arrival[];
+  /** Runs the engine until nothing is due. */
+  drain(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const answered = async () => ({
+  ok: true,
+  statusCode: 200,
+  latencyMs: 1,
+  error: null,
+  retryAfterSeconds: null,
+});
+
+/** Starts the receiver and an engine over the suite's store. */
+export async function startCredentialsReceiver(ctx: ConformanceContext): Promise<CredentialsReceiver> {
+  const dir = mkdtempSync(join(tmpdir(), 'latchkey-mtls-'));
+  const certificates = makeMtlsCertificates(dir, PUBLIC_HOST);
+  const apiKey = `lk-intake-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+  const arrivals: Arrival[] = [];
+  const server: Server = createServer(
+    {
+      key: certificates.server.key,
+      cert: certificates.server.cert,
+      ca: certificates.ca,
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
+    (request, response) => {
+      request.resume();
+      request.on('end', () => {
+        const peer = (request.socket as TLSSocket).getPeerCertificate();
+        const given = request.headers['x-api-key'];
+        const status = given === apiKey ? 204 : 401;
+        arrivals.push({
+          path: request.url ?? '',
+          client: String(peer.subject?.CN ?? ''),
+          apiKey: typeof given === 'string' ? given : undefined,
+          status,
+        });
+        response.writeHead(status).end();
+      });
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const origin = `https://${PUBLIC_HOST}:${port}`;
+  const resolve = async () => [{ address: '127.0.0.1', family: 4 as const }];
+  const real = createUndiciTransport({
+    resolve,
+    allowHosts: parseAllowHosts(PUBLIC_HOST),
+    tls: { ca: certificates.ca },
+  });
+  const engine = createDeliveryEngine({
+    store: ctx.core.store,
+    keyring: ctx.keyring,
+    webhooks: { resolve, allowHosts: PUBLIC_HOST, retry: { schedule: [0], jitter: 0 } },
+    transport: {
+      send: (request) => (request.url.startsWith(`${origin}/`) ? real.send(request) : answered()),
+      close: () => real.close(),
+    },
+  });
+  return {
+    certificates,
+    origin,
+    apiKey,
+    arrivals,
+    async drain() {
+      for (let round = 0; round < 200 && (await engine.runOnce()) > 0; round++);
+    },
+    async close() {
+      await engine.stop();
+      await real.close();
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
