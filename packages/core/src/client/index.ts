@@ -1,6 +1,8 @@
 /**
  * `@latchkey/core/client`: what a client needs, without any server code: device keys and push
- * signing, and checking an activity export and its signed checkpoint.
+ * signing, and checking an activity export and its signed checkpoint. The export checks
+ * (`verifyActivityExport`, `expectedEventHash`, `verifyCheckpointSignature`) use WebCrypto only,
+ * so a browser runs them as the CLI does; the rest uses Node's crypto.
  */
 export { type ChainHead, GENESIS_HASH, sealEvent, verifyChain } from '../activity/chain.js';
 export { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint.js';
@@ -13,3 +15,4 @@ export {
   type VerifyExportOptions,
   verifyActivityExport,
 } from './verify-export.js';
+export { expectedEventHash, sha256Hex, verifyCheckpointSignature } from './web-crypto.js';

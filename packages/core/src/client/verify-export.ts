@@ -7,12 +7,13 @@
  * edited, deleted, reordered, truncated, front-cut, borrowed or wholesale-rewritten log is caught,
  * not only an edited line.
  */
-import { type ChainHead, GENESIS_HASH, sealEvent } from '../activity/chain.js';
-import { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint.js';
-import type { ActivityDraft, ActivityEvent } from '../model.js';
+import { type ChainHead, GENESIS_HASH } from '../activity/chain-form.js';
+import type { Checkpoint } from '../activity/checkpoint-form.js';
+import type { ActivityEvent } from '../model.js';
 import { type ExportSource, linesOf } from './export-lines.js';
 import { type ExportVerdict, fail } from './export-verdict.js';
 import { OrganizationCheck } from './organization-check.js';
+import { expectedEventHash, verifyCheckpointSignature } from './web-crypto.js';
 
 export type { ExportFault, ExportVerdict } from './export-verdict.js';
 
@@ -85,19 +86,19 @@ export async function verifyActivityExport(
   for await (const text of linesOf(source)) {
     number++;
     if (text.trim() === '') continue;
-    const fault = takeLine(state, text, number, options);
+    const fault = await takeLine(state, text, number, options);
     if (fault) return fault;
   }
-  return verdictAtEnd(state, number, options);
+  return await verdictAtEnd(state, number, options);
 }
 
 /** Takes one non-blank line into `state`; the verdict when it fails. */
-function takeLine(
+async function takeLine(
   state: ExportState,
   text: string,
   number: number,
   options: VerifyExportOptions,
-): ExportVerdict | null {
+): Promise<ExportVerdict | null> {
   if (state.checkpoint) return fail(number, 'malformed', 'Nothing may follow the checkpoint line.');
   const parsed = parseLine(text, number);
   if (parsed.kind === 'fault') return parsed.verdict;
@@ -106,7 +107,7 @@ function takeLine(
     return null;
   }
   const { event } = parsed;
-  const alone = checkEventAlone(event, number, state.previous === null && options.partial !== true);
+  const alone = await checkEventAlone(event, number, state.previous === null && options.partial !== true);
   if (alone) return alone;
   const foreign = state.owner.event(event, number);
   if (foreign) return fail(foreign.line, 'wrong_organization', foreign.message);
@@ -152,18 +153,15 @@ function parseLine(text: string, number: number): ParsedLine {
 }
 
 /** The event on its own: its hash, its genesis link, and (for a full export's first line) seq 1. */
-function checkEventAlone(
+async function checkEventAlone(
   event: ActivityEvent,
   number: number,
   mustStartChain: boolean,
-): ExportVerdict | null {
-  const { hash, ...content } = event;
-  // The line on its own: its hash must be the one its content, seq and prev_hash give.
-  const resealed = sealEvent(
-    content as ActivityDraft,
-    event.seq === 1 ? null : { seq: event.seq - 1, hash: event.prev_hash },
-  );
-  if (resealed.hash !== hash || resealed.prev_hash !== event.prev_hash) {
+): Promise<ExportVerdict | null> {
+  // The line on its own: its hash must be the one its content, seq and prev_hash give (seq 1 is
+  // placed after the genesis hash, so another prev_hash fails here too).
+  const resealedPrev = event.seq === 1 ? GENESIS_HASH : event.prev_hash;
+  if ((await expectedEventHash(event)) !== event.hash || resealedPrev !== event.prev_hash) {
     return fail(number, 'edited', `The content of event seq ${event.seq} does not match its hash.`);
   }
   if (event.seq === 1 && event.prev_hash !== GENESIS_HASH) {
@@ -206,7 +204,11 @@ const missingBefore = (gap: { line: number; seq: number }): ExportVerdict =>
   fail(gap.line, 'deleted', `Events are missing before seq ${gap.seq}.`);
 
 /** The verdict once every line is read: no gap left, one organization, and the checkpoint. */
-function verdictAtEnd(state: ExportState, lines: number, options: VerifyExportOptions): ExportVerdict {
+async function verdictAtEnd(
+  state: ExportState,
+  lines: number,
+  options: VerifyExportOptions,
+): Promise<ExportVerdict> {
   if (state.gap) return missingBefore(state.gap);
   const carried = state.owner.end();
   if (carried) return fail(carried.line, 'wrong_organization', carried.message);
@@ -221,18 +223,18 @@ function verdictAtEnd(state: ExportState, lines: number, options: VerifyExportOp
   const head: ChainHead = previous
     ? { seq: previous.event.seq, hash: previous.event.hash }
     : { seq: 0, hash: GENESIS_HASH };
-  const fault = checkCheckpoint(checkpoint, head, lines, options.publicKey);
+  const fault = await checkCheckpoint(checkpoint, head, lines, options.publicKey);
   if (fault) return fault;
   return { ok: true, events: state.events, head, checkpoint: checkpoint?.value ?? null };
 }
 
 /** The closing checkpoint: present and signed by the key when one is given, and naming `head`. */
-function checkCheckpoint(
+async function checkCheckpoint(
   checkpoint: ExportState['checkpoint'],
   head: ChainHead,
   lines: number,
   publicKey: string | undefined,
-): ExportVerdict | null {
+): Promise<ExportVerdict | null> {
   if (publicKey !== undefined) {
     if (!checkpoint) {
       return fail(
@@ -241,7 +243,7 @@ function checkCheckpoint(
         'The export ends without its checkpoint line: it may have been cut short.',
       );
     }
-    if (!verifyCheckpoint(checkpoint.value, publicKey)) {
+    if (!(await verifyCheckpointSignature(checkpoint.value, publicKey))) {
       return fail(
         checkpoint.line,
         'checkpoint_invalid',
