@@ -6,7 +6,7 @@
 import { pgDriver, type SqlDriver } from '@latchkey/store-postgres';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyFilters, openActivity, rows, verify, watchRequests } from './activity-page.js';
+import { applyFilters, onlyType, openActivity, rows, verify, watchRequests } from './activity-page.js';
 import { freshDatabase, seedHistory, setUpOrganization, startPostgresServer } from './activity-world.js';
 import { expectAccessible, launchBrowser, missingBrowser } from './harness.js';
 
@@ -60,7 +60,7 @@ describe.skipIf(skip !== null)(
       expect(await page.getByRole('button', { name: 'Export NDJSON' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Export CSV' }).count()).toBe(0);
       await applyFilters(page, { Type: 'push_conflict', Environment: 'staging' });
-      await expect.poll(async () => (await rows(page)).every((r) => r.type === 'push_conflict')).toBe(true);
+      await expect.poll(() => onlyType(page, 'push_conflict'), { timeout: 10_000 }).toBe(true);
       for (const row of await rows(page)) expect(row.text).toContain('web / staging');
       expect(requests).toContain('/api/v2/organizations/acme/projects/web/environments/staging/history');
     });

@@ -69,3 +69,9 @@ export function watchRequests(page: Page): string[] {
   });
   return seen;
 }
+
+/** Whether the page shows a screen of events (not the loading state) all of type `type`. */
+export async function onlyType(page: Page, type: string): Promise<boolean> {
+  const shown = await rows(page);
+  return shown.length > 0 && shown.every((r) => r.type === type);
+}

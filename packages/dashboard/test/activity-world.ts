@@ -21,7 +21,7 @@ const BATCH = 1_000;
 /** The seeded history's types, by position: force-overwrites and conflicts among plain pushes. */
 export function seededType(i: number): string {
   if (i % 10 === 3) return 'push_force_overwrite';
-  if (i % 10 === 7) return 'push_conflict';
+  if (i % 10 === 8) return 'push_conflict';
   return 'push_applied';
 }
 

@@ -12,7 +12,15 @@ import { promisify } from 'node:util';
 import { pgDriver, type SqlDriver } from '@latchkey/store-postgres';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyFilters, openActivity, rowButtons, rows, rowsShown, verify } from './activity-page.js';
+import {
+  applyFilters,
+  onlyType,
+  openActivity,
+  rowButtons,
+  rows,
+  rowsShown,
+  verify,
+} from './activity-page.js';
 import {
   ADMIN_TOKEN,
   freshDatabase,
@@ -78,9 +86,7 @@ describe.skipIf(skip !== null)(`the Activity page${skip ? ` (skipped: ${skip})` 
     await expect
       .poll(() => new URL(page.url()).search)
       .toBe('?type=push_force_overwrite&project=web&environment=prod');
-    await expect
-      .poll(async () => (await rows(page)).every((r) => r.type === 'push_force_overwrite'))
-      .toBe(true);
+    await expect.poll(() => onlyType(page, 'push_force_overwrite'), { timeout: 10_000 }).toBe(true);
     const shown = await rows(page);
     expect(shown.length).toBe(50);
     for (const row of shown) expect(row.text).toContain('web / prod');

@@ -25,7 +25,7 @@ export function ActivityEventRow({ event, flagged }: { event: ActivityEvent; fla
         aria-controls={panel}
         onClick={() => setOpen(!open)}
       >
-        <Icon name="chevron" class="chevron" />
+        <Icon name={open ? 'chevron-open' : 'chevron'} />
         <span class="event-type">{event.type}</span>
         <span class="event-meta">
           <time dateTime={event.occurred_at}>{formatTime(event.occurred_at)}</time> · {event.actor.id} ·{' '}
