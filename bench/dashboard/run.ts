@@ -5,7 +5,7 @@
  * it), starts the Express example on it, signs in in Debian's Chromium (playwright-core), and
  * opens `/dashboard/activity` `--runs` times, reading in the page the time from the navigation's
  * start to the 50th row in the DOM (Performance API: `performance.now()` in a MutationObserver),
- * and the history request's own time (Resource Timing).
+ * and the history request's own time (Resource Timing); then one Verify over the whole log.
  *
  *   tsx bench/dashboard/run.ts [--events 1000000] [--runs 7] [--write] [--drop]
  *
@@ -25,6 +25,7 @@ import { chromium } from 'playwright-core';
 import { codeVersion, machine, publishResults } from '../push/report.js';
 import { measureFirstScreen } from './first-screen.js';
 import { seedUpTo } from './seed.js';
+import { measureVerify } from './verify-time.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -84,7 +85,8 @@ async function seedAndMeasure() {
       args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-dev-shm-usage'],
     });
     try {
-      return { head, runs: await measureFirstScreen(browser, server.url, TOKEN, Number(args.runs)) };
+      const runs = await measureFirstScreen(browser, server.url, TOKEN, Number(args.runs));
+      return { head, runs, verified: await measureVerify(browser, server.url, TOKEN) };
     } finally {
       await browser.close();
     }
@@ -93,7 +95,7 @@ async function seedAndMeasure() {
     await db.close();
   }
 }
-const { head, runs } = await seedAndMeasure();
+const { head, runs, verified } = await seedAndMeasure();
 if (args.drop) {
   await admin.query(`DROP DATABASE IF EXISTS "${NAME}" WITH (FORCE)`);
   rmSync(dir, { recursive: true, force: true });
@@ -112,5 +114,7 @@ const block = [
   '| --- | ---: | ---: | ---: |',
   ...rows,
   `| median | ${ms(median(sorted('firstScreen')))} | ${ms(median(sorted('history')))} | |`,
+  '',
+  `Verify over the whole log in the browser (export streamed and walked with WebCrypto, checkpoint checked): ${(verified.ms / 1000).toFixed(1)} s, "${verified.verdict}".`,
 ].join('\n');
 publishResults(block, { id: 'dashboard-activity', heading: 'Dashboard: Activity first screen' }, args.write);
