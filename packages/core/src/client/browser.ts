@@ -6,10 +6,6 @@
 export { type ChainHead, GENESIS_HASH } from '../activity/chain-form.js';
 export type { Checkpoint } from '../activity/checkpoint-form.js';
 export type { ActivityDraft, ActivityEvent, Actor } from '../model.js';
-export {
-  type ExportFault,
-  type ExportVerdict,
-  type VerifyExportOptions,
-  verifyActivityExport,
-} from './verify-export.js';
+export type { ExportFault, ExportVerdict, VerifyExportOptions } from './verify-export.js';
 export { expectedEventHash, sha256Hex, verifyCheckpointSignature } from './web-crypto.js';
+export { verifyActivityExport } from './web-verify-export.js';

@@ -10,14 +10,14 @@
 import { type ChainHead, GENESIS_HASH } from '../activity/chain-form.js';
 import type { Checkpoint } from '../activity/checkpoint-form.js';
 import type { ActivityEvent } from '../model.js';
+import { type ChainCrypto, eventChainText } from './chain-crypto.js';
 import { type ExportSource, linesOf } from './export-lines.js';
 import { type ExportVerdict, fail } from './export-verdict.js';
 import { OrganizationCheck } from './organization-check.js';
-import { expectedEventHash, verifyCheckpointSignature } from './web-crypto.js';
 
 export type { ExportFault, ExportVerdict } from './export-verdict.js';
 
-/** Options of {@link verifyActivityExport}. */
+/** Options of `verifyActivityExport`. */
 export interface VerifyExportOptions {
   /**
    * The slug of the organization whose log this is meant to be. Every event and the checkpoint
@@ -56,6 +56,7 @@ interface ExportState {
   checkpoint: { value: Checkpoint; line: number } | null;
   events: number;
   owner: OrganizationCheck;
+  crypto: ChainCrypto;
 }
 
 /** One line, parsed: a failure, a checkpoint or an event. */
@@ -69,9 +70,11 @@ type ParsedLine =
  * a `fetch` body) of `options.organization`. A full export (no filter) is checked from the genesis
  * of the chain; one exported with `since` only with `partial`, from its first line on, which it has
  * to trust. An export filtered by `type` or `until` has gaps or ends before its checkpoint's head,
- * so it does not verify: verify the full export.
+ * so it does not verify: verify the full export. `crypto` gives the hash and signature check: the
+ * entries' `verifyActivityExport` pass Node's (`node-chain-crypto.ts`) or WebCrypto's.
  */
-export async function verifyActivityExport(
+export async function verifyExportWith(
+  crypto: ChainCrypto,
   source: ExportSource,
   options: VerifyExportOptions,
 ): Promise<ExportVerdict> {
@@ -81,6 +84,7 @@ export async function verifyActivityExport(
     checkpoint: null,
     events: 0,
     owner: new OrganizationCheck(options.organization),
+    crypto,
   };
   let number = 0;
   for await (const text of linesOf(source)) {
@@ -107,7 +111,12 @@ async function takeLine(
     return null;
   }
   const { event } = parsed;
-  const alone = await checkEventAlone(event, number, state.previous === null && options.partial !== true);
+  const alone = await checkEventAlone(
+    state.crypto,
+    event,
+    number,
+    state.previous === null && options.partial !== true,
+  );
   if (alone) return alone;
   const foreign = state.owner.event(event, number);
   if (foreign) return fail(foreign.line, 'wrong_organization', foreign.message);
@@ -154,6 +163,7 @@ function parseLine(text: string, number: number): ParsedLine {
 
 /** The event on its own: its hash, its genesis link, and (for a full export's first line) seq 1. */
 async function checkEventAlone(
+  crypto: ChainCrypto,
   event: ActivityEvent,
   number: number,
   mustStartChain: boolean,
@@ -161,7 +171,7 @@ async function checkEventAlone(
   // The line on its own: its hash must be the one its content, seq and prev_hash give (seq 1 is
   // placed after the genesis hash, so another prev_hash fails here too).
   const resealedPrev = event.seq === 1 ? GENESIS_HASH : event.prev_hash;
-  if ((await expectedEventHash(event)) !== event.hash || resealedPrev !== event.prev_hash) {
+  if ((await crypto.sha256Hex(eventChainText(event))) !== event.hash || resealedPrev !== event.prev_hash) {
     return fail(number, 'edited', `The content of event seq ${event.seq} does not match its hash.`);
   }
   if (event.seq === 1 && event.prev_hash !== GENESIS_HASH) {
@@ -223,13 +233,14 @@ async function verdictAtEnd(
   const head: ChainHead = previous
     ? { seq: previous.event.seq, hash: previous.event.hash }
     : { seq: 0, hash: GENESIS_HASH };
-  const fault = await checkCheckpoint(checkpoint, head, lines, options.publicKey);
+  const fault = await checkCheckpoint(state.crypto, checkpoint, head, lines, options.publicKey);
   if (fault) return fault;
   return { ok: true, events: state.events, head, checkpoint: checkpoint?.value ?? null };
 }
 
 /** The closing checkpoint: present and signed by the key when one is given, and naming `head`. */
 async function checkCheckpoint(
+  crypto: ChainCrypto,
   checkpoint: ExportState['checkpoint'],
   head: ChainHead,
   lines: number,
@@ -243,7 +254,7 @@ async function checkCheckpoint(
         'The export ends without its checkpoint line: it may have been cut short.',
       );
     }
-    if (!(await verifyCheckpointSignature(checkpoint.value, publicKey))) {
+    if (!(await crypto.verifyCheckpoint(checkpoint.value, publicKey))) {
       return fail(
         checkpoint.line,
         'checkpoint_invalid',

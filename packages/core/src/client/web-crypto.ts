@@ -1,11 +1,11 @@
 /**
- * The client's hashing and signature checks through WebCrypto (`crypto.subtle`), which Node 20 and
- * browsers share, so `verifyActivityExport` runs the same code in the CLI and in the dashboard.
- * The hashed and signed texts come from the crypto-free forms the server uses too.
+ * The client's hashing and signature checks through WebCrypto (`crypto.subtle`), for browsers
+ * (the dashboard's Verify): `verifyActivityExport` there runs the same walk as in the CLI, with
+ * these primitives. The hashed and signed texts come from the crypto-free forms the server uses.
  */
-import { chainText, placeEvent } from '../activity/chain-form.js';
 import { type Checkpoint, checkpointSignedText } from '../activity/checkpoint-form.js';
-import type { ActivityDraft, ActivityEvent } from '../model.js';
+import type { ActivityEvent } from '../model.js';
+import { type ChainCrypto, eventChainText } from './chain-crypto.js';
 
 const encoder = new TextEncoder();
 
@@ -39,9 +39,7 @@ export function base64Bytes(text: string): Uint8Array<ArrayBuffer> {
 
 /** The hash `event` should carry: its content placed after `prev_hash` at its own `seq`. */
 export async function expectedEventHash(event: ActivityEvent): Promise<string> {
-  const { hash: _hash, ...content } = event;
-  const head = event.seq === 1 ? null : { seq: event.seq - 1, hash: event.prev_hash };
-  return sha256Hex(chainText(placeEvent(content as ActivityDraft, head)));
+  return sha256Hex(eventChainText(event));
 }
 
 /** An Ed25519 public key (raw base64url, or SPKI PEM) for WebCrypto's verify. */
@@ -69,3 +67,6 @@ export async function verifyCheckpointSignature(checkpoint: Checkpoint, publicKe
     return false;
   }
 }
+
+/** The export check's primitives on WebCrypto, for browsers. */
+export const webChainCrypto: ChainCrypto = { sha256Hex, verifyCheckpoint: verifyCheckpointSignature };
