@@ -10,8 +10,9 @@
 import { type ChainHead, GENESIS_HASH } from '../activity/chain-form.js';
 import type { Checkpoint } from '../activity/checkpoint-form.js';
 import type { ActivityEvent } from '../model.js';
-import { type ChainCrypto, eventChainText } from './chain-crypto.js';
-import { type ExportSource, linesOf } from './export-lines.js';
+import type { ChainCrypto } from './chain-crypto.js';
+import { type ParsedLine, parsedLines } from './export-line.js';
+import type { ExportSource } from './export-lines.js';
 import { type ExportVerdict, fail } from './export-verdict.js';
 import { OrganizationCheck } from './organization-check.js';
 
@@ -37,18 +38,6 @@ export interface VerifyExportOptions {
   partial?: boolean;
 }
 
-function isEvent(value: unknown): value is ActivityEvent {
-  const e = value as ActivityEvent;
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    Number.isSafeInteger(e.seq) &&
-    e.seq >= 1 &&
-    typeof e.hash === 'string' &&
-    typeof e.prev_hash === 'string'
-  );
-}
-
 /** What the lines so far have shown: the last event, a jump in seq waiting for its next line, the checkpoint. */
 interface ExportState {
   previous: { event: ActivityEvent; line: number } | null;
@@ -58,12 +47,6 @@ interface ExportState {
   owner: OrganizationCheck;
   crypto: ChainCrypto;
 }
-
-/** One line, parsed: a failure, a checkpoint or an event. */
-type ParsedLine =
-  | { kind: 'fault'; verdict: ExportVerdict }
-  | { kind: 'checkpoint'; value: Checkpoint }
-  | { kind: 'event'; event: ActivityEvent };
 
 /**
  * Verifies an NDJSON export (a string, bytes, or a stream of chunks such as a file read stream or
@@ -86,33 +69,32 @@ export async function verifyExportWith(
     owner: new OrganizationCheck(options.organization),
     crypto,
   };
-  let number = 0;
-  for await (const text of linesOf(source)) {
-    number++;
-    if (text.trim() === '') continue;
-    const fault = await takeLine(state, text, number, options);
+  let lines = 0;
+  for await (const line of parsedLines(source, crypto)) {
+    lines = line.number;
+    if (line.parsed === null) continue;
+    const fault = await takeLine(state, line.parsed, line.number, options);
     if (fault) return fault;
   }
-  return await verdictAtEnd(state, number, options);
+  return await verdictAtEnd(state, lines, options);
 }
 
 /** Takes one non-blank line into `state`; the verdict when it fails. */
 async function takeLine(
   state: ExportState,
-  text: string,
+  parsed: ParsedLine,
   number: number,
   options: VerifyExportOptions,
 ): Promise<ExportVerdict | null> {
   if (state.checkpoint) return fail(number, 'malformed', 'Nothing may follow the checkpoint line.');
-  const parsed = parseLine(text, number);
   if (parsed.kind === 'fault') return parsed.verdict;
   if (parsed.kind === 'checkpoint') {
     state.checkpoint = { value: parsed.value, line: number };
     return null;
   }
   const { event } = parsed;
-  const alone = await checkEventAlone(
-    state.crypto,
+  const alone = checkEventAlone(
+    await parsed.hash,
     event,
     number,
     state.previous === null && options.partial !== true,
@@ -134,44 +116,17 @@ async function takeLine(
   return follow(state, event, number);
 }
 
-/** A line as JSON: a checkpoint line or an event. */
-function parseLine(text: string, number: number): ParsedLine {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { kind: 'fault', verdict: fail(number, 'malformed', 'The line is not JSON.') };
-  }
-  if (typeof value === 'object' && value !== null && 'checkpoint' in value) {
-    const signed = (value as { checkpoint: unknown }).checkpoint;
-    if (typeof signed !== 'object' || signed === null) {
-      return {
-        kind: 'fault',
-        verdict: fail(number, 'malformed', 'The checkpoint line holds no checkpoint.'),
-      };
-    }
-    return { kind: 'checkpoint', value: signed as Checkpoint };
-  }
-  if (!isEvent(value)) {
-    return {
-      kind: 'fault',
-      verdict: fail(number, 'malformed', 'The line is neither an event nor a checkpoint.'),
-    };
-  }
-  return { kind: 'event', event: value };
-}
-
 /** The event on its own: its hash, its genesis link, and (for a full export's first line) seq 1. */
-async function checkEventAlone(
-  crypto: ChainCrypto,
+function checkEventAlone(
+  contentHash: string,
   event: ActivityEvent,
   number: number,
   mustStartChain: boolean,
-): Promise<ExportVerdict | null> {
+): ExportVerdict | null {
   // The line on its own: its hash must be the one its content, seq and prev_hash give (seq 1 is
   // placed after the genesis hash, so another prev_hash fails here too).
   const resealedPrev = event.seq === 1 ? GENESIS_HASH : event.prev_hash;
-  if ((await crypto.sha256Hex(eventChainText(event))) !== event.hash || resealedPrev !== event.prev_hash) {
+  if (contentHash !== event.hash || resealedPrev !== event.prev_hash) {
     return fail(number, 'edited', `The content of event seq ${event.seq} does not match its hash.`);
   }
   if (event.seq === 1 && event.prev_hash !== GENESIS_HASH) {
