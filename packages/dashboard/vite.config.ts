@@ -9,6 +9,9 @@ export default defineConfig({
   root: 'app',
   base: '/__latchkey_dashboard__/',
   publicDir: false,
+  // The app shares the export checks of `@latchkey/core/client` (WebCrypto only), read from the
+  // workspace's sources as the tests read them; the rest is Vite's default list for browsers.
+  resolve: { conditions: ['@latchkey/source', 'module', 'browser', 'development|production'] },
   build: {
     outDir: '../assets',
     emptyOutDir: true,

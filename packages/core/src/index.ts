@@ -40,8 +40,9 @@ export {
 export { generateApiToken, hashToken } from './auth/tokens.js';
 export { type BackupCounts, emptyBackupCounts } from './backup/format.js';
 export { RESTORE_LIMIT_DEFAULTS, type RestoreLimitsOption } from './backup/restore-limits.js';
+export { verifyActivityExport } from './client/node-chain-crypto.js';
 export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './client/push.js';
-export { type ExportFault, type ExportVerdict, verifyActivityExport } from './client/verify-export.js';
+export type { ExportFault, ExportVerdict } from './client/verify-export.js';
 export { type IdGenerator, randomId } from './config/ids.js';
 export type { CoreLogger } from './config/logger.js';
 export type { BootstrapOptions, CoreOptions, ExternalIdentity, HostAuthenticate } from './config/options.js';

@@ -4,28 +4,15 @@
  * or editing any event breaks every hash after it.
  */
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import type { ActivityDraft, ActivityEvent } from '../model.js';
+import { type ChainHead, chainText, placeEvent } from './chain-form.js';
 
-/** The `prev_hash` of an organization's first event. */
-export const GENESIS_HASH = '0'.repeat(64);
-
-/** The chain head an append builds on. */
-export interface ChainHead {
-  seq: number;
-  hash: string;
-}
+export { type ChainHead, GENESIS_HASH } from './chain-form.js';
 
 /** Places a draft after `head` (or first when `head` is null), computing `seq`, `prev_hash` and `hash`. */
 export function sealEvent(draft: ActivityDraft, head: ChainHead | null): ActivityEvent {
-  const unsealed = {
-    ...stripUndefined(draft),
-    seq: (head?.seq ?? 0) + 1,
-    prev_hash: head?.hash ?? GENESIS_HASH,
-  };
-  const hash = createHash('sha256')
-    .update(canonicalize(unsealed) ?? '')
-    .digest('hex');
+  const unsealed = placeEvent(draft, head);
+  const hash = createHash('sha256').update(chainText(unsealed)).digest('hex');
   return { ...unsealed, hash } as ActivityEvent;
 }
 
@@ -41,10 +28,4 @@ export function verifyChain(events: readonly ActivityEvent[], previous: ChainHea
     head = { seq: event.seq, hash };
   }
   return -1;
-}
-
-function stripUndefined<T extends object>(value: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
-  return out as T;
 }

@@ -13,24 +13,9 @@ import {
   sign,
   verify,
 } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { type Checkpoint, checkpointSignedText } from './checkpoint-form.js';
 
-/** A signed statement of an organization's chain head. */
-export interface Checkpoint {
-  organization: string;
-  /** The head's seq (0 for an empty chain). */
-  seq: number;
-  /** The head's hash (64 zeros for an empty chain). */
-  hash: string;
-  /** RFC 3339 UTC time of signing, with milliseconds. */
-  signed_at: string;
-  /** Names the audit key: the first 16 hex digits of the SHA-256 of its raw public key. */
-  key_id: string;
-  /** The raw Ed25519 public key, base64url: a convenience; auditors pin the key out of band. */
-  public_key: string;
-  /** base64url Ed25519 signature over the JCS of this record without `signature` and `public_key`. */
-  signature: string;
-}
+export type { Checkpoint } from './checkpoint-form.js';
 
 /** The server's audit key, ready to sign. */
 export interface AuditKey {
@@ -73,8 +58,7 @@ export function generateAuditKey(): { privateKeyPem: string; publicKey: string }
 
 /** The bytes a checkpoint's signature covers. */
 function signedBytes(checkpoint: Omit<Checkpoint, 'signature' | 'public_key'>): Buffer {
-  const { organization, seq, hash, signed_at, key_id } = checkpoint;
-  return Buffer.from(canonicalize({ organization, seq, hash, signed_at, key_id }) ?? '');
+  return Buffer.from(checkpointSignedText(checkpoint));
 }
 
 /** Signs the chain head `{organization, seq, hash}` at `signedAt`. */

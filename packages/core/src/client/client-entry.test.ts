@@ -28,3 +28,10 @@ it('the client entry loads no server code', () => {
   );
   expect(server).toEqual([]);
 });
+
+it('the export checks load no Node module, so a browser runs them as the CLI does', () => {
+  for (const file of ['client/browser.ts', 'client/verify-export.ts', 'client/web-verify-export.ts']) {
+    const modules = [...graph(join(src, file))];
+    expect(modules.filter((m) => m.startsWith('node:'))).toEqual([]);
+  }
+});

@@ -1,12 +1,15 @@
 /**
  * `@latchkey/core/client`: what a client needs, without any server code: device keys and push
- * signing, and checking an activity export and its signed checkpoint.
+ * signing, and checking an activity export and its signed checkpoint. `verifyActivityExport` walks
+ * an export with Node's crypto here and with WebCrypto under the `browser` condition
+ * (`browser.ts`): the same walk and texts, the primitive of each platform.
  */
 export { type ChainHead, GENESIS_HASH, sealEvent, verifyChain } from '../activity/chain.js';
 export { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint.js';
 export type { ActivityDraft, ActivityEvent, Actor } from '../model.js';
 export type { PushAddress } from '../secrets/signatures.js';
 export { type CosignOptions, cosignCheckpoint } from './cosign-checkpoint.js';
+export { verifyActivityExport } from './node-chain-crypto.js';
 export {
   type CheckpointFault,
   type CheckpointVerdict,
@@ -17,9 +20,5 @@ export {
   openCheckpoint,
 } from './open-checkpoint.js';
 export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './push.js';
-export {
-  type ExportFault,
-  type ExportVerdict,
-  type VerifyExportOptions,
-  verifyActivityExport,
-} from './verify-export.js';
+export type { ExportFault, ExportVerdict, VerifyExportOptions } from './verify-export.js';
+export { expectedEventHash, sha256Hex, verifyCheckpointSignature } from './web-crypto.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { type ChainHead, sealEvent } from '../activity/chain.js';
 import { generateAuditKey, signCheckpoint, toAuditKey } from '../activity/checkpoint.js';
 import type { ActivityDraft, ActivityEvent } from '../model.js';
-import { type VerifyExportOptions, verifyActivityExport } from './verify-export.js';
+import { verifyActivityExport } from './node-chain-crypto.js';
+import type { VerifyExportOptions } from './verify-export.js';
 
 const key = generateAuditKey();
 const auditKey = toAuditKey(key.privateKeyPem);

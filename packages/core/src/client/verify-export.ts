@@ -7,16 +7,18 @@
  * edited, deleted, reordered, truncated, front-cut, borrowed or wholesale-rewritten log is caught,
  * not only an edited line.
  */
-import { type ChainHead, GENESIS_HASH, sealEvent } from '../activity/chain.js';
-import { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint.js';
-import type { ActivityDraft, ActivityEvent } from '../model.js';
-import { type ExportSource, linesOf } from './export-lines.js';
+import { type ChainHead, GENESIS_HASH } from '../activity/chain-form.js';
+import type { Checkpoint } from '../activity/checkpoint-form.js';
+import type { ActivityEvent } from '../model.js';
+import type { ChainCrypto } from './chain-crypto.js';
+import { type ParsedLine, parsedLines } from './export-line.js';
+import type { ExportSource } from './export-lines.js';
 import { type ExportVerdict, fail } from './export-verdict.js';
 import { OrganizationCheck } from './organization-check.js';
 
 export type { ExportFault, ExportVerdict } from './export-verdict.js';
 
-/** Options of {@link verifyActivityExport}. */
+/** Options of `verifyActivityExport`. */
 export interface VerifyExportOptions {
   /**
    * The slug of the organization whose log this is meant to be. Every event and the checkpoint
@@ -36,18 +38,6 @@ export interface VerifyExportOptions {
   partial?: boolean;
 }
 
-function isEvent(value: unknown): value is ActivityEvent {
-  const e = value as ActivityEvent;
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    Number.isSafeInteger(e.seq) &&
-    e.seq >= 1 &&
-    typeof e.hash === 'string' &&
-    typeof e.prev_hash === 'string'
-  );
-}
-
 /** What the lines so far have shown: the last event, a jump in seq waiting for its next line, the checkpoint. */
 interface ExportState {
   previous: { event: ActivityEvent; line: number } | null;
@@ -55,22 +45,19 @@ interface ExportState {
   checkpoint: { value: Checkpoint; line: number } | null;
   events: number;
   owner: OrganizationCheck;
+  crypto: ChainCrypto;
 }
-
-/** One line, parsed: a failure, a checkpoint or an event. */
-type ParsedLine =
-  | { kind: 'fault'; verdict: ExportVerdict }
-  | { kind: 'checkpoint'; value: Checkpoint }
-  | { kind: 'event'; event: ActivityEvent };
 
 /**
  * Verifies an NDJSON export (a string, bytes, or a stream of chunks such as a file read stream or
  * a `fetch` body) of `options.organization`. A full export (no filter) is checked from the genesis
  * of the chain; one exported with `since` only with `partial`, from its first line on, which it has
  * to trust. An export filtered by `type` or `until` has gaps or ends before its checkpoint's head,
- * so it does not verify: verify the full export.
+ * so it does not verify: verify the full export. `crypto` gives the hash and signature check: the
+ * entries' `verifyActivityExport` pass Node's (`node-chain-crypto.ts`) or WebCrypto's.
  */
-export async function verifyActivityExport(
+export async function verifyExportWith(
+  crypto: ChainCrypto,
   source: ExportSource,
   options: VerifyExportOptions,
 ): Promise<ExportVerdict> {
@@ -80,33 +67,38 @@ export async function verifyActivityExport(
     checkpoint: null,
     events: 0,
     owner: new OrganizationCheck(options.organization),
+    crypto,
   };
-  let number = 0;
-  for await (const text of linesOf(source)) {
-    number++;
-    if (text.trim() === '') continue;
-    const fault = takeLine(state, text, number, options);
+  let lines = 0;
+  for await (const line of parsedLines(source, crypto)) {
+    lines = line.number;
+    if (line.parsed === null) continue;
+    const fault = await takeLine(state, line.parsed, line.number, options);
     if (fault) return fault;
   }
-  return verdictAtEnd(state, number, options);
+  return await verdictAtEnd(state, lines, options);
 }
 
 /** Takes one non-blank line into `state`; the verdict when it fails. */
-function takeLine(
+async function takeLine(
   state: ExportState,
-  text: string,
+  parsed: ParsedLine,
   number: number,
   options: VerifyExportOptions,
-): ExportVerdict | null {
+): Promise<ExportVerdict | null> {
   if (state.checkpoint) return fail(number, 'malformed', 'Nothing may follow the checkpoint line.');
-  const parsed = parseLine(text, number);
   if (parsed.kind === 'fault') return parsed.verdict;
   if (parsed.kind === 'checkpoint') {
     state.checkpoint = { value: parsed.value, line: number };
     return null;
   }
   const { event } = parsed;
-  const alone = checkEventAlone(event, number, state.previous === null && options.partial !== true);
+  const alone = checkEventAlone(
+    await parsed.hash,
+    event,
+    number,
+    state.previous === null && options.partial !== true,
+  );
   if (alone) return alone;
   const foreign = state.owner.event(event, number);
   if (foreign) return fail(foreign.line, 'wrong_organization', foreign.message);
@@ -124,46 +116,17 @@ function takeLine(
   return follow(state, event, number);
 }
 
-/** A line as JSON: a checkpoint line or an event. */
-function parseLine(text: string, number: number): ParsedLine {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { kind: 'fault', verdict: fail(number, 'malformed', 'The line is not JSON.') };
-  }
-  if (typeof value === 'object' && value !== null && 'checkpoint' in value) {
-    const signed = (value as { checkpoint: unknown }).checkpoint;
-    if (typeof signed !== 'object' || signed === null) {
-      return {
-        kind: 'fault',
-        verdict: fail(number, 'malformed', 'The checkpoint line holds no checkpoint.'),
-      };
-    }
-    return { kind: 'checkpoint', value: signed as Checkpoint };
-  }
-  if (!isEvent(value)) {
-    return {
-      kind: 'fault',
-      verdict: fail(number, 'malformed', 'The line is neither an event nor a checkpoint.'),
-    };
-  }
-  return { kind: 'event', event: value };
-}
-
 /** The event on its own: its hash, its genesis link, and (for a full export's first line) seq 1. */
 function checkEventAlone(
+  contentHash: string,
   event: ActivityEvent,
   number: number,
   mustStartChain: boolean,
 ): ExportVerdict | null {
-  const { hash, ...content } = event;
-  // The line on its own: its hash must be the one its content, seq and prev_hash give.
-  const resealed = sealEvent(
-    content as ActivityDraft,
-    event.seq === 1 ? null : { seq: event.seq - 1, hash: event.prev_hash },
-  );
-  if (resealed.hash !== hash || resealed.prev_hash !== event.prev_hash) {
+  // The line on its own: its hash must be the one its content, seq and prev_hash give (seq 1 is
+  // placed after the genesis hash, so another prev_hash fails here too).
+  const resealedPrev = event.seq === 1 ? GENESIS_HASH : event.prev_hash;
+  if (contentHash !== event.hash || resealedPrev !== event.prev_hash) {
     return fail(number, 'edited', `The content of event seq ${event.seq} does not match its hash.`);
   }
   if (event.seq === 1 && event.prev_hash !== GENESIS_HASH) {
@@ -206,7 +169,11 @@ const missingBefore = (gap: { line: number; seq: number }): ExportVerdict =>
   fail(gap.line, 'deleted', `Events are missing before seq ${gap.seq}.`);
 
 /** The verdict once every line is read: no gap left, one organization, and the checkpoint. */
-function verdictAtEnd(state: ExportState, lines: number, options: VerifyExportOptions): ExportVerdict {
+async function verdictAtEnd(
+  state: ExportState,
+  lines: number,
+  options: VerifyExportOptions,
+): Promise<ExportVerdict> {
   if (state.gap) return missingBefore(state.gap);
   const carried = state.owner.end();
   if (carried) return fail(carried.line, 'wrong_organization', carried.message);
@@ -221,18 +188,19 @@ function verdictAtEnd(state: ExportState, lines: number, options: VerifyExportOp
   const head: ChainHead = previous
     ? { seq: previous.event.seq, hash: previous.event.hash }
     : { seq: 0, hash: GENESIS_HASH };
-  const fault = checkCheckpoint(checkpoint, head, lines, options.publicKey);
+  const fault = await checkCheckpoint(state.crypto, checkpoint, head, lines, options.publicKey);
   if (fault) return fault;
   return { ok: true, events: state.events, head, checkpoint: checkpoint?.value ?? null };
 }
 
 /** The closing checkpoint: present and signed by the key when one is given, and naming `head`. */
-function checkCheckpoint(
+async function checkCheckpoint(
+  crypto: ChainCrypto,
   checkpoint: ExportState['checkpoint'],
   head: ChainHead,
   lines: number,
   publicKey: string | undefined,
-): ExportVerdict | null {
+): Promise<ExportVerdict | null> {
   if (publicKey !== undefined) {
     if (!checkpoint) {
       return fail(
@@ -241,7 +209,7 @@ function checkCheckpoint(
         'The export ends without its checkpoint line: it may have been cut short.',
       );
     }
-    if (!verifyCheckpoint(checkpoint.value, publicKey)) {
+    if (!(await crypto.verifyCheckpoint(checkpoint.value, publicKey))) {
       return fail(
         checkpoint.line,
         'checkpoint_invalid',

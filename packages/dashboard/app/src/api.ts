@@ -53,10 +53,16 @@ function detailOf(body: unknown): string | null {
   return first?.message ? `${first.path ? `${first.path}: ` : ''}${first.message}` : null;
 }
 
+/** The headers of an API call that accepts `accept`, with the token when there is one. */
+export function authHeaders(accept: string, token = currentToken): Record<string, string> {
+  const headers: Record<string, string> = { accept };
+  if (token) headers['authorization'] = `Bearer ${token}`;
+  return headers;
+}
+
 /** Calls the API; resolves with the JSON body of a 2xx answer, rejects with an {@link ApiError}. */
 export async function api<T>(method: string, path: string, body?: unknown, token = currentToken): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (token) headers['authorization'] = `Bearer ${token}`;
+  const headers = authHeaders('application/json', token);
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {

@@ -5,6 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Icon } from './icons.js';
 
 function useModal(onClose: () => void) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -46,8 +47,8 @@ export function SecretDialog({ title, secret, onClose }: { title: string; secret
     <dialog ref={ref} class="dialog" aria-labelledby="secret-title" aria-describedby="secret-warning">
       <h2 id="secret-title">{title}</h2>
       <p id="secret-warning" class="warning">
-        <span aria-hidden="true">⚠ </span>
-        Copy this secret now and keep it with your receiver: <strong>it will not be shown again.</strong>
+        <Icon name="warning" /> Copy this secret now and keep it with your receiver:{' '}
+        <strong>it will not be shown again.</strong>
       </p>
       <p class="secret">
         <span class="visually-hidden">Signing secret: </span>

@@ -2,8 +2,8 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiError, api, setApiToken, storedToken, storeToken } from './api.js';
-import { SettingsPage } from './settings-page.js';
 import { SignIn } from './sign-in.js';
+import { SignedInPages } from './signed-in-pages.js';
 import { Status } from './states.js';
 import type { Me } from './types.js';
 // The styles, one concern per file, in cascade order (narrow-screen rules last).
@@ -16,6 +16,7 @@ import './styles/figures.css';
 import './styles/webhooks.css';
 import './styles/charts.css';
 import './styles/tables-dialogs.css';
+import './styles/activity.css';
 import './styles/narrow.css';
 
 type Session =
@@ -61,7 +62,7 @@ function App() {
     );
   }
   return (
-    <SettingsPage
+    <SignedInPages
       me={session.me}
       onSignOut={() => {
         storeToken(null);

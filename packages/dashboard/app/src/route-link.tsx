@@ -6,14 +6,22 @@ import { href, onLinkClick } from './router.js';
 export function RouteLink({
   route,
   class: className,
+  current,
   children,
 }: {
   route: string;
   class?: string;
+  /** Marks the link as the page on screen (`aria-current="page"`). */
+  current?: boolean;
   children: ComponentChildren;
 }) {
   return (
-    <a class={className} href={href(route)} onClick={(e) => onLinkClick(e, route)}>
+    <a
+      class={className}
+      href={href(route)}
+      aria-current={current ? 'page' : undefined}
+      onClick={(e) => onLinkClick(e, route)}
+    >
       {children}
     </a>
   );

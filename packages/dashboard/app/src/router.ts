@@ -11,6 +11,7 @@ const metaBase =
 export const BASE = metaBase.startsWith('/__') ? '/dashboard' : metaBase.replace(/\/$/, '');
 
 export const ROUTES = {
+  activity: '/activity',
   general: '/settings/general',
   notifications: '/settings/notifications',
   auditWebhooks: '/settings/notifications/audit-webhooks',

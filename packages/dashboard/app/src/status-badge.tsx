@@ -1,7 +1,10 @@
 /** A webhook's state in the API's own word, told apart by icon and shape as well as colour. */
+import { Icon, type IconName } from './icons.js';
 import type { WebhookStatus } from './types.js';
 
-const ICONS: Record<WebhookStatus, string> = { active: '✓', disabled: '⏸', dead_letter: '⚠' };
+// Inline SVG: the font glyphs these once were (a pause sign among them) are missing from some
+// systems' fonts and showed as an empty box.
+const ICONS: Record<WebhookStatus, IconName> = { active: 'check', disabled: 'pause', dead_letter: 'warning' };
 const HINTS: Record<WebhookStatus, string> = {
   active: 'Deliveries are sent as events occur.',
   disabled: 'Nothing is queued; enable to resume.',
@@ -11,9 +14,7 @@ const HINTS: Record<WebhookStatus, string> = {
 export function StatusBadge({ status }: { status: WebhookStatus }) {
   return (
     <span class={`badge badge-${status}`} title={HINTS[status]} data-status={status}>
-      <span aria-hidden="true" class="badge-icon">
-        {ICONS[status]}
-      </span>
+      <Icon name={ICONS[status]} class="badge-icon" />
       {status}
     </span>
   );
@@ -23,9 +24,7 @@ export function StatusBadge({ status }: { status: WebhookStatus }) {
 export function ResultBadge({ ok }: { ok: boolean }) {
   return (
     <span class={`badge ${ok ? 'badge-active' : 'badge-dead_letter'}`}>
-      <span aria-hidden="true" class="badge-icon">
-        {ok ? '✓' : '✕'}
-      </span>
+      <Icon name={ok ? 'check' : 'cross'} class="badge-icon" />
       {ok ? 'succeeded' : 'failed'}
     </span>
   );

@@ -11,15 +11,16 @@ interface PlotProps {
   scale: TimelineScale;
 }
 
-/** The drawing, its axis, top and bottom values, and the first and last times. */
+/**
+ * The drawing, its axis and its top and bottom values. The first and last times are HTML below it
+ * (`TimelineChart`): text inside a stretched SVG is squeezed with it and, at 390 px, ran together.
+ */
 export function TimelinePlot({ buckets, scale, caption }: PlotProps & { caption: string }) {
   const { innerH } = scale;
   const totals = buckets.reduce((t, b) => ({ ok: t.ok + b.succeeded, bad: t.bad + b.failed }), {
     ok: 0,
     bad: 0,
   });
-  const first = buckets[0];
-  const last = buckets[buckets.length - 1];
   return (
     <svg
       viewBox={`0 0 ${W} ${H}`}
@@ -36,16 +37,6 @@ export function TimelinePlot({ buckets, scale, caption }: PlotProps & { caption:
       </text>
       <TimelineBars buckets={buckets} scale={scale} />
       <P95Line buckets={buckets} scale={scale} />
-      {first && (
-        <text class="tick" x={PAD.left} y={H - 6}>
-          {formatShortTime(first.from)}
-        </text>
-      )}
-      {last && (
-        <text class="tick end" x={W - PAD.right} y={H - 6}>
-          {formatShortTime(last.to)}
-        </text>
-      )}
     </svg>
   );
 }

@@ -5,7 +5,7 @@ import type { TimelineBucket } from './types.js';
 export const W = 720;
 export const H = 180;
 /** Room around the plot for the axis labels. */
-export const PAD = { left: 44, right: 8, top: 10, bottom: 24 };
+export const PAD = { left: 44, right: 8, top: 10, bottom: 8 };
 
 /** A round top for an axis at or above `value` (1, 2 or 5 times a power of ten; at least 5). */
 function niceMax(value: number): number {

@@ -49,3 +49,18 @@ export type EventTypeList = schemas.Infer<typeof schemas.EventTypesResponse>;
 
 /** One event type of the catalog. */
 export type EventTypeEntry = EventTypeList['event_types'][number];
+
+/** One activity event, as history and export show it. */
+export type ActivityEvent = schemas.Infer<typeof schemas.ActivityEventSchema>;
+
+/** `GET …/history`: a page of events, newest first. */
+export type HistoryPage = schemas.Infer<typeof schemas.HistoryResponse>;
+
+/** `GET …/activity/checkpoint`: the signed chain head. */
+export type SignedCheckpoint = schemas.Infer<typeof schemas.CheckpointResponse>;
+
+/** `GET …/projects`. */
+export type ProjectList = { projects: schemas.Infer<typeof schemas.ProjectResponse>[] };
+
+/** `GET …/projects/{project}/environments`. */
+export type EnvironmentList = { environments: schemas.Infer<typeof schemas.EnvironmentResponse>[] };

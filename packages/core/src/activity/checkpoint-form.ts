@@ -1,0 +1,29 @@
+/**
+ * A signed checkpoint's record and the text its signature covers, without any crypto module: the
+ * server signs and Node verifies this text (`checkpoint.ts`), a browser verifies it with WebCrypto
+ * (`client/web-crypto.ts`), so both read the same RFC 8785 form.
+ */
+import canonicalize from 'canonicalize';
+
+/** A signed statement of an organization's chain head. */
+export interface Checkpoint {
+  organization: string;
+  /** The head's seq (0 for an empty chain). */
+  seq: number;
+  /** The head's hash (64 zeros for an empty chain). */
+  hash: string;
+  /** RFC 3339 UTC time of signing, with milliseconds. */
+  signed_at: string;
+  /** Names the audit key: the first 16 hex digits of the SHA-256 of its raw public key. */
+  key_id: string;
+  /** The raw Ed25519 public key, base64url: a convenience; auditors pin the key out of band. */
+  public_key: string;
+  /** base64url Ed25519 signature over the JCS of this record without `signature` and `public_key`. */
+  signature: string;
+}
+
+/** The text a checkpoint's signature covers: the JCS of the record without `signature` and `public_key`. */
+export function checkpointSignedText(checkpoint: Omit<Checkpoint, 'signature' | 'public_key'>): string {
+  const { organization, seq, hash, signed_at, key_id } = checkpoint;
+  return canonicalize({ organization, seq, hash, signed_at, key_id }) ?? '';
+}

@@ -1,0 +1,21 @@
+/**
+ * `@latchkey/core/client` as a browser resolves it (the `browser` condition): the export checks
+ * and the checkpoint notes alone, on WebCrypto, without the device-key and push-signing helpers that need Node's crypto.
+ * The same functions as the Node entry, not copies: the dashboard checks what the CLI checks.
+ */
+export { type ChainHead, GENESIS_HASH } from '../activity/chain-form.js';
+export type { Checkpoint } from '../activity/checkpoint-form.js';
+export type { ActivityDraft, ActivityEvent, Actor } from '../model.js';
+export { type CosignOptions, cosignCheckpoint } from './cosign-checkpoint.js';
+export {
+  type CheckpointFault,
+  type CheckpointVerdict,
+  checkpointBody,
+  type NotePublicKey,
+  type OpenCheckpointOptions,
+  type OpenedCheckpoint,
+  openCheckpoint,
+} from './open-checkpoint.js';
+export type { ExportFault, ExportVerdict, VerifyExportOptions } from './verify-export.js';
+export { expectedEventHash, sha256Hex, verifyCheckpointSignature } from './web-crypto.js';
+export { verifyActivityExport } from './web-verify-export.js';
