@@ -39,6 +39,7 @@ import { describeMeTests } from './conformance/me.js';
 import { describeMediaTypeTests } from './conformance/media-types.js';
 import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js';
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
+import { describeProofTests } from './conformance/proofs.js';
 import { describePushTests } from './conformance/pushes.js';
 import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
@@ -207,6 +208,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeRestoreRuleTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
+    describeProofTests(ctx);
     describeRoleTableTests(ctx);
     describeDeviceKeyTests(ctx);
     describeClockTests(ctx);

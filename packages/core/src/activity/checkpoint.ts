@@ -22,6 +22,10 @@ export interface Checkpoint {
   seq: number;
   /** The head's hash (64 zeros for an empty chain). */
   hash: string;
+  /** The Merkle tree's size at this head (equal to `seq`), when the server keeps the tree; signed. */
+  tree_size?: number;
+  /** The RFC 6962 root hash of the tree of `tree_size` events, standard base64; signed. */
+  root_hash?: string;
   /** RFC 3339 UTC time of signing, with milliseconds. */
   signed_at: string;
   /** Names the audit key: the first 16 hex digits of the SHA-256 of its raw public key. */
@@ -73,13 +77,15 @@ export function generateAuditKey(): { privateKeyPem: string; publicKey: string }
 
 /** The bytes a checkpoint's signature covers. */
 function signedBytes(checkpoint: Omit<Checkpoint, 'signature' | 'public_key'>): Buffer {
-  const { organization, seq, hash, signed_at, key_id } = checkpoint;
-  return Buffer.from(canonicalize({ organization, seq, hash, signed_at, key_id }) ?? '');
+  const { organization, seq, hash, signed_at, key_id, tree_size, root_hash } = checkpoint;
+  // A checkpoint made before the tree has no tree fields: the same bytes as then.
+  const tree = tree_size === undefined && root_hash === undefined ? {} : { tree_size, root_hash };
+  return Buffer.from(canonicalize({ organization, seq, hash, signed_at, key_id, ...tree }) ?? '');
 }
 
-/** Signs the chain head `{organization, seq, hash}` at `signedAt`. */
+/** Signs the chain head `{organization, seq, hash}` (and its tree's head, when given) at `signedAt`. */
 export function signCheckpoint(
-  head: { organization: string; seq: number; hash: string },
+  head: { organization: string; seq: number; hash: string; tree_size?: number; root_hash?: string },
   key: AuditKey,
   signedAt: string,
 ): Checkpoint {

@@ -1,7 +1,6 @@
 /** `GET …/activity/checkpoint`: the organization's chain head, signed with the host's audit key. */
 
-import { signCheckpoint } from '../activity/checkpoint.js';
-import { chainHead } from '../activity/export/stream.js';
+import { signTreeHead, treeChainHead } from '../activity/tree-checkpoint.js';
 import { LatchkeyError } from '../http/errors.js';
 import { defineRoute } from '../http/router.js';
 import { CheckpointResponse } from '../schemas/api.js';
@@ -21,15 +20,8 @@ export const checkpointRoutes = [
     async handler(ctx) {
       const key = ctx.services.auditKey;
       if (!key) throw new LatchkeyError('not_found', 'Signed checkpoints are not enabled on this server.');
-      const head = await chainHead(ctx.services.store, ctx.organization.id);
-      return {
-        status: 200,
-        body: signCheckpoint(
-          { organization: ctx.organization.slug, ...head },
-          key,
-          new Date(ctx.services.now()).toISOString(),
-        ),
-      };
+      const head = await treeChainHead(ctx.services.store, ctx.organization.id);
+      return { status: 200, body: signTreeHead(ctx.organization.slug, head, key, ctx.services.now()) };
     },
   }),
 ];

@@ -45,6 +45,8 @@ export const CheckpointResponse = z.strictObject({
   organization: z.string(),
   seq: z.number().int(),
   hash: z.string(),
+  tree_size: z.number().int().optional().describe('The Merkle tree size at this head (equal to seq); signed'),
+  root_hash: z.string().optional().describe('RFC 6962 root hash of the tree, standard base64; signed'),
   signed_at: z.string(),
   key_id: z.string(),
   public_key: z.string().describe('Raw Ed25519 key, base64url; pin it out of band'),
