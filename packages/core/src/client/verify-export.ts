@@ -10,7 +10,9 @@
 import { type ChainHead, GENESIS_HASH, sealEvent } from '../activity/chain.js';
 import { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint.js';
 import type { ActivityDraft, ActivityEvent } from '../model.js';
+import { parseLine } from './export-line.js';
 import { type ExportSource, linesOf } from './export-lines.js';
+import { ExportProofs } from './export-proofs.js';
 import { type ExportVerdict, fail } from './export-verdict.js';
 import { OrganizationCheck } from './organization-check.js';
 
@@ -36,18 +38,6 @@ export interface VerifyExportOptions {
   partial?: boolean;
 }
 
-function isEvent(value: unknown): value is ActivityEvent {
-  const e = value as ActivityEvent;
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    Number.isSafeInteger(e.seq) &&
-    e.seq >= 1 &&
-    typeof e.hash === 'string' &&
-    typeof e.prev_hash === 'string'
-  );
-}
-
 /** What the lines so far have shown: the last event, a jump in seq waiting for its next line, the checkpoint. */
 interface ExportState {
   previous: { event: ActivityEvent; line: number } | null;
@@ -55,20 +45,17 @@ interface ExportState {
   checkpoint: { value: Checkpoint; line: number } | null;
   events: number;
   owner: OrganizationCheck;
+  proofs: ExportProofs;
 }
-
-/** One line, parsed: a failure, a checkpoint or an event. */
-type ParsedLine =
-  | { kind: 'fault'; verdict: ExportVerdict }
-  | { kind: 'checkpoint'; value: Checkpoint }
-  | { kind: 'event'; event: ActivityEvent };
 
 /**
  * Verifies an NDJSON export (a string, bytes, or a stream of chunks such as a file read stream or
  * a `fetch` body) of `options.organization`. A full export (no filter) is checked from the genesis
  * of the chain; one exported with `since` only with `partial`, from its first line on, which it has
  * to trust. An export filtered by `type` or `until` has gaps or ends before its checkpoint's head,
- * so it does not verify: verify the full export.
+ * unless it carries its proofs: then each event is checked on its own, against the Merkle root
+ * hash the closing checkpoint signs, by the `{"inclusion": ...}` line after it (the server adds
+ * them to every filtered export), and the events may skip positions of the chain.
  */
 export async function verifyActivityExport(
   source: ExportSource,
@@ -80,6 +67,7 @@ export async function verifyActivityExport(
     checkpoint: null,
     events: 0,
     owner: new OrganizationCheck(options.organization),
+    proofs: new ExportProofs(),
   };
   let number = 0;
   for await (const text of linesOf(source)) {
@@ -100,14 +88,27 @@ function takeLine(
 ): ExportVerdict | null {
   if (state.checkpoint) return fail(number, 'malformed', 'Nothing may follow the checkpoint line.');
   const parsed = parseLine(text, number);
+  if (parsed.kind === 'inclusion') return state.proofs.inclusion(parsed.value, number);
+  // Any other line after an event says whether that event had its proof.
+  const settled = state.proofs.end(number);
+  if (settled) return settled;
   if (parsed.kind === 'fault') return parsed.verdict;
   if (parsed.kind === 'checkpoint') {
     state.checkpoint = { value: parsed.value, line: number };
     return null;
   }
   const { event } = parsed;
-  const alone = checkEventAlone(event, number, state.previous === null && options.partial !== true);
+  const alone = checkEventAlone(event, number);
   if (alone) return alone;
+  if (state.previous === null && options.partial !== true && event.seq !== 1) {
+    // Excused only by an inclusion line after it: the export is a filtered one.
+    state.proofs.pendingStart = fail(
+      number,
+      'deleted',
+      `The export starts at seq ${event.seq}: the events before it are missing. Only an export made with since starts later; verify it as partial.`,
+    );
+  }
+  state.proofs.event(event, number);
   const foreign = state.owner.event(event, number);
   if (foreign) return fail(foreign.line, 'wrong_organization', foreign.message);
   if (state.gap) {
@@ -124,39 +125,8 @@ function takeLine(
   return follow(state, event, number);
 }
 
-/** A line as JSON: a checkpoint line or an event. */
-function parseLine(text: string, number: number): ParsedLine {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { kind: 'fault', verdict: fail(number, 'malformed', 'The line is not JSON.') };
-  }
-  if (typeof value === 'object' && value !== null && 'checkpoint' in value) {
-    const signed = (value as { checkpoint: unknown }).checkpoint;
-    if (typeof signed !== 'object' || signed === null) {
-      return {
-        kind: 'fault',
-        verdict: fail(number, 'malformed', 'The checkpoint line holds no checkpoint.'),
-      };
-    }
-    return { kind: 'checkpoint', value: signed as Checkpoint };
-  }
-  if (!isEvent(value)) {
-    return {
-      kind: 'fault',
-      verdict: fail(number, 'malformed', 'The line is neither an event nor a checkpoint.'),
-    };
-  }
-  return { kind: 'event', event: value };
-}
-
-/** The event on its own: its hash, its genesis link, and (for a full export's first line) seq 1. */
-function checkEventAlone(
-  event: ActivityEvent,
-  number: number,
-  mustStartChain: boolean,
-): ExportVerdict | null {
+/** The event on its own: its hash and its genesis link. */
+function checkEventAlone(event: ActivityEvent, number: number): ExportVerdict | null {
   const { hash, ...content } = event;
   // The line on its own: its hash must be the one its content, seq and prev_hash give.
   const resealed = sealEvent(
@@ -169,13 +139,6 @@ function checkEventAlone(
   if (event.seq === 1 && event.prev_hash !== GENESIS_HASH) {
     return fail(number, 'edited', 'The first event of a chain must follow the genesis hash.');
   }
-  if (mustStartChain && event.seq !== 1) {
-    return fail(
-      number,
-      'deleted',
-      `The export starts at seq ${event.seq}: the events before it are missing. Only an export made with since starts later; verify it as partial.`,
-    );
-  }
   return null;
 }
 
@@ -187,7 +150,8 @@ function follow(state: ExportState, event: ActivityEvent, number: number): Expor
       return fail(number, 'reordered', `Event seq ${event.seq} comes after seq ${previous.event.seq}.`);
     }
     if (event.seq > previous.event.seq + 1) {
-      state.gap = { line: number, seq: event.seq };
+      // A filtered export skips events; each of its events is proved against the tree instead.
+      if (state.proofs.mode !== 'proved') state.gap = { line: number, seq: event.seq };
     } else if (event.prev_hash !== previous.event.hash) {
       // Both lines are consistent on their own, so the earlier one was rewritten and re-hashed.
       return fail(
@@ -207,6 +171,8 @@ const missingBefore = (gap: { line: number; seq: number }): ExportVerdict =>
 
 /** The verdict once every line is read: no gap left, one organization, and the checkpoint. */
 function verdictAtEnd(state: ExportState, lines: number, options: VerifyExportOptions): ExportVerdict {
+  const settled = state.proofs.end(lines + 1);
+  if (settled) return settled;
   if (state.gap) return missingBefore(state.gap);
   const carried = state.owner.end();
   if (carried) return fail(carried.line, 'wrong_organization', carried.message);
@@ -221,15 +187,17 @@ function verdictAtEnd(state: ExportState, lines: number, options: VerifyExportOp
   const head: ChainHead = previous
     ? { seq: previous.event.seq, hash: previous.event.hash }
     : { seq: 0, hash: GENESIS_HASH };
-  const fault = checkCheckpoint(checkpoint, head, lines, options.publicKey);
+  const fault =
+    state.proofs.mode === 'proved'
+      ? (checkSignature(checkpoint, lines, options.publicKey) ?? state.proofs.check(checkpoint, lines))
+      : checkCheckpoint(checkpoint, head, lines, options.publicKey);
   if (fault) return fault;
   return { ok: true, events: state.events, head, checkpoint: checkpoint?.value ?? null };
 }
 
-/** The closing checkpoint: present and signed by the key when one is given, and naming `head`. */
-function checkCheckpoint(
+/** With a key, the closing checkpoint must be there and signed by it. */
+function checkSignature(
   checkpoint: ExportState['checkpoint'],
-  head: ChainHead,
   lines: number,
   publicKey: string | undefined,
 ): ExportVerdict | null {
@@ -249,6 +217,18 @@ function checkCheckpoint(
       );
     }
   }
+  return null;
+}
+
+/** The closing checkpoint: present and signed by the key when one is given, and naming `head`. */
+function checkCheckpoint(
+  checkpoint: ExportState['checkpoint'],
+  head: ChainHead,
+  lines: number,
+  publicKey: string | undefined,
+): ExportVerdict | null {
+  const unsigned = checkSignature(checkpoint, lines, publicKey);
+  if (unsigned) return unsigned;
   if (!checkpoint) return null;
   const signed = checkpoint.value;
   if (signed.seq > head.seq) {

@@ -44,3 +44,22 @@ export async function rootAt(size: number, read: NodeReader): Promise<Uint8Array
   if (size === 0) return foldRoots([]);
   return (await rangeRoots([[0, size]], read))[0]!;
 }
+
+/** The audit paths of several leaves in the tree of `size` leaves, reading every node they need in one call. */
+export async function inclusionProofs(
+  indices: readonly number[],
+  size: number,
+  read: NodeReader,
+): Promise<Uint8Array[][]> {
+  const perLeaf = indices.map((index) => {
+    if (!(index >= 0 && index < size)) throw new RangeError(`leaf ${index} is not in a tree of ${size}`);
+    return inclusionRanges(index, size);
+  });
+  const roots = await rangeRoots(perLeaf.flat(), read);
+  let at = 0;
+  return perLeaf.map((ranges) => {
+    const path = roots.slice(at, at + ranges.length);
+    at += ranges.length;
+    return path;
+  });
+}
