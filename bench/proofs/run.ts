@@ -49,7 +49,7 @@ try {
     const org = `org_bench_${size}`;
     log(`seeding a tree of ${size.toLocaleString('en-US')} leaves…`);
     const seedStart = performance.now();
-    await seedTree(driver, schema, org, size);
+    await seedTree(url, schema, org, size);
     const seedSeconds = (performance.now() - seedStart) / 1000;
     const read = (addresses: readonly { level: number; index: number }[]) =>
       store.activity.treeNodes(org, addresses);

@@ -5,16 +5,30 @@
  * hashed with PostgreSQL's `sha256`), and the chain head row gets the size and right frontier. A
  * proof reads only these rows, so the events themselves are not needed to time it.
  */
-import type { SqlDriver } from '@latchkey/store-postgres';
+import pg from 'pg';
 
-/** Seeds the tree of organization `organizationId` in `schema`. */
-export async function seedTree(driver: SqlDriver, schema: string, organizationId: string, size: number) {
+/** Seeds the tree of organization `organizationId` in `schema`, on a connection of its own without a statement timeout. */
+export async function seedTree(url: string, schema: string, organizationId: string, size: number) {
+  const driver = new pg.Client({ connectionString: url });
+  await driver.connect();
+  try {
+    await driver.query(`SET statement_timeout = 0; SET work_mem = '256MB'; SET synchronous_commit = off`);
+    await seed(driver, schema, organizationId, size);
+  } finally {
+    await driver.end();
+  }
+}
+
+async function seed(driver: pg.Client, schema: string, organizationId: string, size: number) {
   const nodes = `"${schema}".activity_tree_nodes`;
-  await driver.query(
-    `INSERT INTO ${nodes} (organization_id, level, idx, hash)
-     SELECT $1, 0, i, sha256('\\x00'::bytea || int8send(i)) FROM generate_series(0, $2::bigint - 1) AS i`,
-    [organizationId, size],
-  );
+  const CHUNK = 1_000_000;
+  for (let from = 0; from < size; from += CHUNK) {
+    await driver.query(
+      `INSERT INTO ${nodes} (organization_id, level, idx, hash)
+       SELECT $1, 0, i, sha256('\\x00'::bytea || int8send(i)) FROM generate_series($2::bigint, $3::bigint - 1) AS i`,
+      [organizationId, from, Math.min(size, from + CHUNK)],
+    );
+  }
   for (let level = 1; 2 ** level <= size; level++) {
     await driver.query(
       `INSERT INTO ${nodes} (organization_id, level, idx, hash)
