@@ -15,7 +15,7 @@ import { consistencyProof, inclusionProof } from '@latchkey/core';
 import { verifyConsistency, verifyInclusion } from '@latchkey/core/client';
 import { createPostgresStore, pgDriver } from '@latchkey/store-postgres';
 import { codeVersion, machine, publishResults } from '../push/report.js';
-import { seedTree } from './seed.js';
+import { dropSchemaFor, seedTree } from './seed.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,71 +43,93 @@ interface Row {
   inclusion: { p50: number; p99: number; hashes: number };
   consistency: { p50: number; p99: number; hashes: number };
 }
+type Made = { hashes: number; check: () => Promise<boolean> };
+type Kind = 'inclusion' | 'consistency';
+
+/** One proof of `kind` in the tree of organization `org` (`size` leaves), as the routes make it. */
+function prover(org: string, size: number, root: Uint8Array, kind: Kind): () => Promise<Made> {
+  const read = (addresses: readonly { level: number; index: number }[]) =>
+    store.activity.treeNodes(org, addresses);
+  if (kind === 'inclusion') {
+    return async () => {
+      const index = random(size);
+      const { size: treeSize } = (await store.activity.treeHead(org))!;
+      const hashes = await inclusionProof(index, treeSize, read);
+      const check = async () => {
+        const [leaf] = await read([{ level: 0, index }]);
+        return verifyInclusion({ leafHash: leaf!, leafIndex: index, treeSize, hashes, rootHash: root });
+      };
+      return { hashes: hashes.length, check };
+    };
+  }
+  return async () => {
+    const from = 1 + random(size - 1);
+    const { size: to } = (await store.activity.treeHead(org))!;
+    const hashes = await consistencyProof(from, to, read);
+    const check = async () => {
+      const fromRoot = (await store.activity.treeHead(org, from))!.rootHash;
+      return verifyConsistency({ from, to, hashes, fromRoot, toRoot: root });
+    };
+    return { hashes: hashes.length, check };
+  };
+}
+
 const rows: Row[] = [];
 try {
+  const trees: { size: number; org: string; seedSeconds: number; root: Uint8Array }[] = [];
   for (const size of sizes) {
     const org = `org_bench_${size}`;
     log(`seeding a tree of ${size.toLocaleString('en-US')} leaves…`);
     const seedStart = performance.now();
     await seedTree(url, schema, org, size);
     const seedSeconds = (performance.now() - seedStart) / 1000;
-    const read = (addresses: readonly { level: number; index: number }[]) =>
-      store.activity.treeNodes(org, addresses);
-    type Made = { hashes: number; check: () => Promise<boolean> };
-    const time = async (prove: () => Promise<Made>) => {
-      const ms: number[] = [];
-      let hashes = 0;
-      for (let i = 0; i < proofs + 20; i++) {
-        const start = performance.now();
-        const proof = await prove();
-        const took = performance.now() - start;
-        if (!(await proof.check())) throw new Error('a proof did not verify');
-        // The first 20 warm the connections and caches.
-        if (i >= 20) {
-          ms.push(took);
-          hashes += proof.hashes;
+    trees.push({ size, org, seedSeconds, root: (await store.activity.treeHead(org))!.rootHash });
+  }
+  // The sizes take turns, ten rounds of a tenth of the proofs each, so the machine's load falls on all alike.
+  const samples = new Map<string, { ms: number[]; hashes: number }>();
+  const ROUNDS = 10;
+  for (let round = 0; round <= ROUNDS; round++) {
+    for (const tree of trees) {
+      for (const kind of ['inclusion', 'consistency'] as const) {
+        const prove = prover(tree.org, tree.size, tree.root, kind);
+        const key = `${tree.size}/${kind}`;
+        const sample = samples.get(key) ?? { ms: [], hashes: 0 };
+        samples.set(key, sample);
+        const count = round === 0 ? 20 : Math.ceil(proofs / ROUNDS);
+        for (let i = 0; i < count; i++) {
+          const start = performance.now();
+          const proof = await prove();
+          const took = performance.now() - start;
+          if (!(await proof.check())) throw new Error('a proof did not verify');
+          // Round 0 warms the connections and caches.
+          if (round > 0) {
+            sample.ms.push(took);
+            sample.hashes += proof.hashes;
+          }
         }
       }
+    }
+  }
+  for (const tree of trees) {
+    const figures = (kind: Kind) => {
+      const { ms, hashes } = samples.get(`${tree.size}/${kind}`)!;
       ms.sort((a, b) => a - b);
-      return { p50: percentile(ms, 0.5), p99: percentile(ms, 0.99), hashes: hashes / proofs };
+      return { p50: percentile(ms, 0.5), p99: percentile(ms, 0.99), hashes: hashes / ms.length };
     };
-    const head = (await store.activity.treeHead(org))!;
-    // Each proof as the routes make it: the tree head, then the nodes; checked outside the timing.
-    const inclusion = await time(async () => {
-      const index = random(size);
-      const { size: treeSize } = (await store.activity.treeHead(org))!;
-      const hashes = await inclusionProof(index, treeSize, read);
-      const check = async () => {
-        const [leaf] = await read([{ level: 0, index }]);
-        return verifyInclusion({
-          leafHash: leaf!,
-          leafIndex: index,
-          treeSize,
-          hashes,
-          rootHash: head.rootHash,
-        });
-      };
-      return { hashes: hashes.length, check };
-    });
-    const consistency = await time(async () => {
-      const from = 1 + random(size - 1);
-      const { size: to } = (await store.activity.treeHead(org))!;
-      const hashes = await consistencyProof(from, to, read);
-      const check = async () => {
-        const fromRoot = (await store.activity.treeHead(org, from))!.rootHash;
-        return verifyConsistency({ from, to, hashes, fromRoot, toRoot: head.rootHash });
-      };
-      return { hashes: hashes.length, check };
-    });
-    rows.push({ size, seedSeconds, inclusion, consistency });
+    const row = {
+      size: tree.size,
+      seedSeconds: tree.seedSeconds,
+      inclusion: figures('inclusion'),
+      consistency: figures('consistency'),
+    };
+    rows.push(row);
     log(
-      `  ${size.toLocaleString('en-US')}: inclusion p50 ${inclusion.p50.toFixed(2)} ms, consistency p50 ${consistency.p50.toFixed(2)} ms (seeded in ${seedSeconds.toFixed(0)} s)`,
+      `  ${tree.size.toLocaleString('en-US')}: inclusion p50 ${row.inclusion.p50.toFixed(2)} ms, consistency p50 ${row.consistency.p50.toFixed(2)} ms`,
     );
-    await driver.query(`DELETE FROM "${schema}".activity_tree_nodes WHERE organization_id = $1`, [org]);
   }
 } finally {
-  await driver.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-  await store.close();
+  await dropSchemaFor(url, schema);
+  await store.close().catch(() => {});
 }
 
 const pad = (value: string, width: number) => value.padStart(width);

@@ -56,3 +56,14 @@ async function seed(driver: pg.Client, schema: string, organizationId: string, s
   );
   await driver.query(`ANALYZE ${nodes}`);
 }
+
+/** Drops the bench's schema, on a connection without a statement timeout. */
+export async function dropSchemaFor(url: string, schema: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}

@@ -74,8 +74,9 @@ export function sqlTreeReads(q: SqlQueryable, t: Tables): ActivityTreeReads {
   ) => {
     if (addresses.length === 0) return [];
     const { rows } = await q.query<{ level: unknown; idx: unknown; hash: string }>(
-      `SELECT level, idx, encode(hash, 'hex') AS hash FROM ${t.treeNodes}
-       WHERE organization_id = $1 AND (level, idx) IN (SELECT * FROM unnest($2::smallint[], $3::bigint[]))`,
+      `SELECT n.level, n.idx, encode(n.hash, 'hex') AS hash
+       FROM unnest($2::smallint[], $3::bigint[]) AS a(level, idx)
+       JOIN ${t.treeNodes} n ON n.organization_id = $1 AND n.level = a.level AND n.idx = a.idx`,
       [organizationId, addresses.map((a) => a.level), addresses.map((a) => a.index)],
     );
     const found = new Map(rows.map((r) => [`${int(r.level)}/${int(r.idx)}`, r.hash]));
