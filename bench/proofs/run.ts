@@ -152,7 +152,7 @@ const verdict = (name: string, ratio: number) =>
 const block = [
   `Date: ${new Date().toISOString().slice(0, 10)}. Machine: ${machine()}. Code: ${codeVersion()}.`,
   '',
-  `\`pnpm bench:proofs\`: ${proofs} inclusion and ${proofs} consistency proofs per size, random leaves and sizes, on real PostgreSQL: each the tree head (the chain row) then one indexed read of the stored nodes the proof needs, as the proof routes do (without HTTP); every proof verified outside the timing. Trees seeded in SQL with synthetic leaves (no events; see bench/proofs/seed.ts).`,
+  `\`pnpm bench:proofs\`: ${proofs} inclusion and ${proofs} consistency proofs per size (the sizes taking turns in ten rounds after a warm-up round, all trees seeded first), random leaves and sizes, on real PostgreSQL: each the tree head (the chain row) then one indexed read of the stored nodes the proof needs, as the proof routes do (without HTTP); every proof verified outside the timing. Trees seeded in SQL with synthetic leaves (no events; see bench/proofs/seed.ts).`,
   '',
   ...table,
   '',
