@@ -125,6 +125,34 @@ export function describeActivityTreeTests(fixture: () => ActivityTreeFixture): v
     await expectTreeOfLog(orgId);
   });
 
+  it('merkle tree: logs of random lengths, appended singly, in transactions and concurrently, all check', async () => {
+    const { store } = fixture();
+    // A fixed-seed generator: the lengths and mixes vary by case but are the same on every run and store.
+    let seed = 0x2545f491;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    for (let run = 0; run < 3; run++) {
+      const orgId = await organization();
+      let n = 0;
+      const length = 1 + next(40);
+      while (n < length) {
+        const batch = Math.min(length - n, 1 + next(5));
+        const drafts = Array.from({ length: batch }, (_, i) => draft(n + i));
+        const mode = next(3);
+        if (mode === 0) for (const d of drafts) await store.activity.append(orgId, d);
+        else if (mode === 1)
+          await store.transaction(async (tx) => {
+            for (const d of drafts) await tx.activity.append(orgId, d);
+          });
+        else await Promise.all(drafts.map((d) => store.activity.append(orgId, d)));
+        n += batch;
+      }
+      await expectTreeOfLog(orgId);
+    }
+  });
+
   it('merkle tree: a restore rebuilds it from the restored events, in batches', async () => {
     const { store } = fixture();
     const source = await organization();
