@@ -22,6 +22,9 @@ export {
   type EventTypeDescription,
   isEventType,
 } from './activity/event-types/index.js';
+export { eventLeafHash } from './activity/merkle/hashes.js';
+export { consistencyProof, inclusionProof, type NodeReader, rootAt } from './activity/merkle/proofs.js';
+export type { TreeHead } from './activity/merkle/tree-head.js';
 export {
   type AuthorizationResult,
   authorize,

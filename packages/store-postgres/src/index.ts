@@ -15,3 +15,4 @@ export { MIGRATIONS, type Migration } from './migrations/index.js';
 export { ATTEMPT_COLUMNS, toAttempt } from './repositories/delivery-rows.js';
 export { tablesOf } from './schema-name.js';
 export { createPostgresStore, type PostgresStore, type PostgresStoreOptions } from './store.js';
+export { type BackfillReport, backfillTrees } from './tree-backfill.js';

@@ -18,6 +18,8 @@ export interface Tables {
   secretVersions: string;
   chains: string;
   events: string;
+  /** The complete subtrees of each organization's Merkle tree. */
+  treeNodes: string;
   webhooks: string;
   deliveries: string;
   attempts: string;
@@ -72,6 +74,7 @@ export function tablesOf(schema: string): Tables {
     secretVersions: table('secret_versions'),
     chains: table('activity_chains'),
     events: table('activity_events'),
+    treeNodes: table('activity_tree_nodes'),
     webhooks: table('audit_webhooks'),
     deliveries: table('webhook_deliveries'),
     attempts: table('webhook_attempts'),

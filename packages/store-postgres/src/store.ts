@@ -19,6 +19,7 @@ import { sqlTokens } from './repositories/tokens.js';
 import { sqlWitnesses } from './repositories/witnesses.js';
 import { driverRunner, type Runner, transactionRunner } from './runner.js';
 import { deliveriesChannel, type Tables, tablesOf } from './schema-name.js';
+import { backfillTrees } from './tree-backfill.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -70,6 +71,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const { driver } = options;
   const tables = tablesOf(options.schema ?? 'latchkey');
   const report = options.migrate === false ? null : await migrate(driver, tables);
+  // Logs older than the Merkle tree get theirs now, in batches (a no-op once every tree is current).
+  if (options.migrate !== false) await backfillTrees(driver, tables);
   return {
     ...repositories(driverRunner(driver), tables, driver),
     migrations: report,

@@ -40,6 +40,7 @@ import { describeMeTests } from './conformance/me.js';
 import { describeMediaTypeTests } from './conformance/media-types.js';
 import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js';
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
+import { describeProofTests } from './conformance/proofs.js';
 import { describePushTests } from './conformance/pushes.js';
 import { describeReceiverCredentialTests } from './conformance/receiver-credentials.js';
 import { describeReceiverCredentialBackupTests } from './conformance/receiver-credentials-backup.js';
@@ -211,6 +212,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeCheckpointNoteTests(ctx);
+    describeProofTests(ctx);
     describeRoleTableTests(ctx);
     describeDeviceKeyTests(ctx);
     describeClockTests(ctx);

@@ -5,6 +5,7 @@
 import { type ActivityDraft, type LatchkeyStore, verifyChain } from '@latchkey/core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { describeKeyed, it, type SkipList } from './keyed.js';
+import { describeActivityTreeTests } from './store-activity-tree.js';
 import { describeClaimStoreTests } from './store-claims.js';
 import { describeKeyIdTests } from './store-key-ids.js';
 import { describeMemberTests } from './store-members.js';
@@ -235,5 +236,6 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeClaimStoreTests(() => ({ store, id }));
     describeRecordManyTests(() => ({ store, id }));
     describeWitnessStoreTests(() => ({ store, id }));
+    describeActivityTreeTests(() => ({ store, id }));
   });
 }

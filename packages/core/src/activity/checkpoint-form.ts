@@ -12,6 +12,10 @@ export interface Checkpoint {
   seq: number;
   /** The head's hash (64 zeros for an empty chain). */
   hash: string;
+  /** The Merkle tree's size at this head (equal to `seq`), when the server keeps the tree; signed. */
+  tree_size?: number;
+  /** The RFC 6962 root hash of the tree of `tree_size` events, standard base64; signed. */
+  root_hash?: string;
   /** RFC 3339 UTC time of signing, with milliseconds. */
   signed_at: string;
   /** Names the audit key: the first 16 hex digits of the SHA-256 of its raw public key. */
@@ -24,6 +28,8 @@ export interface Checkpoint {
 
 /** The text a checkpoint's signature covers: the JCS of the record without `signature` and `public_key`. */
 export function checkpointSignedText(checkpoint: Omit<Checkpoint, 'signature' | 'public_key'>): string {
-  const { organization, seq, hash, signed_at, key_id } = checkpoint;
-  return canonicalize({ organization, seq, hash, signed_at, key_id }) ?? '';
+  const { organization, seq, hash, signed_at, key_id, tree_size, root_hash } = checkpoint;
+  // A checkpoint made before the tree has no tree fields: the same text as then.
+  const tree = tree_size === undefined && root_hash === undefined ? {} : { tree_size, root_hash };
+  return canonicalize({ organization, seq, hash, signed_at, key_id, ...tree }) ?? '';
 }

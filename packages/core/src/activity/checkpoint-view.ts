@@ -61,8 +61,9 @@ export async function checkpointView(
   const signed = await signCheckpointNote(key, origin, tree);
   const rootHash = toBase64(tree.rootHash);
   const cosignatures = await store.witnesses.cosignatures(organization.id, tree.size, rootHash);
+  // The JSON signs the tree's size and root too, as the proof routes' checkpoints do.
   const json = signCheckpoint(
-    { organization: organization.slug, ...head },
+    { organization: organization.slug, ...head, tree_size: tree.size, root_hash: rootHash },
     key,
     new Date(services.now()).toISOString(),
   );

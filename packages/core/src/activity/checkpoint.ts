@@ -61,9 +61,9 @@ function signedBytes(checkpoint: Omit<Checkpoint, 'signature' | 'public_key'>): 
   return Buffer.from(checkpointSignedText(checkpoint));
 }
 
-/** Signs the chain head `{organization, seq, hash}` at `signedAt`. */
+/** Signs the chain head `{organization, seq, hash}` (and its tree's head, when given) at `signedAt`. */
 export function signCheckpoint(
-  head: { organization: string; seq: number; hash: string },
+  head: { organization: string; seq: number; hash: string; tree_size?: number; root_hash?: string },
   key: AuditKey,
   signedAt: string,
 ): Checkpoint {

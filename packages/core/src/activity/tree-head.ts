@@ -3,20 +3,18 @@
  * (leaf data = the RFC 8785 JCS of each event as history returns it, `hash` included; leaf hash
  * SHA-256(0x00 || data), node hash SHA-256(0x01 || left || right)).
  *
- * For now it streams the log and folds it in memory (O(n) time, O(log n) space); the Merkle tree
- * store replaces this one function with its stored subtree hashes.
+ * It reads the store's tree (`activity.treeHead`, O(log n) stored nodes). While an older log's tree
+ * is still being back-filled the store has no head for it yet: then it streams the log and folds it
+ * in memory (O(n) time, O(log n) space), so a checkpoint never waits for the back-fill.
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { LatchkeyStore } from '../store/types.js';
 import { chainHead, exportPages } from './export/stream.js';
 
-/** A tree head: how many events the tree holds and its root hash. */
-export interface TreeHead {
-  size: number;
-  /** The 32-byte root hash. */
-  rootHash: Uint8Array;
-}
+import type { TreeHead } from './merkle/tree-head.js';
+
+export type { TreeHead } from './merkle/tree-head.js';
 
 const leafHash = (data: string): Buffer => createHash('sha256').update(Buffer.of(0)).update(data).digest();
 const nodeHash = (left: Uint8Array, right: Uint8Array): Buffer =>
@@ -34,6 +32,8 @@ export async function treeHeadOf(
   const head = await chainHead(store, organizationId);
   const wanted = size ?? head.seq;
   if (!Number.isSafeInteger(wanted) || wanted < 0 || wanted > head.seq) return null;
+  const stored = await store.activity.treeHead(organizationId, wanted);
+  if (stored) return stored;
   // Complete subtrees, largest first: RFC 6962 splits at the largest power of two below n, so the
   // left parts of the tree are exactly these perfect subtrees.
   const stack: { height: number; hash: Uint8Array }[] = [];

@@ -5,7 +5,9 @@
  */
 export { type ChainHead, GENESIS_HASH } from '../activity/chain-form.js';
 export type { Checkpoint } from '../activity/checkpoint-form.js';
+export { eventLeafHash, leafHash } from '../activity/merkle/hashes.js';
 export type { ActivityDraft, ActivityEvent, Actor } from '../model.js';
+export { fromBase64, toBase64 } from './base64.js';
 export { type CosignOptions, cosignCheckpoint } from './cosign-checkpoint.js';
 export {
   type CheckpointFault,
@@ -17,5 +19,11 @@ export {
   openCheckpoint,
 } from './open-checkpoint.js';
 export type { ExportFault, ExportVerdict, VerifyExportOptions } from './verify-export.js';
+export {
+  type ConsistencyInput,
+  type InclusionInput,
+  verifyConsistency,
+  verifyInclusion,
+} from './verify-proofs.js';
 export { expectedEventHash, sha256Hex, verifyCheckpointSignature } from './web-crypto.js';
 export { verifyActivityExport } from './web-verify-export.js';

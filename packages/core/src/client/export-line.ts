@@ -1,8 +1,8 @@
 /**
- * The lines of an export, parsed, each event's hash started ahead of the walk: hashes of different
- * lines do not depend on each other, so with WebCrypto (an asynchronous call per hash) a window of
- * lines is hashed at once while the walk checks them in order. With Node's synchronous hash this
- * only reads a little ahead.
+ * The lines of an export, parsed (an event, an inclusion proof, the checkpoint, or a fault), each
+ * event's hash started ahead of the walk: hashes of different lines do not depend on each other, so
+ * with WebCrypto (an asynchronous call per hash) a window of lines is hashed at once while the walk
+ * checks them in order. With Node's synchronous hash this only reads a little ahead.
  */
 import type { Checkpoint } from '../activity/checkpoint-form.js';
 import type { ActivityEvent } from '../model.js';
@@ -10,10 +10,19 @@ import { type ChainCrypto, eventChainText } from './chain-crypto.js';
 import { type ExportSource, linesOf } from './export-lines.js';
 import { type ExportVerdict, fail } from './export-verdict.js';
 
-/** One line, parsed: a failure, a checkpoint or an event (with its content's hash, maybe still coming). */
+/** A line `{"inclusion": {...}}` of a filtered export: the audit path of the event before it. */
+export interface InclusionLine {
+  seq: number;
+  leaf_index: number;
+  tree_size: number;
+  hashes: string[];
+}
+
+/** One line, parsed: a failure, a checkpoint, an inclusion proof or an event (with its content's hash, maybe still coming). */
 export type ParsedLine =
   | { kind: 'fault'; verdict: ExportVerdict }
   | { kind: 'checkpoint'; value: Checkpoint }
+  | { kind: 'inclusion'; value: InclusionLine }
   | { kind: 'event'; event: ActivityEvent; hash: string | Promise<string> };
 
 /** A line of the export by its number (from 1); null for a blank line. */
@@ -37,7 +46,20 @@ function isEvent(value: unknown): value is ActivityEvent {
   );
 }
 
-/** A line as JSON: a checkpoint line or an event, whose hash is started now. */
+function isInclusion(value: unknown): value is InclusionLine {
+  const p = value as InclusionLine;
+  return (
+    typeof p === 'object' &&
+    p !== null &&
+    Number.isSafeInteger(p.seq) &&
+    Number.isSafeInteger(p.leaf_index) &&
+    Number.isSafeInteger(p.tree_size) &&
+    Array.isArray(p.hashes) &&
+    p.hashes.every((h) => typeof h === 'string')
+  );
+}
+
+/** A line as JSON: a checkpoint line, an inclusion line or an event, whose hash is started now. */
 function parseLine(text: string, number: number, crypto: ChainCrypto): ParsedLine {
   let value: unknown;
   try {
@@ -54,6 +76,13 @@ function parseLine(text: string, number: number, crypto: ChainCrypto): ParsedLin
       };
     }
     return { kind: 'checkpoint', value: signed as Checkpoint };
+  }
+  if (typeof value === 'object' && value !== null && 'inclusion' in value) {
+    const proof = (value as { inclusion: unknown }).inclusion;
+    if (!isInclusion(proof)) {
+      return { kind: 'fault', verdict: fail(number, 'malformed', 'The inclusion line holds no proof.') };
+    }
+    return { kind: 'inclusion', value: proof };
   }
   if (!isEvent(value)) {
     return {

@@ -1,13 +1,16 @@
 /**
  * `@latchkey/core/client`: what a client needs, without any server code: device keys and push
- * signing, and checking an activity export and its signed checkpoint. `verifyActivityExport` walks
- * an export with Node's crypto here and with WebCrypto under the `browser` condition
- * (`browser.ts`): the same walk and texts, the primitive of each platform.
+ * signing, checking an activity export and its signed checkpoint, checking Merkle inclusion and
+ * consistency proofs, and opening C2SP checkpoint notes. `verifyActivityExport` walks an export
+ * with Node's crypto here and with WebCrypto under the `browser` condition (`browser.ts`): the same
+ * walk and texts, the primitive of each platform.
  */
 export { type ChainHead, GENESIS_HASH, sealEvent, verifyChain } from '../activity/chain.js';
 export { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint.js';
+export { eventLeafHash, leafHash } from '../activity/merkle/hashes.js';
 export type { ActivityDraft, ActivityEvent, Actor } from '../model.js';
 export type { PushAddress } from '../secrets/signatures.js';
+export { fromBase64, toBase64 } from './base64.js';
 export { type CosignOptions, cosignCheckpoint } from './cosign-checkpoint.js';
 export { verifyActivityExport } from './node-chain-crypto.js';
 export {
@@ -21,4 +24,10 @@ export {
 } from './open-checkpoint.js';
 export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './push.js';
 export type { ExportFault, ExportVerdict, VerifyExportOptions } from './verify-export.js';
+export {
+  type ConsistencyInput,
+  type InclusionInput,
+  verifyConsistency,
+  verifyInclusion,
+} from './verify-proofs.js';
 export { expectedEventHash, sha256Hex, verifyCheckpointSignature } from './web-crypto.js';

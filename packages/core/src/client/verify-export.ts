@@ -13,6 +13,7 @@ import type { ActivityEvent } from '../model.js';
 import type { ChainCrypto } from './chain-crypto.js';
 import { type ParsedLine, parsedLines } from './export-line.js';
 import type { ExportSource } from './export-lines.js';
+import { ExportProofs } from './export-proofs.js';
 import { type ExportVerdict, fail } from './export-verdict.js';
 import { OrganizationCheck } from './organization-check.js';
 
@@ -46,6 +47,7 @@ interface ExportState {
   events: number;
   owner: OrganizationCheck;
   crypto: ChainCrypto;
+  proofs: ExportProofs;
 }
 
 /**
@@ -53,8 +55,11 @@ interface ExportState {
  * a `fetch` body) of `options.organization`. A full export (no filter) is checked from the genesis
  * of the chain; one exported with `since` only with `partial`, from its first line on, which it has
  * to trust. An export filtered by `type` or `until` has gaps or ends before its checkpoint's head,
- * so it does not verify: verify the full export. `crypto` gives the hash and signature check: the
- * entries' `verifyActivityExport` pass Node's (`node-chain-crypto.ts`) or WebCrypto's.
+ * unless it carries its proofs: then each event is checked on its own, against the Merkle root
+ * hash the closing checkpoint signs, by the `{"inclusion": ...}` line after it (the server adds
+ * them to every filtered export), and the events may skip positions of the chain. `crypto` gives
+ * the hash and signature check: the entries' `verifyActivityExport` pass Node's
+ * (`node-chain-crypto.ts`) or WebCrypto's.
  */
 export async function verifyExportWith(
   crypto: ChainCrypto,
@@ -68,6 +73,7 @@ export async function verifyExportWith(
     events: 0,
     owner: new OrganizationCheck(options.organization),
     crypto,
+    proofs: new ExportProofs(),
   };
   let lines = 0;
   for await (const line of parsedLines(source, crypto)) {
@@ -87,19 +93,27 @@ async function takeLine(
   options: VerifyExportOptions,
 ): Promise<ExportVerdict | null> {
   if (state.checkpoint) return fail(number, 'malformed', 'Nothing may follow the checkpoint line.');
+  if (parsed.kind === 'inclusion') return state.proofs.inclusion(parsed.value, number);
+  // Any other line after an event says whether that event had its proof.
+  const settled = state.proofs.end(number);
+  if (settled) return settled;
   if (parsed.kind === 'fault') return parsed.verdict;
   if (parsed.kind === 'checkpoint') {
     state.checkpoint = { value: parsed.value, line: number };
     return null;
   }
   const { event } = parsed;
-  const alone = checkEventAlone(
-    await parsed.hash,
-    event,
-    number,
-    state.previous === null && options.partial !== true,
-  );
+  const alone = checkEventAlone(await parsed.hash, event, number);
   if (alone) return alone;
+  if (state.previous === null && options.partial !== true && event.seq !== 1) {
+    // Excused only by an inclusion line after it: the export is a filtered one.
+    state.proofs.pendingStart = fail(
+      number,
+      'deleted',
+      `The export starts at seq ${event.seq}: the events before it are missing. Only an export made with since starts later; verify it as partial.`,
+    );
+  }
+  state.proofs.event(event, number);
   const foreign = state.owner.event(event, number);
   if (foreign) return fail(foreign.line, 'wrong_organization', foreign.message);
   if (state.gap) {
@@ -116,13 +130,8 @@ async function takeLine(
   return follow(state, event, number);
 }
 
-/** The event on its own: its hash, its genesis link, and (for a full export's first line) seq 1. */
-function checkEventAlone(
-  contentHash: string,
-  event: ActivityEvent,
-  number: number,
-  mustStartChain: boolean,
-): ExportVerdict | null {
+/** The event on its own: its hash and its genesis link. */
+function checkEventAlone(contentHash: string, event: ActivityEvent, number: number): ExportVerdict | null {
   // The line on its own: its hash must be the one its content, seq and prev_hash give (seq 1 is
   // placed after the genesis hash, so another prev_hash fails here too).
   const resealedPrev = event.seq === 1 ? GENESIS_HASH : event.prev_hash;
@@ -131,13 +140,6 @@ function checkEventAlone(
   }
   if (event.seq === 1 && event.prev_hash !== GENESIS_HASH) {
     return fail(number, 'edited', 'The first event of a chain must follow the genesis hash.');
-  }
-  if (mustStartChain && event.seq !== 1) {
-    return fail(
-      number,
-      'deleted',
-      `The export starts at seq ${event.seq}: the events before it are missing. Only an export made with since starts later; verify it as partial.`,
-    );
   }
   return null;
 }
@@ -150,7 +152,8 @@ function follow(state: ExportState, event: ActivityEvent, number: number): Expor
       return fail(number, 'reordered', `Event seq ${event.seq} comes after seq ${previous.event.seq}.`);
     }
     if (event.seq > previous.event.seq + 1) {
-      state.gap = { line: number, seq: event.seq };
+      // A filtered export skips events; each of its events is proved against the tree instead.
+      if (state.proofs.mode !== 'proved') state.gap = { line: number, seq: event.seq };
     } else if (event.prev_hash !== previous.event.hash) {
       // Both lines are consistent on their own, so the earlier one was rewritten and re-hashed.
       return fail(
@@ -174,6 +177,8 @@ async function verdictAtEnd(
   lines: number,
   options: VerifyExportOptions,
 ): Promise<ExportVerdict> {
+  const settled = state.proofs.end(lines + 1);
+  if (settled) return settled;
   if (state.gap) return missingBefore(state.gap);
   const carried = state.owner.end();
   if (carried) return fail(carried.line, 'wrong_organization', carried.message);
@@ -188,16 +193,19 @@ async function verdictAtEnd(
   const head: ChainHead = previous
     ? { seq: previous.event.seq, hash: previous.event.hash }
     : { seq: 0, hash: GENESIS_HASH };
-  const fault = await checkCheckpoint(state.crypto, checkpoint, head, lines, options.publicKey);
+  const fault =
+    state.proofs.mode === 'proved'
+      ? ((await checkSignature(state.crypto, checkpoint, lines, options.publicKey)) ??
+        state.proofs.check(checkpoint, lines))
+      : await checkCheckpoint(state.crypto, checkpoint, head, lines, options.publicKey);
   if (fault) return fault;
   return { ok: true, events: state.events, head, checkpoint: checkpoint?.value ?? null };
 }
 
-/** The closing checkpoint: present and signed by the key when one is given, and naming `head`. */
-async function checkCheckpoint(
+/** With a key, the closing checkpoint must be there and signed by it. */
+async function checkSignature(
   crypto: ChainCrypto,
   checkpoint: ExportState['checkpoint'],
-  head: ChainHead,
   lines: number,
   publicKey: string | undefined,
 ): Promise<ExportVerdict | null> {
@@ -217,6 +225,19 @@ async function checkCheckpoint(
       );
     }
   }
+  return null;
+}
+
+/** The closing checkpoint: present and signed by the key when one is given, and naming `head`. */
+async function checkCheckpoint(
+  crypto: ChainCrypto,
+  checkpoint: ExportState['checkpoint'],
+  head: ChainHead,
+  lines: number,
+  publicKey: string | undefined,
+): Promise<ExportVerdict | null> {
+  const unsigned = await checkSignature(crypto, checkpoint, lines, publicKey);
+  if (unsigned) return unsigned;
   if (!checkpoint) return null;
   const signed = checkpoint.value;
   if (signed.seq > head.seq) {

@@ -4,11 +4,12 @@
  * the export is not in its own output, and an export the client abandoned is not recorded).
  */
 
-import { signCheckpoint } from '../activity/checkpoint.js';
 import { csvHeader, csvRows } from '../activity/export/csv.js';
 import { escapeLineSeparators } from '../activity/export/line-separators.js';
-import { chainHead, type ExportFilter, exportJsonPages, exportPages } from '../activity/export/stream.js';
+import { withInclusionLines } from '../activity/export/proof-lines.js';
+import { type ExportFilter, exportJsonPages, exportPages } from '../activity/export/stream.js';
 import { ExportTally } from '../activity/export/tally.js';
+import { signTreeHead, treeChainHead } from '../activity/tree-checkpoint.js';
 import type { CoreResponse } from '../http/core-request.js';
 import { defineRoute, type RouteContext } from '../http/router.js';
 import { ExportQuery } from '../schemas/api.js';
@@ -32,8 +33,11 @@ async function* jsonLines(store: LatchkeyStore, filter: ExportFilter, lastSeq: n
 /** The export's lines, then its event. */
 async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter, format: 'ndjson' | 'csv') {
   const store = ctx.services.store;
-  const head = await chainHead(store, ctx.organization.id);
+  const head = await treeChainHead(store, ctx.organization.id);
   const lastSeq = head.seq;
+  // A filtered export carries each event's inclusion proof in the tree its checkpoint signs.
+  const filtered = filter.types !== undefined || filter.since !== undefined || filter.until !== undefined;
+  const proofSize = filtered && ctx.services.auditKey ? head.tree_size : undefined;
   const tally = new ExportTally();
   if (format === 'csv') {
     yield csvHeader();
@@ -48,17 +52,15 @@ async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter,
       // Stored JSON keeps U+2028, U+2029 and U+0085 raw; on the wire each line must stay one line.
       const chunk = escapeLineSeparators(stored);
       tally.addLines(chunk);
-      yield chunk;
+      yield proofSize === undefined
+        ? chunk
+        : await withInclusionLines(store, ctx.organization.id, proofSize, chunk);
     }
   }
   // The last line signs the chain head the export stopped at, so a cut or rewritten copy is caught.
   const key = ctx.services.auditKey;
   if (format === 'ndjson' && key) {
-    const checkpoint = signCheckpoint(
-      { organization: ctx.organization.slug, ...head },
-      key,
-      new Date(ctx.services.now()).toISOString(),
-    );
+    const checkpoint = signTreeHead(ctx.organization.slug, head, key, ctx.services.now());
     yield `${JSON.stringify({ checkpoint })}\n`;
   }
   await store.activity.append(
@@ -92,7 +94,7 @@ export const exportRoutes = [
       200: {
         mediaTypes: ['application/x-ndjson', 'text/csv'],
         description:
-          'The export, as a download (application/x-ndjson or text/csv). NDJSON writes U+2028, U+2029 and U+0085 as JSON escapes, so every line splitter sees one line per event. With an audit key, the NDJSON ends with one line {"checkpoint": {...}} signing the chain head the export stopped at.',
+          'The export, as a download (application/x-ndjson or text/csv). NDJSON writes U+2028, U+2029 and U+0085 as JSON escapes, so every line splitter sees one line per event. With an audit key, the NDJSON ends with one line {"checkpoint": {...}} signing the chain head the export stopped at (and its Merkle tree size and root hash); an export filtered by since, until or type has after each event one line {"inclusion": {"seq", "leaf_index", "tree_size", "hashes"}}: its RFC 6962 audit path in that tree, so the events are checkable without the rest of the log.',
       },
       ...commonErrors,
     },

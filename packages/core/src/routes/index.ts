@@ -16,6 +16,7 @@ import { memberLifecycleRoutes } from './member-lifecycle.js';
 import { memberRoutes } from './members.js';
 import { metaRoutes } from './meta.js';
 import { organizationRoutes } from './organization.js';
+import { proofRoutes } from './proofs.js';
 import { restoreRoutes } from './restore.js';
 import { secretVersionRoutes } from './secret-versions.js';
 import { secretRoutes } from './secrets.js';
@@ -39,6 +40,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...exportRoutes,
   ...checkpointRoutes,
   ...witnessRoutes,
+  ...proofRoutes,
   ...backupRoutes,
   ...restoreRoutes,
   ...auditWebhookRoutes,

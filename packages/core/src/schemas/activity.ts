@@ -51,16 +51,24 @@ export const CheckpointQuery = z.strictObject({
     .describe('a past tree head (number of events); default the current head'),
 });
 
-export const CheckpointResponse = z.strictObject({
+/** A signed checkpoint as exports and proofs carry it: the tree fields when the tree is at the head. */
+export const SignedCheckpoint = z.strictObject({
   organization: z.string(),
   seq: z.number().int(),
   hash: z.string(),
+  tree_size: z.number().int().optional().describe('The Merkle tree size at this head (equal to seq); signed'),
+  root_hash: z.string().optional().describe('RFC 6962 root hash of the tree, standard base64; signed'),
   signed_at: z.string(),
   key_id: z.string(),
   public_key: z.string().describe('Raw Ed25519 key, base64url; pin it out of band'),
   signature: z.string(),
-  tree_size: z.number().int().describe('The Merkle tree size the note names: the events up to seq'),
-  root_hash: z.string().describe('The RFC 6962 root hash of the first tree_size events, standard base64'),
+});
+
+export const CheckpointResponse = SignedCheckpoint.extend({
+  tree_size: z.number().int().describe('The Merkle tree size the note names: the events up to seq; signed'),
+  root_hash: z
+    .string()
+    .describe('The RFC 6962 root hash of the first tree_size events, standard base64; signed'),
   verifier_key: z
     .string()
     .describe(

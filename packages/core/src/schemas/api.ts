@@ -277,4 +277,5 @@ export type Infer<T extends z.ZodType> = z.infer<T>;
 
 export * from './activity.js';
 export * from './audit-webhooks.js';
+export * from './proofs.js';
 export * from './secret-versions.js';

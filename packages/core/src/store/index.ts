@@ -6,6 +6,19 @@
  * and the error a store throws when its database cannot serve. A store only persists what these decide.
  */
 export { type ChainHead, GENESIS_HASH, sealEvent } from '../activity/chain.js';
+export { eventLeafHash } from '../activity/merkle/hashes.js';
+export { type NodeReader, rootAt } from '../activity/merkle/proofs.js';
+export type { NodeAddress } from '../activity/merkle/ranges.js';
+export { extendTree, type TreeHead, treeHeadAt } from '../activity/merkle/tree-head.js';
+export {
+  appendLeaves,
+  EMPTY_TREE,
+  packFrontier,
+  type StoredNode,
+  type TreeState,
+  treeRoot,
+  unpackFrontier,
+} from '../activity/merkle/tree-state.js';
 export type { Grant, Role } from '../auth/permissions.js';
 export { lastDeliveryOf } from '../delivery/last-delivery.js';
 export {

@@ -4,6 +4,7 @@
  * conformance suite checks those contracts against every store.
  */
 export type { ActivityQuery, ActivityRepository, ActivityStreamQuery } from './ports/activity.js';
+export type { ActivityTreeReads } from './ports/activity-tree.js';
 export type { AuditWebhookRepository, WebhookCredentials } from './ports/audit-webhooks.js';
 export type { CreateResult } from './ports/common.js';
 export type {

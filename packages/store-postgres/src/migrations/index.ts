@@ -11,6 +11,7 @@ import { eventTypeFilters } from './0009-event-type-filters.js';
 import { secretVersions } from './0010-secret-versions.js';
 import { deliveryTraceparent } from './0011-delivery-traceparent.js';
 import { webhookCredentials } from './0013-webhook-credentials.js';
+import { merkleTree } from './0014-merkle-tree.js';
 import { witnesses } from './0015-witnesses.js';
 import type { Migration } from './migration.js';
 
@@ -29,5 +30,6 @@ export const MIGRATIONS: readonly Migration[] = [
   secretVersions,
   deliveryTraceparent,
   webhookCredentials,
+  merkleTree,
   witnesses,
 ];

@@ -10,6 +10,7 @@ import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { appendToChain } from './chain.js';
 import { joinedPages } from './joined-pages.js';
+import { sqlTreeReads } from './tree.js';
 
 /**
  * The activity log on SQL: appends lock the chain's head; queries walk an index newest first. With
@@ -18,6 +19,7 @@ import { joinedPages } from './joined-pages.js';
  */
 export function sqlActivity(db: Runner, t: Tables, stream?: SqlDriver['streamLines']): ActivityRepository {
   const repository: ActivityRepository = {
+    ...sqlTreeReads(db, t),
     append(organizationId, draft) {
       return db.atomic((tx) => appendToChain(tx, t, organizationId, draft));
     },

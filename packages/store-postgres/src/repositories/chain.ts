@@ -3,11 +3,19 @@
  * created, race-safely, for the first event), so concurrent appends from any number of processes
  * queue on it and the chain never forks. Must run inside a transaction.
  */
-import { type ActivityDraft, type ActivityEvent, type ChainHead, sealEvent } from '@latchkey/core/store';
+import {
+  type ActivityDraft,
+  type ActivityEvent,
+  type ChainHead,
+  extendTree,
+  sealEvent,
+  type TreeState,
+} from '@latchkey/core/store';
 import type { SqlQueryable } from '../driver.js';
 import { int } from '../rows.js';
 import type { Tables } from '../schema-name.js';
 import { queueParams, queueStatement } from './outbox.js';
+import { TREE_COLUMNS, treeHeadSet, treeNodesStatement, treeOfRow, treeParams } from './tree.js';
 
 /** Locks the organization's chain head (creating it, race-safely, before the first event) and reads it. */
 export async function lockChainHead(
@@ -15,37 +23,49 @@ export async function lockChainHead(
   t: Tables,
   organizationId: string,
 ): Promise<ChainHead | null> {
-  const select = `SELECT seq, hash FROM ${t.chains} WHERE organization_id = $1 FOR UPDATE`;
-  let { rows } = await tx.query<{ seq: unknown; hash: string }>(select, [organizationId]);
+  return (await lockChain(tx, t, organizationId)).head;
+}
+
+/** {@link lockChainHead}, with the organization's Merkle tree as the head row holds it. */
+export async function lockChain(
+  tx: SqlQueryable,
+  t: Tables,
+  organizationId: string,
+): Promise<{ head: ChainHead | null; tree: TreeState }> {
+  type Row = { seq: unknown; hash: string; tree_size: unknown; tree_frontier: string };
+  const select = `SELECT seq, hash, ${TREE_COLUMNS} FROM ${t.chains} WHERE organization_id = $1 FOR UPDATE`;
+  let { rows } = await tx.query<Row>(select, [organizationId]);
   if (rows.length === 0) {
     await tx.query(
       `INSERT INTO ${t.chains} (organization_id, seq, hash) VALUES ($1, 0, '') ON CONFLICT (organization_id) DO NOTHING`,
       [organizationId],
     );
-    ({ rows } = await tx.query<{ seq: unknown; hash: string }>(select, [organizationId]));
+    ({ rows } = await tx.query<Row>(select, [organizationId]));
   }
   const seq = int(rows[0]!.seq);
-  return seq === 0 ? null : { seq, hash: rows[0]!.hash };
+  return { head: seq === 0 ? null : { seq, hash: rows[0]!.hash }, tree: treeOfRow(rows[0]) };
 }
 
 /**
  * The statement that stores a sealed event, queues its audit webhook deliveries (the outbox, by
  * core's fan-out rule: see `outbox.ts`) and moves the chain head to it, as data-modifying CTEs that
  * other writes of the same transaction can join (`before`), so it all costs one round trip.
+ * The same statement stores the Merkle tree's new nodes and moves its frontier (`tree.ts`).
  * Parameters: $1 organization, $2 seq, $3 id, $4 type, $5 project, $6 environment, $7 occurred_at,
- * $8 body, $9 hash, $10 to $12 the outbox rule; `before` may use $13 onwards.
+ * $8 body, $9 hash, $10 to $13 the outbox rule and traceparent; `before` may use $14 onwards; the
+ * tree's four ({@link treeParams}) start at `treeAt`, after `before`'s.
  */
-export function storeEventStatement(t: Tables, before = ''): string {
-  return `WITH ${before}stored_event AS (
+export function storeEventStatement(t: Tables, before = '', treeAt = 14): string {
+  return `WITH ${before}${treeNodesStatement(t, treeAt)}stored_event AS (
       INSERT INTO ${t.events} (organization_id, seq, id, type, project, environment, occurred_at, body)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
     ), queued_deliveries AS (
       ${queueStatement(t)}
     )
-    UPDATE ${t.chains} SET seq = $2, hash = $9 WHERE organization_id = $1`;
+    UPDATE ${t.chains} SET seq = $2, hash = $9, ${treeHeadSet(treeAt, '$2')} WHERE organization_id = $1`;
 }
 
-/** The parameters $1–$13 of {@link storeEventStatement}. */
+/** The parameters $1–$13 of {@link storeEventStatement}; the tree's are {@link treeParams}. */
 export function storeEventParams(organizationId: string, event: ActivityEvent): unknown[] {
   return [
     organizationId,
@@ -68,7 +88,11 @@ export async function appendToChain(
   organizationId: string,
   draft: ActivityDraft,
 ): Promise<ActivityEvent> {
-  const event = sealEvent(draft, await lockChainHead(tx, t, organizationId));
-  await tx.query(storeEventStatement(t), storeEventParams(organizationId, event));
+  const { head, tree } = await lockChain(tx, t, organizationId);
+  const event = sealEvent(draft, head);
+  await tx.query(storeEventStatement(t), [
+    ...storeEventParams(organizationId, event),
+    ...treeParams(extendTree(tree, [event])),
+  ]);
   return event;
 }

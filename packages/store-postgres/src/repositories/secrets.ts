@@ -2,6 +2,7 @@ import {
   type ApplyPushInput,
   type ApplyPushResult,
   DEFAULT_SECRET_VERSIONS_KEPT,
+  extendTree,
   type KeyHead,
   planPush,
   type SecretRepository,
@@ -12,8 +13,9 @@ import type { SqlQueryable } from '../driver.js';
 import { int, iso } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
-import { lockChainHead, storeEventParams, storeEventStatement } from './chain.js';
+import { lockChain, storeEventParams, storeEventStatement } from './chain.js';
 import { sqlSecretVersions, versionParams, versionStatement } from './secret-versions.js';
+import { treeParams } from './tree.js';
 
 /** Locks the heads of `keys` (sorted), inserting a placeholder row first for a key never pushed. */
 async function lockHeads(tx: SqlQueryable, t: Tables, input: ApplyPushInput, keys: string[]) {
@@ -54,9 +56,21 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
   if (!plan.ok) return { ok: false, conflicts: plan.conflicts };
   // The chain head is locked after the keys, by every push in the same order.
   const draft = input.event(plan);
-  const event = sealEvent(draft, await lockChainHead(tx, t, input.organizationId));
+  const { head, tree } = await lockChain(tx, t, input.organizationId);
+  const event = sealEvent(draft, head);
   const kept = input.versionsKept ?? DEFAULT_SECRET_VERSIONS_KEPT;
-  // The heads, their version rows and pruning, the event and the chain head in one statement.
+  const params = [
+    ...storeEventParams(input.organizationId, event),
+    input.now,
+    plan.writes.map((w) => w.key),
+    plan.writes.map((w) => w.version),
+    plan.writes.map((w) => w.value),
+    input.environmentId,
+    ...versionParams(versionRows(plan.writes, draft)[0], kept),
+  ];
+  const treeAt = params.length + 1;
+  params.push(...treeParams(extendTree(tree, [event])));
+  // The heads, their version rows and pruning, the event, the tree and the chain head in one statement.
   await tx.query(
     storeEventStatement(
       t,
@@ -65,16 +79,9 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
         FROM unnest($15::text[], $16::int[], $17::text[]) AS w(key, version, value)
         WHERE s.environment_id = $18 AND s.key = w.key
       ), ${versionStatement(t, 15)}`,
+      treeAt,
     ),
-    [
-      ...storeEventParams(input.organizationId, event),
-      input.now,
-      plan.writes.map((w) => w.key),
-      plan.writes.map((w) => w.version),
-      plan.writes.map((w) => w.value),
-      input.environmentId,
-      ...versionParams(versionRows(plan.writes, draft)[0], kept),
-    ],
+    params,
   );
   return { ok: true, versions: plan.writes.map((w) => ({ key: w.key, version: w.version })), event };
 }

@@ -58,8 +58,16 @@ export function describeExportTests(ctx: ConformanceContext): void {
         .trimEnd()
         .split('\n')
         .map((line) => JSON.parse(line) as ActivityEvent)
-        .filter((line) => !('checkpoint' in line));
+        .filter((line) => !('checkpoint' in line) && !('inclusion' in line));
       expect(lines.map((e) => e.id)).toEqual(all.filter((e) => types.includes(e.type)).map((e) => e.id));
+      // Each event is followed by its inclusion proof, so the filtered export verifies on its own.
+      const options = { organization: 'acme', publicKey: ctx.auditPublicKey };
+      expect(await verifyActivityExport(response.text, options)).toMatchObject({
+        ok: true,
+        events: lines.length,
+      });
+      const forged = response.text.replace('"project_created"', '"member_added"');
+      expect(await verifyActivityExport(forged, options)).toMatchObject({ ok: false });
       // The export just made is in the log now too.
       const now = (await ctx.events()).reverse();
       const pivot = now[Math.floor(now.length / 2)]!.occurred_at;

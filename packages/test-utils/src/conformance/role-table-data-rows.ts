@@ -88,6 +88,21 @@ export const DATA_ROWS: Row[] = [
     call: (c, w) => c.send('GET', `${ORG}/activity/checkpoint`, undefined, w.token),
   },
   {
+    operationId: 'getActivityInclusionProof',
+    expect: managers(200),
+    call: (c, w) => c.send('GET', `${ORG}/activity/proofs/inclusion?seq=1`, undefined, w.token),
+  },
+  {
+    operationId: 'getActivityConsistencyProof',
+    expect: managers(200),
+    call: (c, w) => c.send('GET', `${ORG}/activity/proofs/consistency?from=1`, undefined, w.token),
+  },
+  {
+    operationId: 'getActivityEventWithProof',
+    expect: managers(200),
+    call: (c, w) => c.send('GET', `${ORG}/activity/events/1`, undefined, w.token),
+  },
+  {
     operationId: 'listAuditWebhooks',
     expect: managers(200),
     call: (c, w) => c.send('GET', HOOKS, undefined, w.token),

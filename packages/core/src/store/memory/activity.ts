@@ -1,10 +1,12 @@
 import type { ActivityEvent } from '../../model.js';
 import type { ActivityQuery, ActivityRepository } from '../ports/activity.js';
+import { memoryTreeReads } from './activity-tree.js';
 import { appendEvent, clone, type Journal, type MemoryState } from './state.js';
 
 /** The activity log in memory: one array per organization, in chain order. */
 export function memoryActivity(state: MemoryState, journal: Journal): ActivityRepository {
   return {
+    ...memoryTreeReads(state.trees),
     async append(organizationId, draft) {
       return clone(appendEvent(state, journal, organizationId, draft));
     },

@@ -5,6 +5,7 @@
 import type { ActivityEvent } from '../../model.js';
 import type { StoredSecretVersion } from '../../secrets/versions.js';
 import type { RestoreRepository } from '../ports/restores.js';
+import { growMemoryTree } from './activity-tree.js';
 import { journaledDeleteWhere, journaledEnsure, journaledSet } from './journaled.js';
 import { clone, type Journal, type MemoryState, type StoredSecret } from './state.js';
 
@@ -58,6 +59,7 @@ export function memoryRestoreWrites(
       journal?.push(() => {
         chain.length = length;
       });
+      growMemoryTree(state.trees, journal, organizationId, events);
     },
   };
 }
@@ -84,4 +86,5 @@ function clearOrganization(state: MemoryState, journal: Journal, organizationId:
   journaledDeleteWhere(state.rollups, ofOrganization, journal);
   journaledDeleteWhere(state.totals, ofOrganization, journal);
   journaledDeleteWhere(state.events, (_, id) => id === organizationId, journal);
+  journaledDeleteWhere(state.trees, (_, id) => id === organizationId, journal);
 }

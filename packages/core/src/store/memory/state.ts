@@ -21,6 +21,7 @@ import type { StoredSecretVersion } from '../../secrets/versions.js';
 import { causingTraceparent } from '../../telemetry/tracing.js';
 import type { RestoreSession } from '../ports/restores.js';
 import type { Cosignature, Witness } from '../ports/witnesses.js';
+import { growMemoryTree, type MemoryTrees } from './activity-tree.js';
 
 /** One stored key of an environment. */
 export interface StoredSecret {
@@ -51,6 +52,8 @@ export interface MemoryState {
   secretVersions: Map<string, Map<string, StoredSecretVersion[]>>;
   /** orgId -> chain */
   events: Map<string, ActivityEvent[]>;
+  /** orgId -> its chain's Merkle tree */
+  trees: MemoryTrees;
   webhooks: Map<string, AuditWebhook>;
   /** orgId -> its webhooks' ids, oldest first */
   webhooksByOrg: Map<string, string[]>;
@@ -130,6 +133,7 @@ export function createState(maxNonces: number): MemoryState {
     secrets: new Map(),
     secretVersions: new Map(),
     events: new Map(),
+    trees: new Map(),
     webhooks: new Map(),
     webhooksByOrg: new Map(),
     deliveries: new Map(),
@@ -171,6 +175,7 @@ export function appendEvent(
       target.pop();
     });
   }
+  growMemoryTree(state.trees, journal, organizationId, [event]);
   enqueueDeliveries(state, journal, organizationId, event);
   return event;
 }

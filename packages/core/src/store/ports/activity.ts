@@ -1,5 +1,6 @@
 /** Port: the per-organization, hash-chained activity log. */
 import type { ActivityDraft, ActivityEvent } from '../../model.js';
+import type { ActivityTreeReads } from './activity-tree.js';
 
 /** Filters of {@link ActivityRepository.list}; all given ones must hold. */
 export interface ActivityQuery {
@@ -35,7 +36,8 @@ export interface ActivityStreamQuery
   throughSeq: number;
 }
 
-export interface ActivityRepository {
+/** The log, and its Merkle tree ({@link ActivityTreeReads}). */
+export interface ActivityRepository extends ActivityTreeReads {
   /**
    * Seals `draft` after the organization's chain head (see `sealEvent`) and stores it. Appends to one
    * organization are serialised so the chain never forks.

@@ -84,7 +84,8 @@ export interface RestoreRepository {
   insertSecretVersions(versions: readonly RestoredSecretVersion[]): Promise<void>;
   /**
    * Appends already sealed events verbatim (no deliveries are queued for them) and moves the chain
-   * head to the last one. Called in order, from the chain's first event, after `clearOrganization`.
+   * head to the last one. Called in order, from the chain's first event, after `clearOrganization`;
+   * the Merkle tree grows with them in the same step (`extendTree`).
    */
   insertEvents(organizationId: string, events: readonly ActivityEvent[]): Promise<void>;
 }

@@ -2,10 +2,11 @@
  * The writes that apply a restore: which of the backup's ids are taken, then its secrets and its
  * events (with the chain head they end on), each set in one statement over arrays (`unnest`).
  */
-import type { RestoreRepository } from '@latchkey/core/store';
+import { extendTree, type RestoreRepository } from '@latchkey/core/store';
 import type { Runner } from '../../runner.js';
 import type { Tables } from '../../schema-name.js';
 import { insertVersions } from '../secret-versions.js';
+import { TREE_COLUMNS, treeHeadSet, treeNodesStatement, treeOfRow, treeParams } from '../tree.js';
 
 /** A restore's checks and bulk inserts on SQL. */
 export function sqlRestoreWrites(
@@ -53,15 +54,23 @@ export function sqlRestoreWrites(
     async insertEvents(organizationId, events) {
       if (events.length === 0) return;
       const last = events.at(-1)!;
+      // The tree as the chain head row holds it (locked by the restore's clearing), extended by the batch.
+      const { rows } = await db.query<{ tree_size: unknown; tree_frontier: string }>(
+        `SELECT ${TREE_COLUMNS} FROM ${t.chains} WHERE organization_id = $1`,
+        [organizationId],
+      );
+      const tree = extendTree(treeOfRow(rows[0]), events);
       await db.query(
-        `WITH stored AS (
+        `WITH ${treeNodesStatement(t, 11)}stored AS (
            INSERT INTO ${t.events} (organization_id, seq, id, type, project, environment, occurred_at, body)
            SELECT $1, s, i, ty, p, e, o, b
            FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
              AS u(s, i, ty, p, e, o, b)
          )
-         INSERT INTO ${t.chains} (organization_id, seq, hash) VALUES ($1, $9, $10)
-         ON CONFLICT (organization_id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash`,
+         INSERT INTO ${t.chains} (organization_id, seq, hash, tree_size, tree_frontier)
+         VALUES ($1, $9::bigint, $10, CASE WHEN $14::text IS NULL THEN 0 ELSE $9::bigint END, COALESCE(decode($14::text, 'hex'), ''::bytea))
+         ON CONFLICT (organization_id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash,
+           ${treeHeadSet(11, 'EXCLUDED.seq', t.chains)}`,
         [
           organizationId,
           events.map((e) => e.seq),
@@ -73,6 +82,7 @@ export function sqlRestoreWrites(
           events.map((e) => JSON.stringify(e)),
           last.seq,
           last.hash,
+          ...treeParams(tree),
         ],
       );
     },

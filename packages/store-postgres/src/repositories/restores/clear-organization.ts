@@ -21,8 +21,11 @@ export async function clearOrganization(q: SqlQueryable, t: Tables, organization
     await q.query(`DELETE FROM ${table} WHERE environment_id IN (${environments})`, [organizationId]);
   }
   await q.query(`DELETE FROM ${t.environments} WHERE project_id IN (${projects})`, [organizationId]);
-  for (const table of [t.webhooks, t.projects, t.members, t.devices, t.events]) {
+  for (const table of [t.webhooks, t.projects, t.members, t.devices, t.events, t.treeNodes]) {
     await q.query(`DELETE FROM ${table} WHERE organization_id = $1`, [organizationId]);
   }
-  await q.query(`UPDATE ${t.chains} SET seq = 0, hash = '' WHERE organization_id = $1`, [organizationId]);
+  await q.query(
+    `UPDATE ${t.chains} SET seq = 0, hash = '', tree_size = 0, tree_frontier = ''::bytea WHERE organization_id = $1`,
+    [organizationId],
+  );
 }

@@ -1,0 +1,33 @@
+/**
+ * The checkpoint the proof routes and exports end with: the chain head, and, when the tree holds
+ * exactly that many events, the tree's size and root hash, all under one audit-key signature, so a
+ * proof against `root_hash` is as trustworthy as the signature.
+ */
+import { toBase64 } from '../client/base64.js';
+import type { LatchkeyStore } from '../store/types.js';
+import { type AuditKey, type Checkpoint, signCheckpoint } from './checkpoint.js';
+import { chainHead } from './export/stream.js';
+
+/** A chain head and, when the tree is at it, the tree's size and root (base64). */
+export interface TreeChainHead {
+  seq: number;
+  hash: string;
+  tree_size?: number;
+  root_hash?: string;
+}
+
+/**
+ * The organization's chain head with its tree head. The tree is read at the chain head's size, so
+ * an append in between changes nothing; a tree still being back-filled is left out.
+ */
+export async function treeChainHead(store: LatchkeyStore, organizationId: string): Promise<TreeChainHead> {
+  const head = await chainHead(store, organizationId);
+  const tree = await store.activity.treeHead(organizationId, head.seq);
+  if (!tree) return head;
+  return { ...head, tree_size: tree.size, root_hash: toBase64(tree.rootHash) };
+}
+
+/** Signs `head` for the organization `slug` at `now` (milliseconds). */
+export function signTreeHead(slug: string, head: TreeChainHead, key: AuditKey, now: number): Checkpoint {
+  return signCheckpoint({ organization: slug, ...head }, key, new Date(now).toISOString());
+}

@@ -1,0 +1,85 @@
+/**
+ * The Merkle proofs of the activity log (RFC 6962): an event's inclusion in a tree head, one tree
+ * head's consistency with a later one, and one event with its proof against the latest checkpoint.
+ */
+import { signTreeHead, treeChainHead } from '../activity/tree-checkpoint.js';
+import { eventAt, proveConsistency, proveInclusion } from '../activity/tree-proofs.js';
+import { LatchkeyError } from '../http/errors.js';
+import { defineRoute } from '../http/router.js';
+import {
+  ConsistencyProofQuery,
+  ConsistencyProofResponse,
+  EventProofResponse,
+  InclusionProofQuery,
+  InclusionProofResponse,
+  treePosition,
+} from '../schemas/proofs.js';
+import { answers } from './docs.js';
+import { ORGANIZATION } from './paths.js';
+
+const ACTIVITY = `${ORGANIZATION}/activity`;
+
+export const proofRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: `${ACTIVITY}/proofs/inclusion`,
+    operationId: 'getActivityInclusionProof',
+    summary:
+      'The RFC 6962 audit path of event seq (leaf index seq - 1) in the Merkle tree of tree_size events (default: the latest). Hashes are standard base64.',
+    tag: 'Activity',
+    permission: 'activity:read_organization',
+    query: InclusionProofQuery,
+    responses: answers(200, 'The inclusion proof', InclusionProofResponse),
+    async handler(ctx) {
+      const { seq, tree_size } = ctx.query;
+      return {
+        status: 200,
+        body: await proveInclusion(ctx.services.store, ctx.organization.id, seq, tree_size),
+      };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: `${ACTIVITY}/proofs/consistency`,
+    operationId: 'getActivityConsistencyProof',
+    summary:
+      'The RFC 6962 consistency proof that the Merkle tree of `to` events (default: the latest) extends the tree of `from` events. Hashes are standard base64.',
+    tag: 'Activity',
+    permission: 'activity:read_organization',
+    query: ConsistencyProofQuery,
+    responses: answers(200, 'The consistency proof', ConsistencyProofResponse),
+    async handler(ctx) {
+      const { from, to } = ctx.query;
+      return { status: 200, body: await proveConsistency(ctx.services.store, ctx.organization.id, from, to) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: `${ACTIVITY}/events/{seq}`,
+    operationId: 'getActivityEventWithProof',
+    summary:
+      'One event, its inclusion proof against the latest tree head, and that head signed as a checkpoint (null without an audit key).',
+    tag: 'Activity',
+    permission: 'activity:read_organization',
+    responses: answers(200, 'The event and its proof', EventProofResponse),
+    async handler(ctx) {
+      const parsed = treePosition('the event').safeParse(ctx.params['seq']);
+      if (!parsed.success) {
+        throw new LatchkeyError('invalid_request', 'The event seq must be a positive integer.', {
+          details: [{ path: 'path.seq', message: 'a positive integer' }],
+        });
+      }
+      const { store, auditKey, now } = ctx.services;
+      const head = await treeChainHead(store, ctx.organization.id);
+      // An event appended after the head was read is not in the tree the checkpoint signs: not yet found.
+      if (parsed.data > (head.tree_size ?? head.seq)) {
+        throw new LatchkeyError('not_found', `There is no event ${parsed.data}.`);
+      }
+      const event = await eventAt(store, ctx.organization.id, parsed.data);
+      // The proof is against the head the checkpoint signs (the tree's own size while it is back-filled).
+      const proof = await proveInclusion(store, ctx.organization.id, event.seq, head.tree_size ?? undefined);
+      const checkpoint = auditKey ? signTreeHead(ctx.organization.slug, head, auditKey, now()) : null;
+      return { status: 200, body: { event, proof, checkpoint } };
+    },
+  }),
+];
