@@ -26,6 +26,7 @@ export interface Tables {
   restoreSessions: string;
   restoreParts: string;
   keyIds: string;
+  signingKeys: string;
   migrations: string;
 }
 
@@ -78,6 +79,7 @@ export function tablesOf(schema: string): Tables {
     restoreSessions: table('restore_sessions'),
     restoreParts: table('restore_parts'),
     keyIds: table('keyring_key_ids'),
+    signingKeys: table('webhook_signing_keys'),
     migrations: table('latchkey_migrations'),
   };
 }

@@ -11,3 +11,6 @@ export const secretContext = (webhookId: string) => `audit_webhook:${webhookId}:
 /** Where a secret value is bound: its environment (by id) and key. */
 export const secretValueContext = (environmentId: string, key: string) =>
   `secret_value:${environmentId}:${key}`;
+
+/** Where an organization's webhook signing private key is bound: its key (by id). */
+export const signingKeyContext = (keyId: string) => `webhook_signing_key:${keyId}:private_key`;

@@ -44,17 +44,18 @@ export const toDeviceView = showing<Model.Device>()(
 );
 
 /** An audit webhook with its delivery health, never its sealed signing secret. */
-export const toAuditWebhookView = showing<Model.AuditWebhook>()(
-  'id',
-  'name',
-  'url',
-  'status',
-  'event_types',
-  'consecutive_failures',
-  'last_delivery',
-  'last_error',
-  'created_at',
-);
+export const toAuditWebhookView = (w: Model.AuditWebhook) => ({
+  id: w.id,
+  name: w.name,
+  url: w.url,
+  status: w.status,
+  event_types: w.event_types,
+  signature_scheme: w.signature_scheme ?? 'latchkey',
+  consecutive_failures: w.consecutive_failures,
+  last_delivery: w.last_delivery,
+  last_error: w.last_error,
+  created_at: w.created_at,
+});
 
 /** A delivery attempt of the attempt log; `test` marks those sent by the test operation. */
 export const toAttemptView = (a: Model.DeliveryAttempt) => ({

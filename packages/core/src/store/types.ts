@@ -44,3 +44,4 @@ export type {
 } from './ports/secrets.js';
 export type { LatchkeyStore, StoreStatus, StoreTransaction } from './ports/store.js';
 export type { TokenRepository } from './ports/tokens.js';
+export type { WebhookSigningKeyRepository } from './ports/webhook-signing-keys.js';

@@ -10,6 +10,7 @@ import { fairClaims } from './0008-fair-claims.js';
 import { eventTypeFilters } from './0009-event-type-filters.js';
 import { secretVersions } from './0010-secret-versions.js';
 import { deliveryTraceparent } from './0011-delivery-traceparent.js';
+import { signatureSchemes } from './0012-signature-schemes.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   eventTypeFilters,
   secretVersions,
   deliveryTraceparent,
+  signatureSchemes,
 ];

@@ -12,6 +12,11 @@ const WEBHOOK = recordColumns<AuditWebhook>({
   status: text<AuditWebhook['status']>(),
   event_types: textArray(),
   secret_sealed: text(),
+  signature_scheme: {
+    read: (value) => value as AuditWebhook['signature_scheme'],
+    write: (value) => value ?? 'latchkey',
+  },
+  previous_secret: jsonb(),
   consecutive_failures: integer(),
   last_delivery: jsonb(),
   last_error: jsonb(),
@@ -37,12 +42,24 @@ export function sqlAuditWebhooks(db: Runner, t: Tables): AuditWebhookRepository 
     },
     update: (organizationId, id, changes) =>
       webhooks.update(
-        'name = COALESCE($3, name), url = COALESCE($4, url), event_types = COALESCE($5::text[], event_types)',
+        'name = COALESCE($3, name), url = COALESCE($4, url), event_types = COALESCE($5::text[], event_types), signature_scheme = COALESCE($6, signature_scheme)',
         ONE,
-        [organizationId, id, changes.name ?? null, changes.url ?? null, changes.event_types ?? null],
+        [
+          organizationId,
+          id,
+          changes.name ?? null,
+          changes.url ?? null,
+          changes.event_types ?? null,
+          changes.signature_scheme ?? null,
+        ],
       ),
-    setSecret: (organizationId, id, secretSealed) =>
-      webhooks.update('secret_sealed = $3', ONE, [organizationId, id, secretSealed]),
+    setSecret: (organizationId, id, secretSealed, previous) =>
+      webhooks.update('secret_sealed = $3, previous_secret = $4::jsonb', ONE, [
+        organizationId,
+        id,
+        secretSealed,
+        previous ? JSON.stringify(previous) : null,
+      ]),
     async replaceSecret(organizationId, id, from, to) {
       const result = await db.query(
         `UPDATE ${t.webhooks} SET secret_sealed = $4

@@ -7,6 +7,7 @@
  * this second) are never raced by another worker; the lock ends with the claim's transaction.
  */
 import { type ClaimedDelivery, type ClaimOptions, webhookLimit } from '@latchkey/core/store';
+import { json } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { DELIVERY_COLUMNS, toDelivery } from './delivery-rows.js';
@@ -19,6 +20,10 @@ const toClaimed = (r: Record<string, unknown>): ClaimedDelivery => ({
     name: r['webhook_name'] as string,
     url: r['url'] as string,
     secret_sealed: r['secret_sealed'] as string,
+    signature_scheme: r['signature_scheme'] as ClaimedDelivery['webhook']['signature_scheme'],
+    previous_secret: (r['previous_secret'] == null
+      ? null
+      : json(r['previous_secret'])) as ClaimedDelivery['webhook']['previous_secret'],
   },
   eventJson: r['body'] as string,
   eventType: r['event_type'] as string,
@@ -79,7 +84,9 @@ function claimSql(t: Tables): string {
       WHERE d.id = due.id AND w.id = d.webhook_id AND e.organization_id = d.organization_id AND e.seq = d.event_seq
       RETURNING due.turn, ${DELIVERY_COLUMNS.split(', ')
         .map((c) => `d.${c}`)
-        .join(', ')}, w.name AS webhook_name, w.url, w.secret_sealed, e.body, e.type AS event_type
+        .join(
+          ', ',
+        )}, w.name AS webhook_name, w.url, w.secret_sealed, w.signature_scheme, w.previous_secret, e.body, e.type AS event_type
     ), counted AS (
       INSERT INTO ${rates} AS r (webhook_id, second, claimed)
       SELECT l.webhook_id, date_trunc('second', $1::timestamptz), count(*)

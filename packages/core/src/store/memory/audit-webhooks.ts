@@ -16,7 +16,11 @@ export function memoryAuditWebhooks(state: MemoryState, journal: Journal): Audit
   };
   return {
     async create(webhook) {
-      state.webhooks.set(webhook.id, clone(webhook));
+      state.webhooks.set(webhook.id, {
+        ...clone(webhook),
+        signature_scheme: webhook.signature_scheme ?? 'latchkey',
+        previous_secret: webhook.previous_secret ?? null,
+      });
       const ids = state.webhooksByOrg.get(webhook.organization_id) ?? [];
       ids.push(webhook.id);
       state.webhooksByOrg.set(webhook.organization_id, ids);
@@ -41,10 +45,10 @@ export function memoryAuditWebhooks(state: MemoryState, journal: Journal): Audit
       change(webhook, clone(changes));
       return clone(webhook);
     },
-    async setSecret(organizationId, id, secretSealed) {
+    async setSecret(organizationId, id, secretSealed, previous) {
       const webhook = find(organizationId, id);
       if (!webhook) return null;
-      change(webhook, { secret_sealed: secretSealed });
+      change(webhook, { secret_sealed: secretSealed, previous_secret: previous ? { ...previous } : null });
       return clone(webhook);
     },
     async replaceSecret(organizationId, id, from, to) {

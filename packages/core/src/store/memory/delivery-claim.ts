@@ -127,6 +127,8 @@ export function claimDue(state: MemoryState, journal: Journal, options: ClaimOpt
         name: webhook.name,
         url: webhook.url,
         secret_sealed: webhook.secret_sealed,
+        signature_scheme: webhook.signature_scheme ?? 'latchkey',
+        previous_secret: webhook.previous_secret ?? null,
       },
       eventJson: JSON.stringify(event),
       eventType: event.type,

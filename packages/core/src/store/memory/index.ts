@@ -21,6 +21,7 @@ import { memoryRestores } from './restores.js';
 import { memorySecrets } from './secrets.js';
 import { createState, type Journal, type MemoryState } from './state.js';
 import { memoryTokens } from './tokens.js';
+import { memoryWebhookSigningKeys } from './webhook-signing-keys.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -43,6 +44,7 @@ function repositories(state: MemoryState, journal: Journal): StoreTransaction {
     deliveries: memoryDeliveries(state, journal),
     restores: memoryRestores(state, journal),
     keyIds: memoryKeyIds(state, journal),
+    webhookSigningKeys: memoryWebhookSigningKeys(state, journal),
   };
   return { ...base, requests: composedRequests(base) };
 }
@@ -100,6 +102,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
     deliveries: gated(outside.deliveries, gate),
     restores: gated(outside.restores, gate),
     keyIds: gated(outside.keyIds, gate),
+    webhookSigningKeys: gated(outside.webhookSigningKeys, gate),
   };
   const store: LatchkeyStore = {
     ...outsideGated,

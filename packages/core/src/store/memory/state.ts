@@ -15,6 +15,7 @@ import type {
   Member,
   Organization,
   Project,
+  WebhookSigningKey,
 } from '../../model.js';
 import type { KeyHead } from '../../secrets/push-plan.js';
 import type { StoredSecretVersion } from '../../secrets/versions.js';
@@ -70,6 +71,8 @@ export interface MemoryState {
   };
   /** Keyring key id -> its check value (null: recorded without one). */
   keyIds: Map<string, string | null>;
+  /** Webhook signing key id -> the key pair, in insertion (creation) order. */
+  signingKeys: Map<string, WebhookSigningKey>;
 }
 
 /** A minute or hour rollup of one webhook. */
@@ -134,6 +137,7 @@ export function createState(maxNonces: number): MemoryState {
     deliveryWatchers: new Set(),
     restores: { sessions: new Map(), parts: new Map() },
     keyIds: new Map(),
+    signingKeys: new Map(),
   };
 }
 

@@ -28,7 +28,10 @@ export interface ClaimOptions {
 /** A delivery a worker has claimed, with what it needs to send it. */
 export interface ClaimedDelivery {
   delivery: Delivery;
-  webhook: Pick<AuditWebhook, 'id' | 'organization_id' | 'name' | 'url' | 'secret_sealed'>;
+  webhook: Pick<
+    AuditWebhook,
+    'id' | 'organization_id' | 'name' | 'url' | 'secret_sealed' | 'signature_scheme' | 'previous_secret'
+  >;
   /** The event as stored (its JSON text, exactly as history returns it). */
   eventJson: string;
   eventType: string;

@@ -13,6 +13,7 @@ import type { RequestRepository } from './requests.js';
 import type { RestoreRepository } from './restores.js';
 import type { SecretRepository } from './secrets.js';
 import type { TokenRepository } from './tokens.js';
+import type { WebhookSigningKeyRepository } from './webhook-signing-keys.js';
 
 /** Every repository of a store, as seen inside or outside a transaction. */
 export interface StoreTransaction {
@@ -30,6 +31,7 @@ export interface StoreTransaction {
   deliveries: DeliveryRepository;
   restores: RestoreRepository;
   keyIds: KeyIdRepository;
+  webhookSigningKeys: WebhookSigningKeyRepository;
 }
 
 /** What {@link LatchkeyStore.status} answers. */
