@@ -2,6 +2,13 @@ import type { AuditWebhook } from '../../model.js';
 import type { AuditWebhookRepository } from '../ports/audit-webhooks.js';
 import { clone, type Journal, type MemoryState, notifyDeliveryWatchers } from './state.js';
 
+/** A webhook as stored: the scheme and the previous secret always set, as the SQL columns are. */
+const withDefaults = (webhook: AuditWebhook): AuditWebhook => ({
+  ...webhook,
+  signature_scheme: webhook.signature_scheme ?? 'latchkey',
+  previous_secret: webhook.previous_secret ?? null,
+});
+
 /** Audit webhooks in memory. */
 export function memoryAuditWebhooks(state: MemoryState, journal: Journal): AuditWebhookRepository {
   const find = (organizationId: string, id: string) => {
@@ -16,11 +23,7 @@ export function memoryAuditWebhooks(state: MemoryState, journal: Journal): Audit
   };
   return {
     async create(webhook) {
-      state.webhooks.set(webhook.id, {
-        ...clone(webhook),
-        signature_scheme: webhook.signature_scheme ?? 'latchkey',
-        previous_secret: webhook.previous_secret ?? null,
-      });
+      state.webhooks.set(webhook.id, withDefaults(clone(webhook)));
       const ids = state.webhooksByOrg.get(webhook.organization_id) ?? [];
       ids.push(webhook.id);
       state.webhooksByOrg.set(webhook.organization_id, ids);
