@@ -73,6 +73,7 @@ async function checkSealedAtRest(driver: SqlDriver, schema: string) {
     signingSecrets: { examined: 1, resealed: 1 },
     secretValues: { examined: 7, resealed: 7 },
     versionValues: { examined: 7, resealed: 7 },
+    signingKeys: { examined: 0, resealed: 0 },
   });
   const after = await raw();
   for (const { value } of [...after.values, ...after.versions]) expect(sealedKeyId(value)).toBe('k2');
