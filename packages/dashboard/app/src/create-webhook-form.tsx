@@ -2,7 +2,7 @@
  * Add a webhook: a name and an `https` endpoint URL, checked here with a clear message before the
  * server checks them again (its answer, e.g. an address that is not public, is shown as it comes).
  */
-import type { AuditWebhookWithSecret } from './types.js';
+import type { AuditWebhookWithSecret, SignatureScheme } from './types.js';
 import { useCreateWebhook } from './use-create-webhook.js';
 
 /** The create form; `onCreated` gets the new webhook with its signing secret. */
@@ -13,7 +13,10 @@ export function CreateWebhookForm({
   org: string;
   onCreated(webhook: AuditWebhookWithSecret): void;
 }) {
-  const { name, setName, url, setUrl, errors, busy, submit } = useCreateWebhook(org, onCreated);
+  const { name, setName, url, setUrl, scheme, setScheme, errors, busy, submit } = useCreateWebhook(
+    org,
+    onCreated,
+  );
   return (
     <section aria-labelledby="create-heading" class="card">
       <h3 id="create-heading">Add a webhook</h3>
@@ -57,6 +60,22 @@ export function CreateWebhookForm({
               An https:// address that reaches a public server.
             </p>
           )}
+        </div>
+        <div class="field">
+          <label for="webhook-scheme">Signature scheme</label>
+          <select
+            id="webhook-scheme"
+            value={scheme}
+            aria-describedby="webhook-scheme-help"
+            onChange={(e) => setScheme(e.currentTarget.value as SignatureScheme)}
+          >
+            <option value="latchkey">Latchkey (X-Service-Signature)</option>
+            <option value="standard-webhooks">Standard Webhooks (shared secret)</option>
+            <option value="standard-webhooks-ed25519">Standard Webhooks Ed25519 (public key)</option>
+          </select>
+          <p id="webhook-scheme-help" class="help">
+            Ed25519: receivers verify with the organization’s public key and hold no secret.
+          </p>
         </div>
         <button type="submit" disabled={busy}>
           {busy ? 'Creating…' : 'Create webhook'}
