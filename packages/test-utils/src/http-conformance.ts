@@ -47,6 +47,7 @@ import { describeRestoreRuleTests } from './conformance/restore-rules.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
 import { describeSecretVersionTests } from './conformance/secret-versions.js';
+import { describeSignatureSchemeChangeTests } from './conformance/signature-scheme-changes.js';
 import { describeSignatureSchemeTests } from './conformance/signature-schemes.js';
 import { describeWellFormedTextTests } from './conformance/well-formed-text.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
@@ -219,5 +220,6 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeAuditWebhookReplayTests(ctx);
     describeEventTypeTests(ctx);
     describeSignatureSchemeTests(ctx);
+    describeSignatureSchemeChangeTests(ctx);
   });
 }
