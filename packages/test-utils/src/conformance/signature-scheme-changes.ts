@@ -29,7 +29,7 @@ export function describeSignatureSchemeChangeTests(ctx: ConformanceContext): voi
       // Renaming alone issues nothing.
       const renamed = await ctx.send('PATCH', `${HOOKS}/${created.id}`, { name: 'renamed' });
       expect(renamed.json).not.toHaveProperty('signing_secret');
-      const events = await ctx.send('GET', '/api/v2/organizations/acme/activity?limit=10');
+      const events = await ctx.send('GET', '/api/v2/organizations/acme/history?limit=10');
       expect(events.text).not.toContain(body.signing_secret);
       const updated = (
         events.json as { events: { type: string; data: Record<string, unknown> }[] }
