@@ -2,7 +2,8 @@
  * Add a webhook: a name and an `https` endpoint URL, checked here with a clear message before the
  * server checks them again (its answer, e.g. an address that is not public, is shown as it comes).
  */
-import type { AuditWebhookWithSecret, SignatureScheme } from './types.js';
+import { SchemePicker } from './scheme-picker.js';
+import type { AuditWebhookWithSecret } from './types.js';
 import { useCreateWebhook } from './use-create-webhook.js';
 
 /** The create form; `onCreated` gets the new webhook with its signing secret. */
@@ -61,22 +62,7 @@ export function CreateWebhookForm({
             </p>
           )}
         </div>
-        <div class="field">
-          <label for="webhook-scheme">Signature scheme</label>
-          <select
-            id="webhook-scheme"
-            value={scheme}
-            aria-describedby="webhook-scheme-help"
-            onChange={(e) => setScheme(e.currentTarget.value as SignatureScheme)}
-          >
-            <option value="latchkey">Latchkey (X-Service-Signature)</option>
-            <option value="standard-webhooks">Standard Webhooks (shared secret)</option>
-            <option value="standard-webhooks-ed25519">Standard Webhooks Ed25519 (public key)</option>
-          </select>
-          <p id="webhook-scheme-help" class="help">
-            Ed25519: receivers verify with the organization’s public key and hold no secret.
-          </p>
-        </div>
+        <SchemePicker scheme={scheme} onScheme={setScheme} />
         <button type="submit" disabled={busy}>
           {busy ? 'Creating…' : 'Create webhook'}
         </button>
