@@ -148,7 +148,14 @@ async function resealSigningKeys(
       if (!needsReseal(keyring, key.private_key_sealed)) continue;
       found++;
       const moved = reseal(keyring, key.private_key_sealed, signingKeyContext(key.id));
-      if (await store.webhookSigningKeys.replacePrivateKey(organizationId, key.id, key.private_key_sealed, moved)) {
+      if (
+        await store.webhookSigningKeys.replacePrivateKey(
+          organizationId,
+          key.id,
+          key.private_key_sealed,
+          moved,
+        )
+      ) {
         count.resealed++;
       }
     }
