@@ -7,8 +7,9 @@
 import { expect } from 'vitest';
 import { describe, it } from '../keyed.js';
 import { createWebhook, HOOKS } from './audit-webhooks.js';
-import type { ConformanceContext } from './context.js';
+import { ADMIN, type ConformanceContext } from './context.js';
 import { expectError } from './expect-error.js';
+import { linesOf, restoreHelpers } from './restore-helpers.js';
 
 export function describeSignatureSchemeChangeTests(ctx: ConformanceContext): void {
   describe('signature scheme changes', () => {
@@ -54,6 +55,34 @@ export function describeSignatureSchemeChangeTests(ctx: ConformanceContext): voi
       const keys = await ctx.send('GET', `${HOOKS}/signing-keys`, undefined, ctx.viewerToken);
       expect(keys.status).toBe(200);
       expect(keys.text).not.toMatch(/PRIVATE|private_key/);
+    });
+
+    it('a backup carries each scheme and the signing keys; restored, the same public key signs', async () => {
+      const { backupOf, newOrganization, restoreLines } = restoreHelpers(ctx);
+      const before = await ctx.send('GET', `${HOOKS}/signing-keys`);
+      const published = (before.json as { signing_keys: { public_key: string }[] }).signing_keys;
+      expect(published.length).toBeGreaterThan(0);
+      const lines = linesOf(await backupOf('acme', ADMIN));
+      const header = lines[0] as { webhook_signing_keys?: { public_key: string }[] };
+      expect(header.webhook_signing_keys?.map((k) => k.public_key)).toEqual(
+        expect.arrayContaining(published.map((k) => k.public_key)),
+      );
+      const schemes = lines.filter((l) => l.kind === 'audit_webhook').map((l) => l['signature_scheme']);
+      expect(schemes).toEqual(expect.arrayContaining(['standard-webhooks', 'standard-webhooks-ed25519']));
+      const slug = `schemes-${Math.random().toString(36).slice(2, 8)}`;
+      const token = await newOrganization(slug);
+      const restored = await restoreLines(slug, token, lines);
+      expect(restored.status, restored.text).toBe(200);
+      const base = `/api/v2/organizations/${slug}/audit-webhooks`;
+      const keys = await ctx.send('GET', `${base}/signing-keys`, undefined, token);
+      expect(
+        (keys.json as { signing_keys: { public_key: string }[] }).signing_keys.map((k) => k.public_key),
+      ).toEqual(published.map((k) => k.public_key));
+      const hooks = await ctx.send('GET', base, undefined, token);
+      const restoredSchemes = (
+        hooks.json as { audit_webhooks: { signature_scheme: string }[] }
+      ).audit_webhooks.map((w) => w.signature_scheme);
+      expect(restoredSchemes.sort()).toEqual([...schemes].sort());
     });
 
     it('refuses an unknown scheme on create and on PATCH', async () => {
