@@ -278,3 +278,4 @@ export type Infer<T extends z.ZodType> = z.infer<T>;
 export * from './activity.js';
 export * from './audit-webhooks.js';
 export * from './secret-versions.js';
+export * from './signature-schemes.js';

@@ -10,6 +10,7 @@ import { fairClaims } from './0008-fair-claims.js';
 import { eventTypeFilters } from './0009-event-type-filters.js';
 import { secretVersions } from './0010-secret-versions.js';
 import { deliveryTraceparent } from './0011-delivery-traceparent.js';
+import { signatureSchemes } from './0012-signature-schemes.js';
 import { webhookCredentials } from './0013-webhook-credentials.js';
 import { witnesses } from './0015-witnesses.js';
 import type { Migration } from './migration.js';
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   eventTypeFilters,
   secretVersions,
   deliveryTraceparent,
+  signatureSchemes,
   webhookCredentials,
   witnesses,
 ];
