@@ -88,6 +88,9 @@ export function describeSigningKeyStoreTests(fixture: () => SigningKeyFixture): 
       secret_sealed: 'sealed-one',
       signature_scheme: 'standard-webhooks',
       previous_secret: null,
+      // As every store reads a webhook without credentials back.
+      headers: [],
+      client_certificate: null,
       consecutive_failures: 0,
       last_delivery: null,
       last_error: null,
