@@ -1,6 +1,7 @@
 /**
  * The re-encrypt routine: moves every value sealed at rest to the keyring's current key, so an old
- * key can leave the ring. It walks audit webhook signing secrets and secret values in batches and
+ * key can leave the ring. It walks audit webhook signing secrets (with their custom header values
+ * and client keys), the organizations' webhook signing keys and secret values in batches and
  * writes each back only where it is unchanged since it was read (a push or a rotation in between
  * wins). Secret values stored before a keyring was configured are sealed too, and so are the kept
  * values of secret versions. Safe to run while the
