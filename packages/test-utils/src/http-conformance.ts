@@ -51,6 +51,8 @@ import { describeRestoreRuleTests } from './conformance/restore-rules.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
 import { describeSecretVersionTests } from './conformance/secret-versions.js';
+import { describeSignatureSchemeChangeTests } from './conformance/signature-scheme-changes.js';
+import { describeSignatureSchemeTests } from './conformance/signature-schemes.js';
 import { describeWellFormedTextTests } from './conformance/well-formed-text.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
 import type { StartTarget } from './http-target.js';
@@ -225,5 +227,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeReceiverCredentialBackupTests(ctx);
     describeAuditWebhookReplayTests(ctx);
     describeEventTypeTests(ctx);
+    describeSignatureSchemeTests(ctx);
+    describeSignatureSchemeChangeTests(ctx);
   });
 }
