@@ -37,7 +37,7 @@ export const backupRoutes = [
     path: `${ORGANIZATION}/backup`,
     operationId: 'createBackup',
     summary:
-      'The organization as NDJSON for an encrypted backup: a latchkey_backup header line (format_version 3, with the chain head it covers and its signed checkpoint, as GET …/activity/checkpoint gives it, tree_size and root_hash included), then project, environment, secret (live, with value and version), deleted_secret (a deleted key with its tombstone version, no value), secret_version (each version of each key: version, deleted, occurred_at, actor, device_id, event_id, and value while it is kept), member, device and audit_webhook (with signing_secret) lines, then an events line followed by the activity log as the export writes it. Owners and admins (backup:create). Needs the host’s audit key: without one, 503.',
+      'The organization as NDJSON for an encrypted backup: a latchkey_backup header line (format_version 4, with the chain head it covers and its signed checkpoint, as GET …/activity/checkpoint gives it, tree_size and root_hash included), then project, environment, secret (live, with value and version), deleted_secret (a deleted key with its tombstone version, no value), secret_version (each version of each key: version, deleted, occurred_at, actor, device_id, event_id, and value while it is kept), member, device and audit_webhook (with signing_secret) lines, then an events line followed by the activity log as the export writes it. Owners and admins (backup:create). Needs the host’s audit key: without one, 503.',
     tag: 'Backup',
     permission: 'backup:create',
     responses: {
