@@ -48,6 +48,7 @@ import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
 import { describeRestoreRuleTests } from './conformance/restore-rules.js';
+import { describeRestoreTreeTests } from './conformance/restore-tree.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
 import { describeSecretVersionTests } from './conformance/secret-versions.js';
@@ -211,6 +212,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeRestoreTests(ctx);
     describeRestoreLimitTests(ctx);
     describeRestoreRuleTests(ctx);
+    describeRestoreTreeTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeCheckpointNoteTests(ctx);

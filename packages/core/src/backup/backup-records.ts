@@ -39,6 +39,16 @@ export const BackupCheckpointSchema = z.strictObject({
   organization: SlugSchema,
   seq: z.int().min(0),
   hash: Sha256,
+  tree_size: z
+    .int()
+    .min(0)
+    .optional()
+    .describe('the Merkle tree head it signs, when the server kept the tree'),
+  root_hash: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/, 'a standard base64 SHA-256 hash')
+    .optional()
+    .describe('RFC 6962 root of the first tree_size events, standard base64'),
   signed_at: Time,
   key_id: z.string().regex(/^[0-9a-f]{16}$/, '16 lower-case hex digits'),
   public_key: z.string().max(100),
