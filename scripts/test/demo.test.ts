@@ -9,13 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
+import { killGroup } from './kill-group.js';
 
 const DEMO = fileURLToPath(new URL('../demo.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'latchkey-demo-'));
 const children: ChildProcess[] = [];
 
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const child of children) if (child.pid !== undefined) killGroup(child.pid);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -30,7 +31,8 @@ function startDemo(): Promise<{
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LATCHKEY_DEMO_DIR: dir };
   delete env['LATCHKEY_STORE'];
   delete env['LATCHKEY_BOOTSTRAP_ADMIN_TOKEN'];
-  const child = spawn(process.execPath, [DEMO], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so the server and receiver it starts end with it.
+  const child = spawn(process.execPath, [DEMO], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
   let output = '';
   return new Promise((resolve, reject) => {

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { killGroup } from './kill-group.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MARK = '<!-- runnable: against the demo -->';
@@ -36,9 +37,11 @@ describe('the README, to the letter', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LATCHKEY_DEMO_DIR: join(dir, 'demo') };
     delete env['LATCHKEY_STORE'];
     delete env['LATCHKEY_BOOTSTRAP_ADMIN_TOKEN'];
+    // Its own process group, so the server and receiver it starts end with it.
     demo = spawn(process.execPath, [join(ROOT, 'scripts/demo.mjs')], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the demo did not start:\n${output}`)), 60_000);
@@ -58,7 +61,7 @@ describe('the README, to the letter', () => {
   }, 90_000);
 
   afterAll(() => {
-    if (demo?.exitCode === null) demo.kill('SIGKILL');
+    if (demo?.pid !== undefined) killGroup(demo.pid);
     if (savedEnv) writeFileSync(envFile, savedEnv);
     else rmSync(envFile, { force: true });
     rmSync(dir, { recursive: true, force: true });
