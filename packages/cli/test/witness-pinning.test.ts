@@ -56,6 +56,12 @@ describe('latchkey activity witness', () => {
     });
     const rewound = await witness('activity', 'witness');
     expect(rewound.code).toBe(5);
+    const json = JSON.parse((await witness('--json', 'activity', 'witness')).stdout);
+    expect(json).toMatchObject({
+      consistent: false,
+      previous: { tree_size: before.tree_size + 1000 },
+      current: { tree_size: expect.any(Number), root_hash: expect.any(String) },
+    });
     expect(rewound.stderr).toMatch(
       new RegExp(
         `the log was rewound: last seen size ${before.tree_size + 1000}, root \\S+; now size \\d+, root \\S+\\.`,

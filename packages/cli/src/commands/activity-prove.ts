@@ -66,8 +66,8 @@ async function prove(seqText: string, options: ProveOptions, command: Command): 
   const refuse = (reason: string): never => {
     throw new CliError(`Event ${seq} of ${org} does not verify: ${reason}`, EXIT.verification);
   };
-  if (!checkpoint) refuse('the server signs no checkpoints (it has no audit key), so no root can be trusted');
-  const signed = checkpoint!;
+  const signed =
+    checkpoint ?? refuse('the server signs no checkpoints (it has no audit key), so no root can be trusted');
   if (signed.tree_size === undefined || signed.root_hash === undefined) {
     throw new CliError('The log’s Merkle tree is still being built; try again shortly.');
   }
@@ -99,8 +99,8 @@ async function prove(seqText: string, options: ProveOptions, command: Command): 
       note: view.note,
       key: key.verifierKey ?? { name, publicKey: key.raw },
     });
-    if (!opened.ok) refuse(`the checkpoint note: ${opened.message}`);
-    if (opened.ok && (opened.treeSize !== proof.tree_size || !sameBytes(opened.rootHash, rootHash)))
+    if (!opened.ok) return refuse(`the checkpoint note: ${opened.message}`);
+    if (opened.treeSize !== proof.tree_size || !sameBytes(opened.rootHash, rootHash))
       refuse('the checkpoint note names another tree head');
     cosignedBy = view.cosignatures.map((c) => c.witness);
   }

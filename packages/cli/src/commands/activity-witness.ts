@@ -80,7 +80,13 @@ async function witness(options: WitnessOptions, command: Command): Promise<void>
   const base = `/organizations/${seg(org)}/activity`;
   const last = witnessedHead(ctx.config.dir, url.href, org);
   const view = await client.json<CheckpointView>('GET', `${base}/checkpoint`);
-  const fork = (message: string): never => {
+  // With --json, a refusal is also a result on stdout, with both heads, for the script that alerts.
+  const fork = (message: string, current?: { tree_size: number; root_hash: string }): never => {
+    const previous = last ? { tree_size: last.tree_size, root_hash: last.root_hash } : null;
+    ctx.out.result(
+      { organization: org, consistent: false, message, previous, current: current ?? null },
+      () => {},
+    );
     throw new CliError(`${org}: ${message}`, EXIT.verification);
   };
   // The key: pinned out of band, else pinned on first use; another key is refused unless trusted.
@@ -96,14 +102,13 @@ async function witness(options: WitnessOptions, command: Command): Promise<void>
     key = view.verifier_key;
   }
   const opened = await openCheckpoint({ note: view.note, key });
-  if (!opened.ok) fork(`the checkpoint note does not open with ${key}: ${opened.message}`);
-  if (!opened.ok) return;
+  if (!opened.ok) return fork(`the checkpoint note does not open with ${key}: ${opened.message}`);
   if (!opened.origin.endsWith(`/${org}`)) fork(`the checkpoint is of ${opened.origin}, not of ${org}.`);
   const head = {
     tree_size: opened.treeSize,
     root_hash: Buffer.from(opened.rootHash).toString('base64'),
   };
-  if (last) await checkExtends(client, base, last, head, fork);
+  if (last) await checkExtends(client, base, last, head, (message) => fork(message, head));
   const record: WitnessedHead = {
     verifier_key: key,
     ...head,
