@@ -1,7 +1,8 @@
 /**
  * The demo's webhook receiver: an HTTPS server on localhost (the demo's self-signed certificate,
  * which the demo server trusts through NODE_EXTRA_CA_CERTS) that registers itself as an audit
- * webhook of `acme` and verifies every delivery with `@latchkey/webhook-verifier`, printing each
+ * webhook of `acme` with the `standard-webhooks-ed25519` scheme and verifies every delivery with
+ * `@latchkey/webhook-verifier` and the organization's public key only (no secret), printing each
  * accepted event. Webhooks it registered on earlier runs are disabled first (their port is gone).
  *
  * Env: LATCHKEY_URL (the server, e.g. http://127.0.0.1:3000), LATCHKEY_TOKEN (an owner or admin
@@ -51,16 +52,21 @@ server.listen(0, '127.0.0.1', async () => {
     for (const old of listed.audit_webhooks.filter((w) => w.name === NAME && w.status !== 'disabled')) {
       await fetch(`${api}/${old.id}/disable`, { method: 'POST', headers });
     }
-    const created = await fetch(api, { method: 'POST', headers, body: JSON.stringify({ name: NAME, url }) });
-    const webhook = (await created.json()) as {
-      id?: string;
-      signing_secret?: string;
-      error?: { message: string };
+    const created = await fetch(api, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: NAME, url, signature_scheme: 'standard-webhooks-ed25519' }),
+    });
+    const webhook = (await created.json()) as { id?: string; error?: { message: string } };
+    if (!created.ok) throw new Error(webhook.error?.message ?? `status ${created.status}`);
+    // The public keys anyone in the organization may read: the receiver holds no secret at all.
+    const keys = (await (await fetch(`${api}/signing-keys`, { headers })).json()) as {
+      signing_keys: { public_key: string }[];
     };
-    if (!created.ok || !webhook.signing_secret)
-      throw new Error(webhook.error?.message ?? `status ${created.status}`);
-    verifier = createWebhookVerifier({ secret: webhook.signing_secret });
+    const publicKey = keys.signing_keys.map((key) => key.public_key);
+    verifier = createWebhookVerifier({ publicKey });
     console.log(`listening on ${url}, registered as audit webhook ${webhook.id}`);
+    console.log(`verifying with the public key ${publicKey.join(', ')} only (standard-webhooks-ed25519)`);
   } catch (error) {
     console.log(`could not register as a webhook: ${(error as Error).message}`);
     process.exit(1);

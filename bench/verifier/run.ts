@@ -17,7 +17,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createMemoryReplayStore, createWebhookVerifier, sign } from '@latchkey/webhook-verifier';
+import {
+  createMemoryReplayStore,
+  createWebhookVerifier,
+  generateSigningKeyPair,
+  sign,
+  standardSignatureHeaders,
+} from '@latchkey/webhook-verifier';
 import { sign as octokitSign, verify as octokitVerify } from '@octokit/webhooks-methods';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import Stripe from 'stripe';
@@ -127,6 +133,38 @@ function oursImpl(name: string, note: string, setup: OursSetup): Impl {
   };
 }
 
+const signingKeys = generateSigningKeyPair();
+
+/**
+ * Ours on a Standard Webhooks scheme (`v1` HMAC with the standard secret, or `v1a` Ed25519 with the
+ * public key), bodies signed by our sender, the replay cache storing a fresh id (`webhook-id`) per op.
+ */
+function oursStandardImpl(name: string, note: string, ed25519: boolean): Impl {
+  const store = createMemoryReplayStore({ maxEntries: 200_000 });
+  let poolSize = 0;
+  return {
+    name,
+    note,
+    prepare(bodies, timestamp) {
+      store.clear();
+      poolSize = bodies.length;
+      const verifier = createWebhookVerifier(
+        ed25519
+          ? { publicKey: signingKeys.publicKey, replayStore: store }
+          : { secret: standardSecret, replayStore: store },
+      );
+      const keys = ed25519 ? { privateKeys: [signingKeys.privateKey] } : { secrets: [standardSecret] };
+      const headers = bodies.map((body, k) =>
+        standardSignatureHeaders({ ...keys, eventId: idOf(k), body, timestamp }),
+      );
+      return (i) => verifier.verify(bodies[i]!, headers[i]!);
+    },
+    afterPass() {
+      for (let k = 0; k < poolSize; k++) store.release(idOf(k));
+    },
+  };
+}
+
 /**
  * A Standard Webhooks verifier (Svix's too) on bodies signed by the standardwebhooks sender, its
  * headers named `<prefix>-id`, `-timestamp` and `-signature`.
@@ -191,6 +229,16 @@ const allImpls: Impl[] = [
     readJson: false,
     prefill: 0,
   }),
+  oursStandardImpl(
+    `${OURS}, standard-webhooks`,
+    'v1 HMAC (whsec_ standard base64); memory replay cache, a fresh webhook-id stored every op',
+    false,
+  ),
+  oursStandardImpl(
+    `${OURS}, standard-webhooks-ed25519`,
+    'v1a Ed25519 with the whpk_ public key; memory replay cache, a fresh webhook-id stored every op',
+    true,
+  ),
   {
     name: STRIPE,
     note: 'parses the event; no replay protection',

@@ -67,6 +67,7 @@ it('runs on PGlite, and a restart keeps the data and prints the same admin token
   expect(statSync(join(dir, 'admin-token')).mode & 0o777).toBe(0o600);
   const headers = { authorization: `Bearer ${first.token}`, 'content-type': 'application/json' };
   // The demo's receiver registers itself and verifies the delivery of its own registration...
+  await waitFor(first.more, /^receiver: verifying with the public key whpk_\S+ only/m);
   await waitFor(first.more, /^receiver: verified audit_webhook_created evt_\w+/m);
   const created = await fetch(`${first.url}/api/v2/organizations/acme/projects`, {
     method: 'POST',

@@ -118,7 +118,8 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
     moved.secretValues.resealed +
     moved.versionValues.resealed +
     moved.signingSecrets.resealed +
-    moved.webhookCredentials.resealed;
+    moved.webhookCredentials.resealed +
+    moved.signingKeys.resealed;
   if (resealed > 0)
     console.log(`keyring: ${resealed} ${resealed === 1 ? 'value' : 'values'} moved to the current key`);
   // Audit webhook deliveries run in this process (several processes on one PostgreSQL share them),

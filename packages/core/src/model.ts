@@ -138,6 +138,14 @@ export interface AuditWebhook {
   headers?: WebhookHeader[];
   /** The mTLS client certificate presented on every attempt (`delivery/client-certificate.ts`). */
   client_certificate?: WebhookClientCertificate | null;
+  /** How deliveries are signed (`delivery/signature-schemes/`); absent: `latchkey`. */
+  signature_scheme?: SignatureScheme;
+  /**
+   * The secret a rotation replaced, sealed as `secret_sealed`, and until when it still signs beside
+   * the new one (`standard-webhooks` only: its header carries several signatures). Null or absent:
+   * none.
+   */
+  previous_secret?: { sealed: string; until: string } | null;
   consecutive_failures: number;
   last_delivery: LastDelivery | null;
   last_error: DeliveryError | null;
@@ -164,6 +172,25 @@ export interface WebhookClientCertificate {
   fingerprint_sha256: string;
   not_before: string;
   not_after: string;
+}
+
+/** How a webhook's deliveries are signed: see `delivery/signature-schemes/`. */
+export type SignatureScheme = 'latchkey' | 'standard-webhooks' | 'standard-webhooks-ed25519';
+
+/**
+ * One Ed25519 key pair an organization signs `standard-webhooks-ed25519` deliveries with. It signs
+ * from `created_at` until `retires_at` (null: the current key); a rotation makes a new current key
+ * and retires the old one after the grace period, so both sign (and are published) meanwhile.
+ */
+export interface WebhookSigningKey {
+  id: string;
+  organization_id: string;
+  /** `whpk_` + standard base64 of the raw 32-byte public key. */
+  public_key: string;
+  /** The PKCS#8 PEM private key, sealed under the keyring, bound to this key's id. */
+  private_key_sealed: string;
+  created_at: string;
+  retires_at: string | null;
 }
 
 /**

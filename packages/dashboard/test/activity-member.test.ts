@@ -47,6 +47,9 @@ describe.skipIf(skip !== null)(
       for (const row of shown) expect(row.text).toMatch(/· web(?: \/ staging)? ·/);
       expect(requests.some((path) => path.endsWith('/organizations/acme/history'))).toBe(false);
       expect(requests).toContain('/api/v2/organizations/acme/projects/web/history');
+      // Nothing of the checkpoint: no Transparency panel (and, below, no request for it).
+      expect(await page.getByRole('region', { name: 'Transparency' }).count()).toBe(0);
+      expect(await page.getByText('Verifier key').count()).toBe(0);
       await expectAccessible(page, 'activity, developer, dark');
     });
 

@@ -343,6 +343,24 @@ describe.skipIf(skip !== null)(`dashboard in Chromium${skip ? ` (skipped: ${skip
     ).toEqual([]);
   });
 
+  it('creates a webhook with the asymmetric scheme and shows the public key it verifies with', async () => {
+    await page.getByLabel('Name').fill('Keyed');
+    await page.getByLabel('Endpoint URL').fill(`${receiver.url}/keyed`);
+    await page.getByLabel('Signature scheme').selectOption('standard-webhooks-ed25519');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByRole('heading', { name: 'Signing keys' }).waitFor();
+    // No secret to show: the receiver needs the public key only.
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    const publicKey = (await page.locator('.signing-keys code').first().textContent()) ?? '';
+    expect(publicKey).toMatch(/^whpk_[A-Za-z0-9+/]{43}=$/);
+    await until(() => receiver.received.some((r) => r.path === '/keyed'), 'a delivery signed with the key');
+    const delivery = receiver.received.find((r) => r.path === '/keyed')!;
+    const verified = await createWebhookVerifier({ publicKey }).verify(delivery.body, delivery.headers);
+    expect(verified.id).toMatch(/\S/);
+    await expectAccessible(page, 'signing keys');
+    await screenshot(page, '11b-signing-keys');
+  });
+
   it('shows a developer that audit webhooks are for organization admins only, with no controls', async () => {
     expect(
       (

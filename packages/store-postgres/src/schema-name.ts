@@ -30,6 +30,7 @@ export interface Tables {
   keyIds: string;
   witnesses: string;
   cosignatures: string;
+  signingKeys: string;
   migrations: string;
 }
 
@@ -85,6 +86,7 @@ export function tablesOf(schema: string): Tables {
     keyIds: table('keyring_key_ids'),
     witnesses: table('activity_witnesses'),
     cosignatures: table('activity_cosignatures'),
+    signingKeys: table('webhook_signing_keys'),
     migrations: table('latchkey_migrations'),
   };
 }

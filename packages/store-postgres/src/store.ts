@@ -16,6 +16,7 @@ import { sqlRequests } from './repositories/requests.js';
 import { sqlRestores } from './repositories/restores.js';
 import { sqlSecrets } from './repositories/secrets.js';
 import { sqlTokens } from './repositories/tokens.js';
+import { sqlWebhookSigningKeys } from './repositories/webhook-signing-keys.js';
 import { sqlWitnesses } from './repositories/witnesses.js';
 import { driverRunner, type Runner, transactionRunner } from './runner.js';
 import { deliveriesChannel, type Tables, tablesOf } from './schema-name.js';
@@ -59,6 +60,7 @@ function repositories(db: Runner, t: Tables, driver?: SqlDriver): StoreTransacti
     restores: sqlRestores(db, t),
     keyIds: sqlKeyIds(db, t),
     witnesses: sqlWitnesses(db, t),
+    webhookSigningKeys: sqlWebhookSigningKeys(db, t),
   };
 }
 

@@ -53,6 +53,7 @@ function seedStatements(schema: string): string[] {
     `INSERT INTO ${t.totals} SELECT 'awh_seed_' || (i % ${n} + 1), date_trunc('minute', now()) - (i || ' minutes')::interval, 'org_seed_' || (i % ${n} + 1), 1, 1, 0, '{}', '{}' FROM generate_series(1, ${4 * n}) i`,
     `INSERT INTO ${t.restoreSessions} SELECT 'rst_seed_' || i, 'org_seed_' || i, 'u', '{}', false, now(), now() + (i || ' seconds')::interval FROM generate_series(1, ${n}) i`,
     `INSERT INTO ${t.restoreParts} SELECT 'rst_seed_' || (i % ${n} + 1), i, 'x' FROM generate_series(1, ${4 * n}) i`,
+    `INSERT INTO ${t.signingKeys} SELECT 'whk_seed_' || i, 'org_seed_' || (i % ${n} + 1), 'whpk_' || i, 's', now() - (i || ' seconds')::interval, CASE WHEN i > ${n} THEN now() + interval '1 day' END FROM generate_series(1, ${2 * n}) i`,
     `INSERT INTO ${t.events} SELECT 'org_seed_' || (i % ${n} + 1), i, 'evt_seed_' || i, CASE WHEN i % 3 = 0 THEN 'push_applied' ELSE 'project_created' END, 'web', 'prod', now(), '{}' FROM generate_series(1, ${10 * n}) i`,
     `INSERT INTO ${t.treeNodes} SELECT 'org_seed_' || (i % ${n} + 1), i % 3, i, sha256(int8send(i)) FROM generate_series(1, ${20 * n}) i`,
   ];

@@ -74,6 +74,7 @@ async function checkSealedAtRest(driver: SqlDriver, schema: string) {
     webhookCredentials: { examined: 0, resealed: 0 },
     secretValues: { examined: 7, resealed: 7 },
     versionValues: { examined: 7, resealed: 7 },
+    signingKeys: { examined: 0, resealed: 0 },
   });
   const after = await raw();
   for (const { value } of [...after.values, ...after.versions]) expect(sealedKeyId(value)).toBe('k2');

@@ -48,9 +48,12 @@ import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
 import { describeRestoreRuleTests } from './conformance/restore-rules.js';
+import { describeRestoreTreeTests } from './conformance/restore-tree.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
 import { describeSecretVersionTests } from './conformance/secret-versions.js';
+import { describeSignatureSchemeChangeTests } from './conformance/signature-scheme-changes.js';
+import { describeSignatureSchemeTests } from './conformance/signature-schemes.js';
 import { describeWellFormedTextTests } from './conformance/well-formed-text.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
 import type { StartTarget } from './http-target.js';
@@ -209,6 +212,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeRestoreTests(ctx);
     describeRestoreLimitTests(ctx);
     describeRestoreRuleTests(ctx);
+    describeRestoreTreeTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeCheckpointNoteTests(ctx);
@@ -225,5 +229,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeReceiverCredentialBackupTests(ctx);
     describeAuditWebhookReplayTests(ctx);
     describeEventTypeTests(ctx);
+    describeSignatureSchemeTests(ctx);
+    describeSignatureSchemeChangeTests(ctx);
   });
 }

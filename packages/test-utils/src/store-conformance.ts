@@ -15,6 +15,7 @@ import { describeRequestStoreTests } from './store-requests.js';
 import { describeRestoreStoreTests } from './store-restores.js';
 import { describeSealedValueTests } from './store-sealed-values.js';
 import { describeSecretVersionTests } from './store-secret-versions.js';
+import { describeSigningKeyStoreTests } from './store-signing-keys.js';
 import { describeTransactionTests } from './store-transactions.js';
 import { describeWebhookCredentialStoreTests } from './store-webhook-credentials.js';
 import { describeWebhookFilterStoreTests } from './store-webhook-filters.js';
@@ -233,6 +234,7 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeRestoreStoreTests(() => ({ store, id }));
     describeMetricsStoreTests(() => ({ store, id }));
     describeKeyIdTests(() => ({ store, id }));
+    describeSigningKeyStoreTests(() => ({ store, id }));
     describeClaimStoreTests(() => ({ store, id }));
     describeRecordManyTests(() => ({ store, id }));
     describeWitnessStoreTests(() => ({ store, id }));

@@ -29,4 +29,10 @@ export {
 } from './memory-replay-store.js';
 export type { ReplayStore } from './replay-store.js';
 export type { SignatureHeaders, SignatureHeadersInput, SignInput } from './signing.js';
+export {
+  PUBLIC_KEY_PREFIX,
+  SIGNATURE_SCHEMES,
+  type SignatureScheme,
+  STANDARD_HEADERS,
+} from './standard/format.js';
 export type { VerifyResult, WebhookVerifier, WebhookVerifierOptions } from './verifier.js';

@@ -48,19 +48,24 @@ function idOf(value: Record<string, unknown>): string {
  * needs only the id.
  */
 export class VerifiedEvent<T = WebhookEvent> {
-  /** The event `id` read from the signed body; the replay key. */
+  /** The event `id` read from the signed body (or the signed `webhook-id`); the replay key. */
   readonly id: string;
   /** `X-Service-Timestamp` in unix seconds. */
   readonly timestamp: number;
   #body: string | Uint8Array;
   #parsed: T | undefined;
+  #idFromBody: boolean;
 
-  /** @internal */
-  constructor(id: string, timestamp: number, body: string | Uint8Array, parsed?: T) {
+  /**
+   * @internal `idFromBody` false: the id came from a signed header (`webhook-id`), and the body need
+   * not repeat it.
+   */
+  constructor(id: string, timestamp: number, body: string | Uint8Array, parsed?: T, idFromBody = true) {
     this.id = id;
     this.timestamp = timestamp;
     this.#body = body;
     this.#parsed = parsed;
+    this.#idFromBody = idFromBody;
   }
 
   /** The body as text (UTF-8). Throws `invalid_body` if the bytes are not UTF-8. */
@@ -75,7 +80,7 @@ export class VerifiedEvent<T = WebhookEvent> {
   json(): T {
     if (this.#parsed === undefined) {
       const value = parseObject(this.text());
-      if (value['id'] !== this.id) {
+      if (this.#idFromBody && value['id'] !== this.id) {
         throw new WebhookVerificationError('invalid_body', 'body has more than one "id" member');
       }
       this.#parsed = value as T;

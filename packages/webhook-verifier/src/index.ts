@@ -6,10 +6,19 @@
 
 import type { WebhookEvent } from './event.js';
 import { nodeEngine } from './node-engine.js';
+import { nodeStandardEngine } from './standard/node-engine.js';
 import { createVerifier, type WebhookVerifier, type WebhookVerifierOptions } from './verifier.js';
 
 export * from './common.js';
 export { generateSigningSecret, sign, signatureHeaders } from './node-engine.js';
+export {
+  generateSigningKeyPair,
+  generateStandardSecret,
+  publicKeyOf,
+  type StandardSignatureHeaders,
+  type StandardSignInput,
+  standardSignatureHeaders,
+} from './standard/sign.js';
 
 /**
  * Creates a verifier backed by node:crypto. Create it once and reuse it: it holds the keys and, by
@@ -17,8 +26,10 @@ export { generateSigningSecret, sign, signatureHeaders } from './node-engine.js'
  *
  * @example
  * const verifier = createWebhookVerifier({ secret: process.env.LATCHKEY_WEBHOOK_SECRET! });
+ * // standard-webhooks-ed25519: public keys only
+ * const byKey = createWebhookVerifier({ publicKey: ['whpk_...'] });
  * const event = await verifier.verify(rawBody, req.headers);
  */
 export function createWebhookVerifier<T = WebhookEvent>(options: WebhookVerifierOptions): WebhookVerifier<T> {
-  return createVerifier<T, Buffer>(nodeEngine, options);
+  return createVerifier(nodeEngine, nodeStandardEngine, options);
 }

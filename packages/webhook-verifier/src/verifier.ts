@@ -1,19 +1,28 @@
 import { normalizeBody, type RawBody } from './body.js';
 import { DEFAULT_TOLERANCE_SECONDS } from './constants.js';
 import { type VerificationErrorCode, WebhookVerificationError } from './errors.js';
-import { toVerifiedEvent, type VerifiedEvent, type WebhookEvent } from './event.js';
+import { toVerifiedEvent, VerifiedEvent, type WebhookEvent } from './event.js';
 import { parseSignature, parseTimestamp } from './format.js';
 import { type HeadersInput, readHeader } from './headers.js';
 import { createMemoryReplayStore } from './memory-replay-store.js';
 import type { ReplayStore } from './replay-store.js';
+import type { StandardEngine } from './standard/engine.js';
+import { importStandardKeys, readStandardHeaders, standardMatches } from './standard/verify.js';
 
 /** Options of `createWebhookVerifier` (same for the Node and the Web Crypto entry points). */
 export interface WebhookVerifierOptions {
   /**
    * The signing secret (`whsec_...`), or several during a rotation: a delivery signed with any of them
-   * is accepted. Used byte for byte as the HMAC key: no prefix stripped, no whitespace trimmed.
+   * is accepted. For the `latchkey` scheme it is used byte for byte as the HMAC key (no prefix
+   * stripped); for `standard-webhooks`, as the Standard Webhooks libraries read it (the part after
+   * `whsec_`, standard base64). Optional when `publicKey` is given.
    */
-  secret: string | readonly string[];
+  secret?: string | readonly string[];
+  /**
+   * For `standard-webhooks-ed25519` deliveries: the organization's public key (`whpk_...`, from
+   * `GET .../audit-webhooks/signing-keys`), or several during a rotation. No secret is needed.
+   */
+  publicKey?: string | readonly string[];
   /** Largest accepted |now - timestamp| in seconds, both directions. Default 300. */
   toleranceSeconds?: number;
   /**
@@ -92,6 +101,21 @@ export function secretList(secret: unknown): string[] {
   return list;
 }
 
+/** The secrets and public keys of the options: either may be absent, not both. */
+function keyLists(options: WebhookVerifierOptions): { secrets: string[]; publicKeys: string[] } {
+  const publicKeys =
+    options.publicKey === undefined
+      ? []
+      : typeof options.publicKey === 'string'
+        ? [options.publicKey]
+        : [...options.publicKey];
+  if (options.publicKey !== undefined && publicKeys.length === 0) {
+    throw new TypeError('publicKey must be a whpk_ key or a non-empty array of them');
+  }
+  if (options.secret === undefined && publicKeys.length > 0) return { secrets: [], publicKeys };
+  return { secrets: secretList(options.secret), publicKeys };
+}
+
 /** The tolerance and the replay retention, in seconds, checked. */
 function timing(options: WebhookVerifierOptions): { tolerance: number; retention: number } {
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
@@ -109,10 +133,9 @@ function timing(options: WebhookVerifierOptions): { tolerance: number; retention
 function readSignatureHeaders(
   headers: HeadersInput,
   expected: Uint8Array<ArrayBuffer>,
+  signature: string,
 ): { stamp: string; timestamp: number } {
-  const signature = readHeader(headers, 'x-service-signature', 'malformed_signature');
   const stamp = readHeader(headers, 'x-service-timestamp', 'malformed_timestamp');
-  if (signature === undefined) fail('missing_header', 'missing header X-Service-Signature');
   if (stamp === undefined) fail('missing_header', 'missing header X-Service-Timestamp');
   if (!parseSignature(signature, expected)) {
     fail('malformed_signature', 'X-Service-Signature must be sha256= followed by 64 lowercase hex digits');
@@ -133,10 +156,21 @@ function replayed(id: string): never {
   return fail('replayed', `event ${JSON.stringify(id)} was already accepted`);
 }
 
-/** Turns a verified body into its event, claiming its id in `store` for `retention` seconds. */
+/**
+ * Turns a verified body into its event, claiming its id in `store` for `retention` seconds. The id is
+ * the body's `id` (latchkey scheme) or the signed `webhook-id` (Standard Webhooks), when given.
+ */
 function acceptOnce<T>(store: ReplayStore | false, retention: number) {
-  return (raw: string | Uint8Array, timestamp: number, now: number): Promise<VerifiedEvent<T>> => {
-    const event = toVerifiedEvent<T>(raw, timestamp);
+  return (
+    raw: string | Uint8Array,
+    timestamp: number,
+    now: number,
+    messageId?: string,
+  ): Promise<VerifiedEvent<T>> => {
+    const event =
+      messageId === undefined
+        ? toVerifiedEvent<T>(raw, timestamp)
+        : new VerifiedEvent<T>(messageId, timestamp, raw, undefined, false);
     if (store === false) return Promise.resolve(event);
     const claimed = store.claim(event.id, (timestamp + retention) * 1000, now);
     if (claimed === true) return Promise.resolve(event);
@@ -181,12 +215,15 @@ function handling<T>(
   };
 }
 
-/** Builds a verifier on top of an HMAC engine. @internal */
-export function createVerifier<T, K>(
+/** Builds a verifier on top of an HMAC engine and a Standard Webhooks engine. @internal */
+export function createVerifier<T, K, S, P>(
   engine: HmacEngine<K>,
+  standardEngine: StandardEngine<S, P>,
   options: WebhookVerifierOptions,
 ): WebhookVerifier<T> {
-  const keys = secretList(options.secret).map((s) => engine.importKey(s));
+  const lists = keyLists(options);
+  const keys = lists.secrets.map((s) => engine.importKey(s));
+  const standard = importStandardKeys(standardEngine, lists.secrets, lists.publicKeys);
   const { tolerance, retention } = timing(options);
   const store = options.replayStore === undefined ? createMemoryReplayStore() : options.replayStore;
   const clock = options.now ?? Date.now;
@@ -194,11 +231,31 @@ export function createVerifier<T, K>(
   const scratch = engine.synchronous ? new Uint8Array(32) : undefined;
   const accept = acceptOnce<T>(store, retention);
 
+  /** The Standard Webhooks path, taken when a delivery carries `webhook-signature`. */
+  function verifyStandard(body: RawBody, headers: HeadersInput, signature: string) {
+    const read = readStandardHeaders(headers, signature);
+    const raw = normalizeBody(body);
+    const now = clock();
+    checkWindow(now, read.timestamp, tolerance);
+    const matched = standardMatches(standard, read, raw);
+    if (matched === true) return accept(raw, read.timestamp, now, read.id);
+    if (matched === false) fail('signature_mismatch', 'signature does not match');
+    return (matched as Promise<boolean>).then((ok) =>
+      ok ? accept(raw, read.timestamp, now, read.id) : fail('signature_mismatch', 'signature does not match'),
+    );
+  }
+
   // Written without async/await: on the Node path every step is synchronous and this costs no ticks.
   function verify(body: RawBody, headers: HeadersInput): Promise<VerifiedEvent<T>> {
     try {
+      const signature = readHeader(headers, 'x-service-signature', 'malformed_signature');
+      if (signature === undefined) {
+        const standardSignature = readHeader(headers, 'webhook-signature', 'malformed_signature');
+        if (standardSignature !== undefined) return verifyStandard(body, headers, standardSignature);
+        fail('missing_header', 'missing header X-Service-Signature (or webhook-signature)');
+      }
       const expected = scratch ?? new Uint8Array(32);
-      const { stamp, timestamp } = readSignatureHeaders(headers, expected);
+      const { stamp, timestamp } = readSignatureHeaders(headers, expected, signature);
       const raw = normalizeBody(body);
       const now = clock();
       checkWindow(now, timestamp, tolerance);

@@ -4,6 +4,7 @@
  * to the Node entry point; signing is asynchronous here.
  */
 import type { WebhookEvent } from './event.js';
+import { webStandardEngine } from './standard/web-engine.js';
 import { createVerifier, type WebhookVerifier, type WebhookVerifierOptions } from './verifier.js';
 import { webEngine } from './web-engine.js';
 
@@ -12,5 +13,5 @@ export { generateSigningSecret, sign, signatureHeaders } from './web-engine.js';
 
 /** Creates a verifier backed by Web Crypto (`crypto.subtle`). Create it once and reuse it. */
 export function createWebhookVerifier<T = WebhookEvent>(options: WebhookVerifierOptions): WebhookVerifier<T> {
-  return createVerifier<T, Promise<CryptoKey>>(webEngine, options);
+  return createVerifier(webEngine, webStandardEngine, options);
 }

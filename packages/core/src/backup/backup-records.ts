@@ -21,9 +21,11 @@ import {
   EventTypesList,
   LastDeliverySchema,
 } from '../schemas/audit-webhooks.js';
+import { SignatureSchemeSchema } from '../schemas/signature-schemes.js';
 import { text } from '../schemas/text.js';
 import { ClientCertificateBody, HeadersBody } from '../schemas/webhook-credentials.js';
 import { BACKUP_FORMAT_VERSION, type BackupCounts, type BackupManifest } from './format.js';
+import { SigningKeyRecords } from './signing-key-records.js';
 
 const Time = z.iso.datetime({ offset: true });
 const Count = z.int().min(0).max(1_000_000_000);
@@ -37,6 +39,16 @@ export const BackupCheckpointSchema = z.strictObject({
   organization: SlugSchema,
   seq: z.int().min(0),
   hash: Sha256,
+  tree_size: z
+    .int()
+    .min(0)
+    .optional()
+    .describe('the Merkle tree head it signs, when the server kept the tree'),
+  root_hash: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/, 'a standard base64 SHA-256 hash')
+    .optional()
+    .describe('RFC 6962 root of the first tree_size events, standard base64'),
   signed_at: Time,
   key_id: z.string().regex(/^[0-9a-f]{16}$/, '16 lower-case hex digits'),
   public_key: z.string().max(100),
@@ -74,6 +86,7 @@ const Header = z.strictObject({
   created_at: Time,
   chain: z.strictObject({ seq: z.int().min(0), hash: Sha256 }),
   checkpoint: BackupCheckpointSchema.optional(),
+  webhook_signing_keys: SigningKeyRecords,
 });
 
 // Ids, names and URLs are held to what the API takes at create (the create schemas themselves), so
@@ -157,6 +170,13 @@ const WebhookLine = z.strictObject({
   signing_secret: z.string().min(16).max(200),
   headers: HeadersBody.optional(),
   client_certificate: ClientCertificateBody.optional(),
+  /** Absent in backups made before schemes: latchkey. */
+  signature_scheme: SignatureSchemeSchema.optional(),
+  /** standard-webhooks, during a rotation's grace period: the secret it replaced, and until when. */
+  previous_secret: z
+    .strictObject({ secret: z.string().min(16).max(200), until: Time })
+    .nullable()
+    .optional(),
 });
 
 const EventsMarker = z.strictObject({ kind: z.literal('events'), through_seq: z.int().min(0) });

@@ -26,6 +26,7 @@ import {
 import { openSecretValue } from '../secrets/values.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { BACKUP_FORMAT_VERSION, type BackupCounts } from './format.js';
+import { signingKeyRecords } from './signing-key-records.js';
 import { backupCredentials } from './webhook-credentials.js';
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
@@ -52,6 +53,7 @@ export async function* backupLines(
     created_at: createdAt,
     chain: head,
     checkpoint,
+    ...(await signingKeysOf(store, keyring, organization.id)),
   });
   const projects = await store.projects.list(organization.id);
   for (const project of projects) {
@@ -84,6 +86,14 @@ export async function* backupLines(
       ...view,
       signing_secret: open(keyring, webhook.secret_sealed, secretContext(webhook.id)),
       ...backupCredentials(keyring, webhook),
+      ...(webhook.previous_secret
+        ? {
+            previous_secret: {
+              secret: open(keyring, webhook.previous_secret.sealed, secretContext(webhook.id)),
+              until: webhook.previous_secret.until,
+            },
+          }
+        : {}),
     });
   }
   yield line({ kind: 'events', through_seq: head.seq });
@@ -152,4 +162,10 @@ async function environmentLines(
     });
   }
   return chunk;
+}
+
+/** The header's `webhook_signing_keys`, when the organization has any (else nothing, as before). */
+async function signingKeysOf(store: LatchkeyStore, keyring: Keyring | undefined, organizationId: string) {
+  const keys = await signingKeyRecords(store, keyring, organizationId);
+  return keys.length === 0 ? {} : { webhook_signing_keys: keys };
 }

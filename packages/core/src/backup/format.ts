@@ -8,9 +8,11 @@
  * The backup format this code writes (and restore reads). Format 2 added the header's signed
  * `checkpoint`; restore refuses format 1, whose history nothing vouches for. Format 3 added the
  * `secret_version` lines (each key's history); a format 2 backup restores each head as its key's
- * one version.
+ * one version. Format 4 has the checkpoint sign the Merkle tree's head too (`tree_size`,
+ * `root_hash`), which restore checks the rebuilt tree against; an older server, whose checkpoint
+ * schema has no such fields, refuses format 4 by its version rather than by an unknown field.
  */
-export const BACKUP_FORMAT_VERSION = 3;
+export const BACKUP_FORMAT_VERSION = 4;
 
 /** How many records of each kind a backup held. */
 export type BackupCounts = Record<

@@ -1,9 +1,9 @@
 /**
  * Applying a staged restore, inside one transaction: a first pass reads the whole backup and checks
- * everything (schema, order, references, chain, SHA-256 and counts, the signed checkpoint, the rules
- * of `restore-inspect.ts`) before anything is written; then the organization's content is replaced
- * and a second pass writes it, checking the SHA-256 again so that content changed in between undoes
- * the whole. Secret values and signing secrets are sealed with this server's keyring; ids are kept
+ * everything (schema, order, references, chain, SHA-256 and counts, the signed checkpoint and the
+ * Merkle root it signs, the rules of `restore-inspect.ts`) before anything is written; then the
+ * organization's content is replaced and a second pass writes it, checking the SHA-256 again so
+ * that content changed in between undoes the whole, and the root of the tree the store grew. Secret values and signing secrets are sealed with this server's keyring; ids are kept
  * unless another organization holds them. The restorer stays an owner whatever the backup says.
  */
 import type { ChainHead } from '../activity/chain.js';
@@ -14,6 +14,7 @@ import type { RestoredIdKind, StoreTransaction } from '../store/types.js';
 import type { BackupCounts } from './format.js';
 import { inspectBackup } from './restore-inspect.js';
 import { invalidBackup, readBackup } from './restore-reader.js';
+import { checkWrittenTree } from './restore-tree.js';
 import { type RestoreInput, Writer } from './restore-writer.js';
 
 export type { RestoreInput } from './restore-writer.js';
@@ -83,6 +84,8 @@ export async function applyRestore(tx: StoreTransaction, input: RestoreInput): P
   for await (const item of readBackup(partsOf(tx, input), session.manifest, false, input.maxLineBytes))
     await writer.write(item);
   await writer.flush();
+  // The store grew the tree as it wrote the history: its root must be the one the first pass checked.
+  await checkWrittenTree(tx, organizationId, plan.tree);
 
   // The restorer stays an owner (the Writer made them one where the backup names them), so the
   // organization is never left without one.

@@ -15,6 +15,7 @@ import { ActivityEventSchema } from '../schemas/activity.js';
 import { SlugSchema } from '../schemas/api.js';
 import type { BackupHeader } from './backup-records.js';
 import { invalidBackup } from './restore-reader.js';
+import { checkSignedTreeHead } from './restore-tree.js';
 
 const Token = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be a token of A-Z, a-z, 0-9, _ and -');
 
@@ -89,6 +90,7 @@ export function acceptCheckpoint(header: BackupHeader, trusted: TrustedAuditKeys
       `its checkpoint signs chain head ${checkpoint.seq}, not the head the backup names (${chain.seq})`,
     );
   }
+  checkSignedTreeHead(checkpoint);
   return { checkpoint, ownKey: key.own };
 }
 

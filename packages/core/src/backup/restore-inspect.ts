@@ -3,7 +3,8 @@
  * the rules the API enforces at create, in the core, so every store answers the same. The reader
  * has checked each line's schema (ids, names and URLs as the create schemas take them), the order,
  * references, the chain, the SHA-256 and the counts; this adds what needs more than one line or
- * this server's settings: the signed checkpoint and the history under it (`restore-history.ts`),
+ * this server's settings: the signed checkpoint and the history under it (`restore-history.ts`)
+ * and the Merkle root it signs (`restore-tree.ts`),
  * webhook URLs through the create-time SSRF check with this server's allowlist, device keys. Any
  * fault is a 422 `backup_invalid` naming the line.
  */
@@ -19,6 +20,7 @@ import type { BackupHeader } from './backup-records.js';
 import type { BackupCounts, BackupManifest } from './format.js';
 import { type AcceptedCheckpoint, acceptCheckpoint, HistoryCheck } from './restore-history.js';
 import { type BackupItem, invalidBackup } from './restore-reader.js';
+import { type ExpectedTree, TreeCheck } from './restore-tree.js';
 import { backedUpCertificateFault } from './webhook-credentials.js';
 
 /** What the first pass needs to know of this server and the caller. */
@@ -35,6 +37,8 @@ export interface InspectInput {
 export interface RestorePlan {
   header: BackupHeader;
   accepted: AcceptedCheckpoint;
+  /** The tree head the written history must have (`restore-tree.ts`). */
+  tree: ExpectedTree;
   /** The manifest's counts: the reader has checked the content holds exactly these. */
   counts: BackupCounts;
   /** The role the backup gives the restorer, or null when it does not name them. */
@@ -62,6 +66,7 @@ export async function inspectBackup(
   let header: BackupHeader | null = null;
   let accepted: AcceptedCheckpoint | null = null;
   let history: HistoryCheck | null = null;
+  const tree = new TreeCheck();
   let restorerRole: Role | null = null;
   const ids = new Map<RestoredIdKind, string[]>();
   const webhookUrls = new Map<string, string>();
@@ -85,6 +90,7 @@ export async function inspectBackup(
       if (!inEvents) line++;
       inEvents = true;
       history!.take(item.event, line);
+      tree.take(item.event);
       continue;
     }
     const { record } = item;
@@ -112,6 +118,7 @@ export async function inspectBackup(
     }
   }
   history!.finish();
+  const expectedTree = tree.finish(accepted!.checkpoint);
   if (input.manifest.counts.audit_webhook > 0 && !input.hasKeyring) {
     throw new LatchkeyError(
       'service_unavailable',
@@ -121,6 +128,7 @@ export async function inspectBackup(
   return {
     header: header!,
     accepted: accepted!,
+    tree: expectedTree,
     counts: input.manifest.counts,
     restorerRole,
     ids,

@@ -3,6 +3,7 @@
  * transaction; secrets, versions and events in batches. Secret values (heads and kept versions) and
  * signing secrets are sealed with this server's keyring, bound to the ids they get here.
  */
+
 import type { EventData } from '../activity/event-types/index.js';
 import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
 import type { WebhookSettings } from '../delivery/config.js';
@@ -20,6 +21,7 @@ import type {
 } from '../store/types.js';
 import type { RestorePlan } from './restore-inspect.js';
 import type { BackupItem } from './restore-reader.js';
+import { restoreSigningKeys } from './signing-key-records.js';
 import { restoredCredentials } from './webhook-credentials.js';
 
 const BATCH = 1_000;
@@ -69,6 +71,11 @@ export class Writer {
       // A backup made before backups carried history (format 2): each head becomes its key's one
       // version, as the store's migration did for heads written before history was kept.
       this.backfillVersions = item.header.format_version < 3;
+      const keys = item.header.webhook_signing_keys ?? [];
+      if (keys.length > 0) {
+        const { keyring, ids, at } = this.input;
+        await restoreSigningKeys(this.tx, keyring!, ids, this.organizationId, at, keys);
+      }
       return;
     }
     if (item.kind === 'event') {
@@ -187,6 +194,13 @@ export class Writer {
       organization_id: this.organizationId,
       secret_sealed: seal(this.input.keyring!, record.signing_secret, secretContext(id)),
       ...restoredCredentials(this.input.keyring!, id, record),
+      signature_scheme: record.signature_scheme ?? 'latchkey',
+      previous_secret: record.previous_secret
+        ? {
+            sealed: seal(this.input.keyring!, record.previous_secret.secret, secretContext(id)),
+            until: record.previous_secret.until,
+          }
+        : null,
       created_at: record.created_at,
       created_by: this.input.user,
     });

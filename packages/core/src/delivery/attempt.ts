@@ -1,13 +1,12 @@
 /**
- * One delivery attempt, from a claimed delivery to its record: open the webhook's secret, sign the
+ * One delivery attempt, from a claimed delivery to its record: open the webhook's secret or keys, sign the
  * event afresh with the time of this attempt, send it, and decide what follows (delivered, retry at
  * a jittered time or the receiver's `Retry-After`, or dead letter after the schedule or on 410).
  * The record and, for a dead letter, the `audit_webhook_dead_lettered` event are written in one
  * transaction (`record-outcome.ts`); nothing is written when the lease was lost meanwhile.
  */
 import type { IdGenerator } from '../config/ids.js';
-import { secretContext } from '../keyring/contexts.js';
-import { type Keyring, missingKeyId, open } from '../keyring/keyring.js';
+import { type Keyring, missingKeyId } from '../keyring/keyring.js';
 import { recordedLatency } from '../metrics/rollup.js';
 import type { DeliveryAttempt } from '../model.js';
 import type { AttemptRecord, ClaimedDelivery } from '../store/ports/deliveries.js';
@@ -18,7 +17,10 @@ import { type OpenedCredentials, openCredentials } from './open-credentials.js';
 import { type DecidedAttempt, recordOutcome } from './record-outcome.js';
 import { nextRetry, type RetryPolicy } from './retry-schedule.js';
 import type { SendResult, Transport } from './sender.js';
-import { signEventJson } from './signing.js';
+import { type SigningMaterial, signForScheme } from './signature-schemes/index.js';
+import { type SecretCache, signingMaterial } from './signing-material.js';
+
+export type { SecretCache } from './signing-material.js';
 
 /** What an attempt needs around it. */
 export interface AttemptServices {
@@ -36,40 +38,21 @@ export interface AttemptServices {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Opened signing secrets kept by an engine, by webhook and sealed form (so a rotation is seen). */
-export type SecretCache = Map<string, string>;
-const SECRET_CACHE_LIMIT = 10_000;
-
-/** The webhook's signing secret, opened with the keyring, or from the engine's cache. */
-function openSigningSecret(
-  services: Pick<AttemptServices, 'keyring' | 'secrets'>,
-  webhook: ClaimedDelivery['webhook'],
-): string {
-  const key = `${webhook.id}\n${webhook.secret_sealed}`;
-  const cached = services.secrets?.get(key);
-  if (cached !== undefined) return cached;
-  const secret = open(services.keyring, webhook.secret_sealed, secretContext(webhook.id));
-  if (services.secrets) {
-    if (services.secrets.size >= SECRET_CACHE_LIMIT) services.secrets.clear();
-    services.secrets.set(key, secret);
-  }
-  return secret;
-}
-
 /**
  * Signs and sends an event to a webhook (also what `test` does). A signing secret sealed with a key
  * this keyring lacks (another instance's rotation) throws its `MissingKeyError`: nothing is sent,
  * and the delivery waits for an engine that has the key rather than fail towards a dead letter.
  */
 export async function sendSigned(
-  services: Pick<AttemptServices, 'keyring' | 'transport' | 'timeoutMs' | 'now' | 'secrets'>,
+  services: Pick<AttemptServices, 'keyring' | 'transport' | 'timeoutMs' | 'now' | 'secrets'> &
+    Partial<Pick<AttemptServices, 'store'>>,
   webhook: ClaimedDelivery['webhook'],
   event: { id: string; json: string; traceparent?: string | null | undefined },
 ): Promise<SendResult> {
-  let secret: string;
+  let material: SigningMaterial;
   let credentials: OpenedCredentials;
   try {
-    secret = openSigningSecret(services, webhook);
+    material = await signingMaterial(services, webhook);
     credentials = openCredentials(services.keyring, webhook, services.secrets);
   } catch (error) {
     if (missingKeyId(error) !== null) throw error;
@@ -80,22 +63,35 @@ export async function sendSigned(
       error: {
         code: 'connection_error',
         message:
-          'a sealed value of the webhook (signing secret, header or client key) cannot be opened with the configured keyring',
+          'a sealed value of the webhook (signing secret or key, header or client key) cannot be opened with the configured keyring',
       },
       retryAfterSeconds: null,
     };
   }
-  const signed = signEventJson(event.json, event.id, secret, Math.floor(services.now() / 1000));
+  const signed = signForScheme(material, event.json, event.id, Math.floor(services.now() / 1000));
   // The request that caused the event, for the receiver's traces (not signed: it says nothing of the event).
   const headers = event.traceparent ? { ...signed.headers, traceparent: event.traceparent } : signed.headers;
   return services.transport.send({
     url: webhook.url,
     body: signed.body,
-    // Custom headers first: their names never clash with ours (refused at create), and ours win anyway.
-    headers: { ...credentials.headers, ...headers },
+    headers: withCustomHeaders(credentials.headers, headers),
     timeoutMs: services.timeoutMs,
     clientCertificate: credentials.clientCertificate,
   });
+}
+
+/**
+ * The scheme's headers with the webhook's custom ones. Their names never clash with ours (refused at
+ * create, ignoring case), and should one ever do, ours win: a custom header that names any of the
+ * scheme's signature headers, in any case, is left out rather than sent beside it.
+ */
+function withCustomHeaders(
+  custom: Readonly<Record<string, string>>,
+  signed: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const ours = new Set(Object.keys(signed).map((name) => name.toLowerCase()));
+  const kept = Object.entries(custom).filter(([name]) => !ours.has(name.toLowerCase()));
+  return { ...Object.fromEntries(kept), ...signed };
 }
 
 /** The attempt row for a send result. */

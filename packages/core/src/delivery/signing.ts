@@ -40,5 +40,12 @@ export function signEventJson(
   };
 }
 
+/** The body sent for an event's JSON: as it is when `id` comes first, else serialised again so. */
+export function deliveryBody(json: string): string {
+  if (json.startsWith('{"id":')) return json;
+  const { id, ...rest } = JSON.parse(json) as { id: string };
+  return JSON.stringify({ id, ...rest });
+}
+
 /** A new signing secret: `whsec_` + 32 random bytes, base64url. The HMAC key is the whole string. */
 export const newSigningSecret: () => string = generateSigningSecret;

@@ -18,3 +18,6 @@ export const clientKeyContext = (webhookId: string) => `audit_webhook:${webhookI
 /** Where a secret value is bound: its environment (by id) and key. */
 export const secretValueContext = (environmentId: string, key: string) =>
   `secret_value:${environmentId}:${key}`;
+
+/** Where an organization's webhook signing private key is bound: its key (by id). */
+export const signingKeyContext = (keyId: string) => `webhook_signing_key:${keyId}:private_key`;

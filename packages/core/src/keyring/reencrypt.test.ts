@@ -115,6 +115,12 @@ describe('the re-encrypt routine', () => {
       url: 'https://93.184.215.14/hook',
     });
     expect(hook.status).toBe(201);
+    const keyed = await withK1.send('POST', `${ORG}/audit-webhooks`, {
+      name: 'ed25519',
+      url: 'https://93.184.215.14/ed',
+      signature_scheme: 'standard-webhooks-ed25519',
+    });
+    expect(keyed.status).toBe(201);
 
     const rotated = await serve(store, `${K2},${K1}`);
     const progress: number[] = [];
@@ -123,11 +129,12 @@ describe('the re-encrypt routine', () => {
       onProgress: (c) => progress.push(c.secretValues.examined),
     });
     expect(counts).toEqual({
-      signingSecrets: { examined: 1, resealed: 1 },
+      signingSecrets: { examined: 2, resealed: 2 },
       webhookCredentials: { examined: 0, resealed: 0 },
       secretValues: { examined: 3, resealed: 3 },
       // LEGACY, A, B and GONE's first version keep values; GONE's tombstone has none.
       versionValues: { examined: 4, resealed: 4 },
+      signingKeys: { examined: 1, resealed: 1 },
     });
     expect(progress).toEqual([0, 2, 3, 3, 3]);
     for (const row of await stored(store)) expect(sealedKeyId(row.value)).toBe('k2');
@@ -135,15 +142,20 @@ describe('the re-encrypt routine', () => {
     expect(versionValues).toHaveLength(4);
     for (const row of versionValues) expect(sealedKeyId(row.value)).toBe('k2');
     const [webhook] = await store.auditWebhooks.list((await store.organizations.getBySlug('acme'))!.id);
+    expect(webhook!.name).toBe('h');
     expect(sealedKeyId(webhook!.secret_sealed)).toBe('k2');
 
     // Again: nothing left to move.
     expect(await rotated.core.reencrypt()).toEqual({
-      signingSecrets: { examined: 1, resealed: 0 },
+      signingSecrets: { examined: 2, resealed: 0 },
       webhookCredentials: { examined: 0, resealed: 0 },
       secretValues: { examined: 3, resealed: 0 },
       versionValues: { examined: 4, resealed: 0 },
+      signingKeys: { examined: 1, resealed: 0 },
     });
+    const organizationId = (await store.organizations.getBySlug('acme'))!.id;
+    const [signingKey] = await store.webhookSigningKeys.list(organizationId);
+    expect(sealedKeyId(signingKey!.private_key_sealed)).toBe('k2');
     const onlyK2 = await serve(store, K2);
     expect(await pull(onlyK2.send)).toEqual({ A: 'alpha', B: 'beta', LEGACY: 'from-before-the-keyring' });
     expect(open(parseKeyring(K2), webhook!.secret_sealed, secretContext(hook.json.id))).toBe(

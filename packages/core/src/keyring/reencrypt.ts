@@ -1,6 +1,7 @@
 /**
  * The re-encrypt routine: moves every value sealed at rest to the keyring's current key, so an old
- * key can leave the ring. It walks audit webhook signing secrets and secret values in batches and
+ * key can leave the ring. It walks audit webhook signing secrets (with their custom header values
+ * and client keys), the organizations' webhook signing keys and secret values in batches and
  * writes each back only where it is unchanged since it was read (a push or a rotation in between
  * wins). Secret values stored before a keyring was configured are sealed too, and so are the kept
  * values of secret versions. Safe to run while the
@@ -11,7 +12,7 @@
 
 import type { StoredValue, StoredValueRef, StoredVersionValue } from '../store/ports/secrets.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
-import { secretContext, secretValueContext } from './contexts.js';
+import { secretContext, secretValueContext, signingKeyContext } from './contexts.js';
 import { type Keyring, needsReseal, reseal, seal, sealedKeyId } from './keyring.js';
 import { resealCredentials } from './reencrypt-credentials.js';
 
@@ -33,6 +34,8 @@ export interface ReencryptCounts {
   secretValues: { examined: number; resealed: number };
   /** Kept values of secret versions examined, and moved to the current key (or sealed). */
   versionValues: { examined: number; resealed: number };
+  /** Webhook signing private keys examined, and moved to the current key. */
+  signingKeys: { examined: number; resealed: number };
 }
 
 export async function reencryptAtRest(
@@ -48,6 +51,7 @@ export async function reencryptAtRest(
     webhookCredentials: { examined: 0, resealed: 0 },
     secretValues: { examined: 0, resealed: 0 },
     versionValues: { examined: 0, resealed: 0 },
+    signingKeys: { examined: 0, resealed: 0 },
   };
   // Values found under an older key; when every one was moved, no older key id is in use any more.
   let found = 0;
@@ -55,6 +59,8 @@ export async function reencryptAtRest(
     for (const webhook of await store.auditWebhooks.list(organizationId)) {
       counts.signingSecrets.examined++;
       found += await resealCredentials(store, keyring, webhook, counts.webhookCredentials);
+      // A secret still in its rotation grace period is not moved, but keeps its key id remembered.
+      if (webhook.previous_secret && needsReseal(keyring, webhook.previous_secret.sealed)) found++;
       if (!needsReseal(keyring, webhook.secret_sealed)) continue;
       found++;
       const moved = reseal(keyring, webhook.secret_sealed, secretContext(webhook.id));
@@ -63,6 +69,7 @@ export async function reencryptAtRest(
       }
     }
   }
+  found += await resealSigningKeys(store, keyring, counts.signingKeys);
   options.onProgress?.(counts);
   found += await walk<StoredValue>(counts.secretValues, batchSize, {
     scan: (after, limit) => store.secrets.scanValues(after, limit),
@@ -80,7 +87,8 @@ export async function reencryptAtRest(
     counts.signingSecrets.resealed +
     counts.webhookCredentials.resealed +
     counts.secretValues.resealed +
-    counts.versionValues.resealed;
+    counts.versionValues.resealed +
+    counts.signingKeys.resealed;
   if (found === resealed) {
     // Only ids of this keyring: one another instance has just rotated to is not this pass's to judge.
     const older = (await store.keyIds.list())
@@ -130,6 +138,34 @@ async function walk<R extends StoredValueRef & { value: string }>(
     progress();
     after = page[page.length - 1]!;
     if (page.length < batchSize) break;
+  }
+  return found;
+}
+
+/** Moves the organizations' webhook signing private keys to the current key; returns how many it found. */
+async function resealSigningKeys(
+  store: LatchkeyStore,
+  keyring: Keyring,
+  count: { examined: number; resealed: number },
+): Promise<number> {
+  let found = 0;
+  for (const organizationId of await store.webhookSigningKeys.organizationIds()) {
+    for (const key of await store.webhookSigningKeys.list(organizationId)) {
+      count.examined++;
+      if (!needsReseal(keyring, key.private_key_sealed)) continue;
+      found++;
+      const moved = reseal(keyring, key.private_key_sealed, signingKeyContext(key.id));
+      if (
+        await store.webhookSigningKeys.replacePrivateKey(
+          organizationId,
+          key.id,
+          key.private_key_sealed,
+          moved,
+        )
+      ) {
+        count.resealed++;
+      }
+    }
   }
   return found;
 }

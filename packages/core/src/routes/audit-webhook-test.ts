@@ -37,6 +37,7 @@ export const auditWebhookTestRoutes = [
       const result = await sendSigned(
         {
           keyring,
+          store,
           transport: await webhooks.transport(),
           timeoutMs: webhooks.timeoutMs,
           now: ctx.services.now,

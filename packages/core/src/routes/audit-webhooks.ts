@@ -5,7 +5,7 @@
  */
 
 import { normalizeFilter } from '../delivery/event-filter.js';
-import { newSigningSecret } from '../delivery/signing.js';
+import { ROTATION_GRACE_MS } from '../delivery/signing-keys.js';
 import { vetWebhookUrl } from '../delivery/webhook-url.js';
 import { LatchkeyError } from '../http/errors.js';
 import type { RouteContext } from '../http/router.js';
@@ -25,6 +25,7 @@ import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
 import { toAuditWebhookView } from './views.js';
 import { credentialsData, sealedClientCertificate, sealHeaders } from './webhook-credentials.js';
+import { createdAnswer, newSecretFor, prepareScheme } from './webhook-schemes.js';
 
 /** The keyring, or a 503 saying the host has not configured one. */
 export function keyringOf(ctx: RouteContext) {
@@ -126,7 +127,9 @@ export const auditWebhookRoutes = [
       const keyring = keyringOf(ctx);
       const url = await vettedUrl(ctx, ctx.body.url);
       const id = ctx.services.ids('awh');
-      const secret = newSigningSecret();
+      const scheme = ctx.body.signature_scheme ?? 'latchkey';
+      // Every webhook holds a secret (never shown for the ed25519 scheme), so the column stays whole.
+      const secret = newSecretFor(scheme);
       const webhook: AuditWebhook = {
         id,
         organization_id: ctx.organization.id,
@@ -134,6 +137,8 @@ export const auditWebhookRoutes = [
         url,
         status: 'active',
         event_types: normalizeFilter(ctx.body.event_types),
+        signature_scheme: scheme,
+        previous_secret: null,
         secret_sealed: seal(keyring, secret, secretContext(id)),
         headers: sealHeaders(keyring, id, ctx.body.headers),
         client_certificate: ctx.body.client_certificate
@@ -150,6 +155,7 @@ export const auditWebhookRoutes = [
         ctx,
         async (tx) => {
           await tx.auditWebhooks.create(webhook);
+          await prepareScheme(ctx, tx, keyring, scheme);
           // The back-fill is queued with the webhook, before any later event (its own creation's
           // included), so it comes first in seq order among what the webhook is owed.
           return since === undefined
@@ -161,10 +167,11 @@ export const auditWebhookRoutes = [
             ...webhookData(webhook),
             event_types: webhook.event_types,
             ...credentialsData(webhook),
+            ...(scheme === 'latchkey' ? {} : { signature_scheme: scheme }),
             ...(since === undefined ? {} : { replay_since: since, replayed }),
           }),
       );
-      return { status: 201, body: { ...toAuditWebhookView(webhook), signing_secret: secret } };
+      return { status: 201, body: await createdAnswer(ctx, webhook, secret) };
     },
   }),
 
@@ -184,15 +191,29 @@ export const auditWebhookRoutes = [
     path: `${WEBHOOK}/rotate-secret`,
     operationId: 'rotateAuditWebhookSecret',
     summary:
-      'Issue a new signing secret, in this answer only; the old one stops signing at once (receivers may accept both while they switch).',
+      'Issue a new signing secret, in this answer only. latchkey: the old one stops signing at once (receivers may accept both while they switch); standard-webhooks: the old one keeps signing beside the new one for 24 h (two v1 signatures). Not for standard-webhooks-ed25519 (rotate the organization signing keys).',
     responses: answers(200, 'Rotated', AuditWebhookWithSecretResponse),
     async handler(ctx) {
       const keyring = keyringOf(ctx);
-      const secret = newSigningSecret();
+      const current = await webhookOf(ctx);
+      const scheme = current.signature_scheme ?? 'latchkey';
+      if (scheme === 'standard-webhooks-ed25519') {
+        throw new LatchkeyError(
+          'invalid_request',
+          'This webhook signs with the organization signing keys: rotate them with POST …/audit-webhooks/signing-keys/rotate.',
+        );
+      }
+      const secret = newSecretFor(scheme);
+      const until = new Date(Date.parse(ctx.at) + ROTATION_GRACE_MS).toISOString();
       const webhook = await changeWebhook(
         ctx,
         (tx, id) =>
-          tx.auditWebhooks.setSecret(ctx.organization.id, id, seal(keyring, secret, secretContext(id))),
+          tx.auditWebhooks.setSecret(
+            ctx.organization.id,
+            id,
+            seal(keyring, secret, secretContext(id)),
+            scheme === 'standard-webhooks' ? { sealed: current.secret_sealed, until } : null,
+          ),
         (rotated) => ctx.event('audit_webhook_secret_rotated', webhookData(rotated)),
       );
       return { status: 200, body: { ...toAuditWebhookView(webhook), signing_secret: secret } };

@@ -6,8 +6,8 @@
  * `backup_created` event once the stream has ended, with what it held.
  */
 
-import { type AuditKey, signCheckpoint } from '../activity/checkpoint.js';
-import { chainHead } from '../activity/export/stream.js';
+import type { AuditKey } from '../activity/checkpoint.js';
+import { signTreeHead, treeChainHead } from '../activity/tree-checkpoint.js';
 import { backupLines } from '../backup/backup-stream.js';
 import { emptyBackupCounts } from '../backup/format.js';
 import type { CoreResponse } from '../http/core-request.js';
@@ -18,13 +18,11 @@ import { ORGANIZATION } from './paths.js';
 
 async function* withEvent(ctx: RouteContext, key: AuditKey) {
   const { store, keyring } = ctx.services;
-  const head = await chainHead(store, ctx.organization.id);
-  // The head the backup covers, signed: restore takes the history in only under this checkpoint.
-  const checkpoint = signCheckpoint(
-    { organization: ctx.organization.slug, ...head },
-    key,
-    new Date(ctx.services.now()).toISOString(),
-  );
+  // The head the backup covers with its tree's root, signed: restore takes the history in only
+  // under this checkpoint, and only when the tree its events rebuild has this root.
+  const treeHead = await treeChainHead(store, ctx.organization.id);
+  const checkpoint = signTreeHead(ctx.organization.slug, treeHead, key, ctx.services.now());
+  const head = { seq: treeHead.seq, hash: treeHead.hash };
   const counts = emptyBackupCounts();
   yield* backupLines(store, keyring, ctx.organization, head, checkpoint, ctx.at, counts);
   await store.activity.append(
@@ -39,7 +37,7 @@ export const backupRoutes = [
     path: `${ORGANIZATION}/backup`,
     operationId: 'createBackup',
     summary:
-      'The organization as NDJSON for an encrypted backup: a latchkey_backup header line (format_version 3, with the chain head it covers and its signed checkpoint, as GET …/activity/checkpoint gives it), then project, environment, secret (live, with value and version), deleted_secret (a deleted key with its tombstone version, no value), secret_version (each version of each key: version, deleted, occurred_at, actor, device_id, event_id, and value while it is kept), member, device and audit_webhook (with signing_secret) lines, then an events line followed by the activity log as the export writes it. Owners and admins (backup:create). Needs the host’s audit key: without one, 503.',
+      'The organization as NDJSON for an encrypted backup: a latchkey_backup header line (format_version 4, with the chain head it covers and its signed checkpoint, as GET …/activity/checkpoint gives it, tree_size and root_hash included), then project, environment, secret (live, with value and version), deleted_secret (a deleted key with its tombstone version, no value), secret_version (each version of each key: version, deleted, occurred_at, actor, device_id, event_id, and value while it is kept), member, device and audit_webhook (with signing_secret) lines, then an events line followed by the activity log as the export writes it. Owners and admins (backup:create). Needs the host’s audit key: without one, 503.',
     tag: 'Backup',
     permission: 'backup:create',
     responses: {

@@ -21,6 +21,7 @@ import { restoreRoutes } from './restore.js';
 import { secretVersionRoutes } from './secret-versions.js';
 import { secretRoutes } from './secrets.js';
 import { tokenRoutes } from './tokens.js';
+import { webhookSigningKeyRoutes } from './webhook-signing-keys.js';
 import { witnessRoutes } from './witnesses.js';
 
 /** The whole route table of the core. */
@@ -48,4 +49,5 @@ export const allRoutes: readonly AnyRoute[] = [
   ...auditWebhookDeliveryRoutes,
   ...auditWebhookMetricsRoutes,
   ...auditWebhookTestRoutes,
+  ...webhookSigningKeyRoutes,
 ];

@@ -72,6 +72,7 @@ export const toAuditWebhookView = (w: Model.AuditWebhook) => ({
   event_types: w.event_types,
   headers: toHeadersView(w),
   client_certificate: toClientCertificateView(w),
+  signature_scheme: w.signature_scheme ?? 'latchkey',
   consecutive_failures: w.consecutive_failures,
   last_delivery: w.last_delivery,
   last_error: w.last_error,

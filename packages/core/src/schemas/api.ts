@@ -279,3 +279,4 @@ export * from './activity.js';
 export * from './audit-webhooks.js';
 export * from './proofs.js';
 export * from './secret-versions.js';
+export * from './signature-schemes.js';

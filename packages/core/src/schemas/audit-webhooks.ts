@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { unknownEventTypes } from '../delivery/unknown-event-types.js';
 import { LATENCY_BUCKET_KEYS } from '../metrics/rollup.js';
 import { listOf, pageCursor, pageLimit, pageOf } from './list.js';
+import { SignatureSchemeSchema } from './signature-schemes.js';
 import { Rfc3339, text } from './text.js';
 import {
   ClientCertificateBody,
@@ -67,6 +68,7 @@ export const CreateAuditWebhookBody = z.strictObject({
   event_types: EventTypesFilterBody.optional(),
   headers: HeadersBody.optional(),
   client_certificate: ClientCertificateBody.optional(),
+  signature_scheme: SignatureSchemeSchema.optional(),
   replay_since: Rfc3339.optional().describe(
     'back-fill: queue every earlier event of the organization that occurred at or after this time and matches the filter, in seq order, before any later event',
   ),
@@ -79,10 +81,13 @@ export const UpdateAuditWebhookBody = z
     event_types: EventTypesFilterBody.optional(),
     headers: HeadersPatch.optional(),
     client_certificate: ClientCertificateBody.nullable().optional(),
+    signature_scheme: SignatureSchemeSchema.optional().describe(
+      'moving into latchkey or standard-webhooks issues a new signing secret, in this answer only',
+    ),
   })
   .refine(
     (body) => Object.keys(body).length > 0,
-    'give at least one of name, url, event_types, headers, client_certificate',
+    'give at least one of name, url, event_types, headers, client_certificate, signature_scheme',
   );
 
 export const RecoverBody = z.strictObject({
@@ -98,6 +103,7 @@ export const AuditWebhookResponse = z.strictObject({
   event_types: z.array(z.string()).describe('the filter: names and prefixes ending in *; empty: every event'),
   headers: HeadersView,
   client_certificate: ClientCertificateView,
+  signature_scheme: SignatureSchemeSchema,
   consecutive_failures: z.int(),
   last_delivery: LastDeliverySchema.nullable(),
   last_error: DeliveryErrorSchema.nullable(),
@@ -107,7 +113,14 @@ export const AuditWebhookResponse = z.strictObject({
 export const AuditWebhookWithSecretResponse = AuditWebhookResponse.extend({
   signing_secret: z
     .string()
-    .describe('whsec_…: shown in this response only; the HMAC key is the whole string'),
+    .optional()
+    .describe(
+      'whsec_…: shown in this response only; latchkey: the HMAC key is the whole string; standard-webhooks: standard base64 after whsec_. Absent for standard-webhooks-ed25519',
+    ),
+  public_keys: z
+    .array(z.string())
+    .optional()
+    .describe('standard-webhooks-ed25519: the whpk_ public keys that sign now'),
 });
 
 export const AuditWebhookListResponse = listOf('audit_webhooks', AuditWebhookResponse);

@@ -1,6 +1,7 @@
 /**
  * Activity: the history newest first (owners and admins: the organization's; others: a granted
- * project's or environment's), filtered from the URL, with Verify and Export.
+ * project's or environment's), filtered from the URL, with Verify and Export; owners and admins
+ * also see the Transparency panel (the latest checkpoint and its witnesses).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ActivityEventRow } from './activity-event-row.js';
@@ -11,6 +12,7 @@ import { VerifyPanel, type VerifyState } from './activity-verify.js';
 import type { ApiError } from './api.js';
 import { ExportButtons } from './export-buttons.js';
 import { Empty, ErrorNote, Status } from './states.js';
+import { TransparencyPanel } from './transparency-panel.js';
 import type { ActivityEvent, Me } from './types.js';
 import { useActivityPages } from './use-activity-pages.js';
 import { verifyLoaded, verifyOrganizationChain } from './verify-activity.js';
@@ -31,6 +33,7 @@ export function ActivityPage({ me }: { me: Me }) {
           ? 'Everything that changed in the organization, newest first.'
           : 'The events of the projects and environments you were granted, newest first.'}
       </p>
+      {wide && <TransparencyPanel me={me} />}
       <ActivityFiltersForm me={me} filters={filters} onApply={setFilters} />
       {path ? <History me={me} path={path} filters={filters} /> : <Empty>You were granted no project.</Empty>}
     </main>

@@ -8,6 +8,7 @@ import { api, seg } from './api.js';
 import { CreateWebhookForm } from './create-webhook-form.js';
 import { SecretDialog } from './dialogs.js';
 import { MetricsPanel } from './metrics-panel.js';
+import { SigningKeysPanel } from './signing-keys-panel.js';
 import { Empty, ErrorNote, Status } from './states.js';
 import type { AuditWebhookList, Me, Metrics, MetricsWindow, Timeline } from './types.js';
 import { useInterval, useRequest } from './use-request.js';
@@ -51,6 +52,7 @@ function AdminView({ me }: { me: Me }) {
   const org = `/organizations/${seg(me.organization.slug ?? me.organization.id)}`;
   const [metricsWindow, setMetricsWindow] = useState<MetricsWindow>('24h');
   const [secret, setSecret] = useState<{ title: string; secret: string } | null>(null);
+  const [created, setCreated] = useState(0);
   const list = useRequest(() => api<AuditWebhookList>('GET', `${org}/audit-webhooks`), org);
   const metrics = useRequest(
     () => api<Metrics>('GET', `${org}/audit-webhooks/metrics?window=${metricsWindow}`),
@@ -110,10 +112,13 @@ function AdminView({ me }: { me: Me }) {
       <CreateWebhookForm
         org={org}
         onCreated={(webhook) => {
-          setSecret({ title: `Signing secret of “${webhook.name}”`, secret: webhook.signing_secret });
+          const value = webhook.signing_secret;
+          if (value) setSecret({ title: `Signing secret of “${webhook.name}”`, secret: value });
+          setCreated((n) => n + 1);
           refresh();
         }}
       />
+      <SigningKeysPanel org={org} version={created} />
       {secret && <SecretDialog title={secret.title} secret={secret.secret} onClose={() => setSecret(null)} />}
     </>
   );

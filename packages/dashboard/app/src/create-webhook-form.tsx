@@ -2,6 +2,7 @@
  * Add a webhook: a name and an `https` endpoint URL, checked here with a clear message before the
  * server checks them again (its answer, e.g. an address that is not public, is shown as it comes).
  */
+import { SchemePicker } from './scheme-picker.js';
 import type { AuditWebhookWithSecret } from './types.js';
 import { useCreateWebhook } from './use-create-webhook.js';
 
@@ -13,7 +14,10 @@ export function CreateWebhookForm({
   org: string;
   onCreated(webhook: AuditWebhookWithSecret): void;
 }) {
-  const { name, setName, url, setUrl, errors, busy, submit } = useCreateWebhook(org, onCreated);
+  const { name, setName, url, setUrl, scheme, setScheme, errors, busy, submit } = useCreateWebhook(
+    org,
+    onCreated,
+  );
   return (
     <section aria-labelledby="create-heading" class="card">
       <h3 id="create-heading">Add a webhook</h3>
@@ -58,6 +62,7 @@ export function CreateWebhookForm({
             </p>
           )}
         </div>
+        <SchemePicker scheme={scheme} onScheme={setScheme} />
         <button type="submit" disabled={busy}>
           {busy ? 'Creating…' : 'Create webhook'}
         </button>

@@ -10,6 +10,10 @@ export type Me = schemas.Infer<typeof schemas.MeResponse>;
 
 /** One audit webhook, as listed and as each action answers. */
 export type AuditWebhook = schemas.Infer<typeof schemas.AuditWebhookResponse>;
+/** The organization's webhook signing keys (public). */
+export type SigningKeys = schemas.Infer<typeof schemas.SigningKeysResponse>;
+/** A webhook's signature scheme. */
+export type SignatureScheme = AuditWebhook['signature_scheme'];
 
 /** The answer of create and rotate-secret: the webhook with its signing secret, shown once. */
 export type AuditWebhookWithSecret = schemas.Infer<typeof schemas.AuditWebhookWithSecretResponse>;

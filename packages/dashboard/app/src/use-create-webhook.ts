@@ -1,13 +1,14 @@
 /** The create form's state: the fields, their errors, and the request that creates the webhook. */
 import { useState } from 'preact/hooks';
 import { type ApiError, api } from './api.js';
-import type { AuditWebhookWithSecret } from './types.js';
+import type { AuditWebhookWithSecret, SignatureScheme } from './types.js';
 import { inputProblems, type WebhookInputErrors } from './webhook-input.js';
 
 /** The fields, what is wrong with them, whether the request is under way, and the submit handler. */
 export function useCreateWebhook(org: string, onCreated: (webhook: AuditWebhookWithSecret) => void) {
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
+  const [scheme, setScheme] = useState<SignatureScheme>('latchkey');
   const [errors, setErrors] = useState<WebhookInputErrors>({});
   const [busy, setBusy] = useState(false);
 
@@ -24,6 +25,7 @@ export function useCreateWebhook(org: string, onCreated: (webhook: AuditWebhookW
       const created = await api<AuditWebhookWithSecret>('POST', `${org}/audit-webhooks`, {
         name: name.trim(),
         url: url.trim(),
+        ...(scheme === 'latchkey' ? {} : { signature_scheme: scheme }),
       });
       setName('');
       setUrl('');
@@ -36,5 +38,5 @@ export function useCreateWebhook(org: string, onCreated: (webhook: AuditWebhookW
     }
   };
 
-  return { name, setName, url, setUrl, errors, busy, submit };
+  return { name, setName, url, setUrl, scheme, setScheme, errors, busy, submit };
 }

@@ -58,8 +58,11 @@ export function useWebhookActions({ webhook, path, onChanged, onSecret }: Webhoo
   const rotate = () =>
     act('rotate', async () => {
       const rotated = await api<AuditWebhookWithSecret>('POST', `${path}/rotate-secret`);
-      onSecret(`New signing secret of “${webhook.name}”`, rotated.signing_secret);
-      return 'Secret rotated: the old one no longer signs deliveries.';
+      // Rotation answers a secret for the HMAC schemes (the only ones it serves).
+      onSecret(`New signing secret of “${webhook.name}”`, rotated.signing_secret ?? '');
+      return rotated.signature_scheme === 'standard-webhooks'
+        ? 'Secret rotated: the old one keeps signing beside it for 24 hours.'
+        : 'Secret rotated: the old one no longer signs deliveries.';
     });
 
   const setEnabled = (enable: boolean) =>

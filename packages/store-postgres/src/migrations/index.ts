@@ -10,6 +10,7 @@ import { fairClaims } from './0008-fair-claims.js';
 import { eventTypeFilters } from './0009-event-type-filters.js';
 import { secretVersions } from './0010-secret-versions.js';
 import { deliveryTraceparent } from './0011-delivery-traceparent.js';
+import { signatureSchemes } from './0012-signature-schemes.js';
 import { webhookCredentials } from './0013-webhook-credentials.js';
 import { merkleTree } from './0014-merkle-tree.js';
 import { witnesses } from './0015-witnesses.js';
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   eventTypeFilters,
   secretVersions,
   deliveryTraceparent,
+  signatureSchemes,
   webhookCredentials,
   merkleTree,
   witnesses,

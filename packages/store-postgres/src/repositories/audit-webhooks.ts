@@ -28,6 +28,11 @@ const WEBHOOK = recordColumns<AuditWebhook>({
     write: (value) => (value ? JSON.stringify(value) : null),
     cast: '::jsonb',
   },
+  signature_scheme: {
+    read: (value) => value as AuditWebhook['signature_scheme'],
+    write: (value) => value ?? 'latchkey',
+  },
+  previous_secret: jsonb(),
   consecutive_failures: integer(),
   last_delivery: jsonb(),
   last_error: jsonb(),
@@ -39,6 +44,32 @@ const WEBHOOK = recordColumns<AuditWebhook>({
 export const toAuditWebhook = WEBHOOK.read;
 
 const ONE = 'organization_id = $1 AND id = $2';
+
+/**
+ * What `update` sets: $3 name, $4 URL, $5 filter, $6 headers, $7 client certificate (written when
+ * $8 says it was given, so null removes it), $9 signature scheme; a null leaves a field as it is.
+ */
+const UPDATE_SET = `name = COALESCE($3, name), url = COALESCE($4, url), event_types = COALESCE($5::text[], event_types),
+  headers = COALESCE($6::jsonb, headers),
+  client_certificate = CASE WHEN $8::boolean THEN $7::jsonb ELSE client_certificate END,
+  signature_scheme = COALESCE($9, signature_scheme)`;
+
+/** The parameters of {@link UPDATE_SET}, in its order. */
+const updateParams = (
+  organizationId: string,
+  id: string,
+  changes: Parameters<AuditWebhookRepository['update']>[2],
+): unknown[] => [
+  organizationId,
+  id,
+  changes.name ?? null,
+  changes.url ?? null,
+  changes.event_types ?? null,
+  changes.headers ? JSON.stringify(changes.headers) : null,
+  changes.client_certificate ? JSON.stringify(changes.client_certificate) : null,
+  changes.client_certificate !== undefined,
+  changes.signature_scheme ?? null,
+];
 
 /** Audit webhooks on SQL; moves between states change their deliveries in the same transaction. */
 export function sqlAuditWebhooks(db: Runner, t: Tables): AuditWebhookRepository {
@@ -52,24 +83,14 @@ export function sqlAuditWebhooks(db: Runner, t: Tables): AuditWebhookRepository 
       return rows.map((r) => r.organization_id);
     },
     update: (organizationId, id, changes) =>
-      webhooks.update(
-        `name = COALESCE($3, name), url = COALESCE($4, url), event_types = COALESCE($5::text[], event_types),
-         headers = COALESCE($6::jsonb, headers),
-         client_certificate = CASE WHEN $8::boolean THEN $7::jsonb ELSE client_certificate END`,
-        ONE,
-        [
-          organizationId,
-          id,
-          changes.name ?? null,
-          changes.url ?? null,
-          changes.event_types ?? null,
-          changes.headers ? JSON.stringify(changes.headers) : null,
-          changes.client_certificate ? JSON.stringify(changes.client_certificate) : null,
-          changes.client_certificate !== undefined,
-        ],
-      ),
-    setSecret: (organizationId, id, secretSealed) =>
-      webhooks.update('secret_sealed = $3', ONE, [organizationId, id, secretSealed]),
+      webhooks.update(UPDATE_SET, ONE, updateParams(organizationId, id, changes)),
+    setSecret: (organizationId, id, secretSealed, previous) =>
+      webhooks.update('secret_sealed = $3, previous_secret = $4::jsonb', ONE, [
+        organizationId,
+        id,
+        secretSealed,
+        previous ? JSON.stringify(previous) : null,
+      ]),
     async replaceSecret(organizationId, id, from, to) {
       const result = await db.query(
         `UPDATE ${t.webhooks} SET secret_sealed = $4

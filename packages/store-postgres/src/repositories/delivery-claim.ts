@@ -30,6 +30,10 @@ const toClaimed = (r: Record<string, unknown>): ClaimedDelivery => ({
     client_certificate: (r['client_certificate'] == null
       ? null
       : json(r['client_certificate'])) as WebhookClientCertificate | null,
+    signature_scheme: r['signature_scheme'] as ClaimedDelivery['webhook']['signature_scheme'],
+    previous_secret: (r['previous_secret'] == null
+      ? null
+      : json(r['previous_secret'])) as ClaimedDelivery['webhook']['previous_secret'],
   },
   eventJson: r['body'] as string,
   eventType: r['event_type'] as string,
@@ -92,7 +96,7 @@ function claimSql(t: Tables): string {
         .map((c) => `d.${c}`)
         .join(
           ', ',
-        )}, w.name AS webhook_name, w.url, w.secret_sealed, w.headers, w.client_certificate, e.body, e.type AS event_type
+        )}, w.name AS webhook_name, w.url, w.secret_sealed, w.headers, w.client_certificate, w.signature_scheme, w.previous_secret, e.body, e.type AS event_type
     ), counted AS (
       INSERT INTO ${rates} AS r (webhook_id, second, claimed)
       SELECT l.webhook_id, date_trunc('second', $1::timestamptz), count(*)

@@ -39,7 +39,7 @@ export function describeBackupTests(ctx: ConformanceContext): void {
       const events = lines.slice(marker + 1).map((l) => JSON.parse(l) as ActivityEvent);
       expect(records[0]).toMatchObject({
         kind: 'latchkey_backup',
-        format_version: 3,
+        format_version: 4,
         organization: { slug: 'acme' },
       });
       // The signed checkpoint of the head the backup covers, as GET …/activity/checkpoint gives it.
@@ -47,7 +47,13 @@ export function describeBackupTests(ctx: ConformanceContext): void {
         chain: { seq: number; hash: string };
         checkpoint: Checkpoint;
       };
-      expect(header.checkpoint).toMatchObject({ organization: 'acme', ...header.chain });
+      // It signs the tree head at the chain head too, which a restore checks the rebuilt tree against.
+      expect(header.checkpoint).toMatchObject({
+        organization: 'acme',
+        ...header.chain,
+        tree_size: header.chain.seq,
+        root_hash: expect.any(String),
+      });
       expect(verifyCheckpoint(header.checkpoint, ctx.auditPublicKey)).toBe(true);
       const pulled = (await ctx.send('GET', `${ENV_PATH}/secrets`, undefined, ADMIN)).json as {
         secrets: { key: string; value: string; version: number }[];

@@ -24,6 +24,9 @@ export interface Arrival {
   client: string;
   apiKey: string | undefined;
   status: number;
+  /** The body as received, and the request's headers (names in lower case), for verifying. */
+  raw: string;
+  headers: Record<string, string>;
 }
 
 /** The receiver and the engine that sends to it. */
@@ -62,7 +65,8 @@ export async function startCredentialsReceiver(ctx: ConformanceContext): Promise
       rejectUnauthorized: true,
     },
     (request, response) => {
-      request.resume();
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const peer = (request.socket as TLSSocket).getPeerCertificate();
         const given = request.headers['x-api-key'];
@@ -72,6 +76,10 @@ export async function startCredentialsReceiver(ctx: ConformanceContext): Promise
           client: String(peer.subject?.CN ?? ''),
           apiKey: typeof given === 'string' ? given : undefined,
           status,
+          raw: Buffer.concat(chunks).toString('utf8'),
+          headers: Object.fromEntries(
+            Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
+          ),
         });
         response.writeHead(status).end();
       });

@@ -23,6 +23,9 @@ export interface Received {
   path: string;
   eventId: string;
   event: ActivityEvent;
+  /** The body exactly as received, and the request's headers (for the signature scheme tests). */
+  raw: string;
+  headers: Record<string, string>;
 }
 
 /** An organization with an owner, a project `app` with environment `prod`, and a device. */
@@ -34,6 +37,8 @@ export interface Lab {
   send(method: string, path: string, body?: unknown, token?: string): Promise<TargetResponse>;
   /** A signed push to app/prod as the owner's device. */
   push(push: Omit<UnsignedPush, 'device_id'>): Promise<TargetResponse>;
+  /** The receiver's URL for `path`. */
+  urlOf(path: string): Promise<string>;
   /** Creates a webhook to `path` on the receiver; answers its id. */
   hook(path: string, extra?: Record<string, unknown>): Promise<string>;
   /** What the receiver took, in arrival order. */
@@ -69,8 +74,13 @@ export async function openLab(ctx: ConformanceContext): Promise<Lab> {
       request.on('end', () => {
         const path = request.url ?? '';
         if (path.endsWith('/gone')) return void response.writeHead(410).end();
-        const event = JSON.parse(Buffer.concat(chunks).toString()) as ActivityEvent;
-        received.push({ path, eventId: String(request.headers['x-service-event-id']), event });
+        const raw = Buffer.concat(chunks).toString();
+        const event = JSON.parse(raw) as ActivityEvent;
+        const headers = Object.fromEntries(
+          Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
+        );
+        const eventId = String(request.headers['x-service-event-id'] ?? request.headers['webhook-id']);
+        received.push({ path, eventId, event, raw, headers });
         response.writeHead(204).end();
       });
     },
@@ -87,6 +97,8 @@ export async function openLab(ctx: ConformanceContext): Promise<Lab> {
     store: ctx.core.store,
     keyring: ctx.keyring,
     webhooks: { resolve, allowHosts: PUBLIC_HOST, retry: { schedule: [0], jitter: 0 } },
+    // The suite's clock, so a test that pins it signs deliveries at that time too.
+    now: () => ctx.clock.pinnedMs ?? Date.now(),
     transport: {
       send: (request) =>
         request.url.startsWith(`https://${PUBLIC_HOST}:${port}/`) ? real.send(request) : answered(),
@@ -125,6 +137,7 @@ export async function openLab(ctx: ConformanceContext): Promise<Lab> {
         '/projects/app/environments/prod/push',
         signPush({ device_id: owner.deviceId, ...push }, address, keys.privateKey),
       ),
+    urlOf: async (path) => `https://${PUBLIC_HOST}:${port}${path}`,
     async hook(path, extra = {}) {
       const url = `https://${PUBLIC_HOST}:${port}${path}`;
       return (await ok(send('POST', '/audit-webhooks', { name: path, url, ...extra }), 201))['id'] as string;

@@ -42,6 +42,7 @@ const WALK: Record<EventType, 'made here' | `emitted by ${string}`> = {
   audit_webhook_enabled: 'made here',
   audit_webhook_recovered: 'made here',
   audit_webhook_dead_lettered: 'made here',
+  audit_webhook_signing_key_rotated: 'made here',
   webhook_test: 'made here',
   activity_exported: 'made here',
   backup_created: 'made here',
@@ -62,6 +63,7 @@ async function everyKind(ctx: ConformanceContext, lab: Lab): Promise<void> {
   const gone = await lab.hook('/gone', { event_types: ['project_created'] });
   await ok(lab.send('PATCH', `/audit-webhooks/${hook}`, { name: 'kinds', event_types: ['token_*'] }));
   await ok(lab.send('POST', `/audit-webhooks/${hook}/rotate-secret`));
+  await ok(lab.send('POST', '/audit-webhooks/signing-keys/rotate'));
   await ok(lab.send('POST', `/audit-webhooks/${hook}/test`));
   await ok(lab.send('POST', `/audit-webhooks/${hook}/recover`, { since: new Date(0).toISOString() }), 202);
   await ok(lab.send('POST', `/audit-webhooks/${hook}/disable`));

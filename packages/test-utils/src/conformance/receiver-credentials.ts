@@ -4,11 +4,14 @@
  * refuses the others (recorded as failed attempts with the right `last_error.code`); the header
  * value and the private key appear in no API answer, event, export or stored record; refused
  * headers and certificates are a 400 naming the field; a PATCH merges headers and removes a
- * certificate.
+ * certificate. Credentials and signature schemes go together: a `standard-webhooks-ed25519` webhook
+ * with a custom header and a client certificate is delivered, and verifies with the public key only.
  */
+import { createWebhookVerifier } from '@latchkey/webhook-verifier';
 import { afterAll, expect } from 'vitest';
 import type { TargetResponse } from '../http-target.js';
 import { describe, it } from '../keyed.js';
+import { opensslVerifies } from '../outside-verifiers.js';
 import { ADMIN, type ConformanceContext } from './context.js';
 import { type CredentialsReceiver, startCredentialsReceiver } from './credentials-receiver.js';
 import { expectError } from './expect-error.js';
@@ -208,6 +211,54 @@ export function describeReceiverCredentialTests(ctx: ConformanceContext): void {
       expect(updates.map((e) => e.data['changed'])).toEqual(
         expect.arrayContaining([['headers', 'client_certificate']]),
       );
+    });
+
+    it('credentials: a standard-webhooks-ed25519 webhook with a custom header and a client certificate is delivered and verifies with the public key', async () => {
+      const lab = await opened();
+      const org = await openOrganization(ctx);
+      const { client } = lab.certificates;
+      const created = await org.send('POST', '/audit-webhooks', {
+        name: 'ed25519 intake',
+        url: `${lab.origin}/ed25519`,
+        signature_scheme: 'standard-webhooks-ed25519',
+        headers: { 'X-Api-Key': lab.apiKey },
+        client_certificate: { certificate: client.cert, private_key: client.key },
+      });
+      expect(created.status, created.text).toBe(201);
+      expect(created.json).toMatchObject({
+        signature_scheme: 'standard-webhooks-ed25519',
+        headers: { 'X-Api-Key': '••••' },
+        client_certificate: { subject: 'CN=latchkey-sender' },
+        public_keys: [expect.stringMatching(/^whpk_/)],
+      });
+      expect((created.json as { signing_secret?: string }).signing_secret).toBeUndefined();
+      const keys = await org.send('GET', '/audit-webhooks/signing-keys');
+      const publicKey = (keys.json as { signing_keys: { public_key: string }[] }).signing_keys.map(
+        (k) => k.public_key,
+      );
+      expect(publicKey).toEqual((created.json as { public_keys: string[] }).public_keys);
+
+      expect((await org.send('POST', '/projects', { slug: 'app' })).status).toBe(201);
+      await lab.drain();
+      const got = lab.arrivals.filter((a) => a.path === '/ed25519');
+      expect(got.length).toBeGreaterThanOrEqual(2);
+      for (const arrival of got) {
+        expect(arrival).toMatchObject({ status: 204, client: 'latchkey-sender', apiKey: lab.apiKey });
+        expect(arrival.headers['webhook-signature']).toMatch(/^v1a,[A-Za-z0-9+/]+=*$/);
+        expect(arrival.headers['x-service-signature']).toBeUndefined();
+        const now = () => 1000 * Number(arrival.headers['webhook-timestamp']);
+        const verdict = await createWebhookVerifier({ publicKey, now }).safeVerify(
+          arrival.raw,
+          arrival.headers,
+        );
+        expect(verdict.ok, JSON.stringify(verdict)).toBe(true);
+        const altered = arrival.raw.replace('"type":"', '"type":"x');
+        const refused = await createWebhookVerifier({ publicKey, now }).safeVerify(altered, arrival.headers);
+        expect(refused.ok).toBe(false);
+        expect(opensslVerifies(publicKey[0]!, arrival.raw, arrival.headers)).toBe(true);
+      }
+      const state = await org.send('GET', `/audit-webhooks/${(created.json as { id: string }).id}`);
+      expect(state.json).toMatchObject({ last_delivery: { succeeded: true }, last_error: null });
     });
   });
 }

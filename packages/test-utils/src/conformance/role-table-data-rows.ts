@@ -108,6 +108,16 @@ export const DATA_ROWS: Row[] = [
     call: (c, w) => c.send('GET', HOOKS, undefined, w.token),
   },
   {
+    operationId: 'listWebhookSigningKeys',
+    expect: all(200),
+    call: (c, w) => c.send('GET', `${HOOKS}/signing-keys`, undefined, w.token),
+  },
+  {
+    operationId: 'rotateWebhookSigningKey',
+    expect: managers(200),
+    call: (c, w) => c.send('POST', `${HOOKS}/signing-keys/rotate`, undefined, w.token),
+  },
+  {
     operationId: 'createAuditWebhook',
     expect: managers(201),
     call: (c, w) =>

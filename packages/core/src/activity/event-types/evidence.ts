@@ -19,6 +19,8 @@ const Checkpoint = z.strictObject({
   organization: Slug,
   seq: z.int().min(0),
   hash: z.string(),
+  tree_size: z.int().min(0).optional(),
+  root_hash: z.string().optional(),
   signed_at: Time,
   key_id: z.string(),
   public_key: z.string(),

@@ -32,6 +32,10 @@ export const webhookEventTypes = {
       event_types: EventTypesFilter,
       headers: HeaderNames,
       client_certificate: CertificateFingerprint,
+      signature_scheme: z
+        .enum(['latchkey', 'standard-webhooks', 'standard-webhooks-ed25519'])
+        .optional()
+        .describe('absent: latchkey'),
       replay_since: Time.optional().describe('with replay_since: the time the back-fill started from'),
       replayed: Count.optional().describe('with replay_since: the deliveries the back-fill queued'),
     }),
@@ -43,10 +47,13 @@ export const webhookEventTypes = {
       event_types: EventTypesFilter,
       headers: HeaderNames,
       client_certificate: CertificateFingerprint,
-      changed: z.array(z.enum(['name', 'url', 'event_types', 'headers', 'client_certificate'])),
+      changed: z.array(
+        z.enum(['name', 'url', 'event_types', 'headers', 'client_certificate', 'signature_scheme']),
+      ),
       from: z
         .strictObject({
           name: z.string().optional(),
+          signature_scheme: z.string().optional(),
           host: z.string().optional(),
           event_types: EventTypesFilter.optional(),
           headers: HeaderNames,
@@ -86,6 +93,15 @@ export const webhookEventTypes = {
       attempts: z.int().min(1),
       reason: z.enum(['gone', 'retries_exhausted']),
       last_error: LastError.nullable(),
+    }),
+  ),
+  audit_webhook_signing_key_rotated: entry(
+    "The organization's webhook signing key was rotated: the new key signs at once, the old one beside it until retires_at",
+    z.strictObject({
+      key_id: z.string(),
+      public_key: z.string().describe('whpk_…: public, safe to record'),
+      retired_key_id: z.string().nullable(),
+      retires_at: Time.nullable(),
     }),
   ),
   webhook_test: entry('A test event sent to one webhook at once (never queued to others)', Webhook),

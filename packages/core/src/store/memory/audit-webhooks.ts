@@ -2,6 +2,13 @@ import type { AuditWebhook } from '../../model.js';
 import type { AuditWebhookRepository, WebhookCredentials } from '../ports/audit-webhooks.js';
 import { clone, type Journal, type MemoryState, notifyDeliveryWatchers } from './state.js';
 
+/** A webhook as stored: the scheme and the previous secret always set, as the SQL columns are. */
+const withDefaults = (webhook: AuditWebhook): AuditWebhook => ({
+  ...webhook,
+  signature_scheme: webhook.signature_scheme ?? 'latchkey',
+  previous_secret: webhook.previous_secret ?? null,
+});
+
 /** Finding a stored webhook within its organization, and changing its fields with their undo. */
 function webhookAccess(state: MemoryState, journal: Journal) {
   const find = (organizationId: string, id: string) => {
@@ -33,7 +40,7 @@ export function memoryAuditWebhooks(state: MemoryState, journal: Journal): Audit
   const { find, change } = webhookAccess(state, journal);
   return {
     async create(webhook) {
-      state.webhooks.set(webhook.id, clone(webhook));
+      state.webhooks.set(webhook.id, withDefaults(clone(webhook)));
       const ids = state.webhooksByOrg.get(webhook.organization_id) ?? [];
       ids.push(webhook.id);
       state.webhooksByOrg.set(webhook.organization_id, ids);
@@ -58,10 +65,10 @@ export function memoryAuditWebhooks(state: MemoryState, journal: Journal): Audit
       change(webhook, clone(changes));
       return clone(webhook);
     },
-    async setSecret(organizationId, id, secretSealed) {
+    async setSecret(organizationId, id, secretSealed, previous) {
       const webhook = find(organizationId, id);
       if (!webhook) return null;
-      change(webhook, { secret_sealed: secretSealed });
+      change(webhook, { secret_sealed: secretSealed, previous_secret: previous ? { ...previous } : null });
       return clone(webhook);
     },
     async replaceSecret(organizationId, id, from, to) {

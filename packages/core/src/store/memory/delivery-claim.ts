@@ -129,6 +129,8 @@ export function claimDue(state: MemoryState, journal: Journal, options: ClaimOpt
         secret_sealed: webhook.secret_sealed,
         headers: structuredClone(webhook.headers ?? []),
         client_certificate: webhook.client_certificate ? { ...webhook.client_certificate } : null,
+        signature_scheme: webhook.signature_scheme ?? 'latchkey',
+        previous_secret: webhook.previous_secret ?? null,
       },
       eventJson: JSON.stringify(event),
       eventType: event.type,

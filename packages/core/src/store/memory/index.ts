@@ -21,6 +21,7 @@ import { memoryRestores } from './restores.js';
 import { memorySecrets } from './secrets.js';
 import { createState, type Journal, type MemoryState } from './state.js';
 import { memoryTokens } from './tokens.js';
+import { memoryWebhookSigningKeys } from './webhook-signing-keys.js';
 import { memoryWitnesses } from './witnesses.js';
 
 /** Options of {@link createMemoryStore}. */
@@ -45,6 +46,7 @@ function repositories(state: MemoryState, journal: Journal): StoreTransaction {
     restores: memoryRestores(state, journal),
     keyIds: memoryKeyIds(state, journal),
     witnesses: memoryWitnesses(state, journal),
+    webhookSigningKeys: memoryWebhookSigningKeys(state, journal),
   };
   return { ...base, requests: composedRequests(base) };
 }
@@ -103,6 +105,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
     restores: gated(outside.restores, gate),
     keyIds: gated(outside.keyIds, gate),
     witnesses: gated(outside.witnesses, gate),
+    webhookSigningKeys: gated(outside.webhookSigningKeys, gate),
   };
   const store: LatchkeyStore = {
     ...outsideGated,

@@ -15,6 +15,7 @@ import type {
   Member,
   Organization,
   Project,
+  WebhookSigningKey,
 } from '../../model.js';
 import type { KeyHead } from '../../secrets/push-plan.js';
 import type { StoredSecretVersion } from '../../secrets/versions.js';
@@ -78,6 +79,8 @@ export interface MemoryState {
   witnesses: Map<string, Witness>;
   /** key: orgId/treeSize/rootHash/witness */
   cosignatures: Map<string, Cosignature>;
+  /** Webhook signing key id -> the key pair, in insertion (creation) order. */
+  signingKeys: Map<string, WebhookSigningKey>;
 }
 
 /** A minute or hour rollup of one webhook. */
@@ -145,6 +148,7 @@ export function createState(maxNonces: number): MemoryState {
     keyIds: new Map(),
     witnesses: new Map(),
     cosignatures: new Map(),
+    signingKeys: new Map(),
   };
 }
 

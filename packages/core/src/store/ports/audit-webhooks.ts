@@ -16,18 +16,31 @@ export interface AuditWebhookRepository {
   /** The ids of every organization that has webhooks (for metrics across organizations). */
   organizationIds(): Promise<string[]>;
   /**
-   * Changes the webhook's name, URL, event-type filter, custom headers (replaced as a whole) or
-   * client certificate (null removes it) — the fields given — in one step; returns
+   * Changes the webhook's name, URL, event-type filter, custom headers (replaced as a whole), client
+   * certificate (null removes it) or signature scheme — the fields given — in one step; returns
    * the webhook as changed, or null when absent. A new filter applies to events appended after the
    * step (the outbox reads the filter in the statement that appends an event).
    */
   update(
     organizationId: string,
     id: string,
-    changes: Partial<Pick<AuditWebhook, 'name' | 'url' | 'event_types' | 'headers' | 'client_certificate'>>,
+    changes: Partial<
+      Pick<
+        AuditWebhook,
+        'name' | 'url' | 'event_types' | 'headers' | 'client_certificate' | 'signature_scheme'
+      >
+    >,
   ): Promise<AuditWebhook | null>;
-  /** Replaces the sealed signing secret; returns the webhook, or null when absent. */
-  setSecret(organizationId: string, id: string, secretSealed: string): Promise<AuditWebhook | null>;
+  /**
+   * Replaces the sealed signing secret and, in the same step, sets `previous_secret` to `previous`
+   * (absent: none); returns the webhook, or null when absent.
+   */
+  setSecret(
+    organizationId: string,
+    id: string,
+    secretSealed: string,
+    previous?: { sealed: string; until: string } | null,
+  ): Promise<AuditWebhook | null>;
   /**
    * Replaces the sealed signing secret only where it still is `from` (a rotation in between wins):
    * for the re-encrypt routine. Returns whether it was replaced.

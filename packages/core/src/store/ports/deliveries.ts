@@ -30,7 +30,15 @@ export interface ClaimedDelivery {
   delivery: Delivery;
   webhook: Pick<
     AuditWebhook,
-    'id' | 'organization_id' | 'name' | 'url' | 'secret_sealed' | 'headers' | 'client_certificate'
+    | 'id'
+    | 'organization_id'
+    | 'name'
+    | 'url'
+    | 'secret_sealed'
+    | 'headers'
+    | 'client_certificate'
+    | 'signature_scheme'
+    | 'previous_secret'
   >;
   /** The event as stored (its JSON text, exactly as history returns it). */
   eventJson: string;

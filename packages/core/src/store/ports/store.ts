@@ -13,6 +13,7 @@ import type { RequestRepository } from './requests.js';
 import type { RestoreRepository } from './restores.js';
 import type { SecretRepository } from './secrets.js';
 import type { TokenRepository } from './tokens.js';
+import type { WebhookSigningKeyRepository } from './webhook-signing-keys.js';
 import type { WitnessRepository } from './witnesses.js';
 
 /** Every repository of a store, as seen inside or outside a transaction. */
@@ -32,6 +33,7 @@ export interface StoreTransaction {
   restores: RestoreRepository;
   keyIds: KeyIdRepository;
   witnesses: WitnessRepository;
+  webhookSigningKeys: WebhookSigningKeyRepository;
 }
 
 /** What {@link LatchkeyStore.status} answers. */

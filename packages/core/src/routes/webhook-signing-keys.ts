@@ -1,0 +1,58 @@
+/**
+ * The organization's webhook signing keys (`standard-webhooks-ed25519`): `GET` publishes the public
+ * keys that sign now to any member (receivers verify with them, they are not secret); `rotate`
+ * (owner/admin) makes a new current key, which signs at once beside the old one; the old one keeps
+ * signing for 24 h, then retires. Recorded as `audit_webhook_signing_key_rotated`.
+ */
+import { publishedKeys, rotateSigningKey } from '../delivery/signing-keys.js';
+import { SigningKeysResponse } from '../schemas/signature-schemes.js';
+import { keyringOf } from './audit-webhooks.js';
+import { answers } from './docs.js';
+import { WEBHOOKS } from './paths.js';
+import { recordChange } from './record-change.js';
+import { routeGroup } from './route-group.js';
+
+const keyRoute = routeGroup({ tag: 'Audit webhooks' });
+const SIGNING_KEYS = `${WEBHOOKS}/signing-keys`;
+
+export const webhookSigningKeyRoutes = [
+  keyRoute({
+    method: 'GET',
+    path: SIGNING_KEYS,
+    permission: 'organization:read',
+    operationId: 'listWebhookSigningKeys',
+    summary:
+      'The public keys (whpk_…) that sign standard-webhooks-ed25519 deliveries now: one, or two during a rotation. Any member may read them.',
+    responses: answers(200, 'Signing keys', SigningKeysResponse),
+    async handler(ctx) {
+      const keys = await ctx.services.store.webhookSigningKeys.list(ctx.organization.id);
+      return { status: 200, body: { signing_keys: publishedKeys(keys, ctx.services.now()) } };
+    },
+  }),
+
+  keyRoute({
+    method: 'POST',
+    path: `${SIGNING_KEYS}/rotate`,
+    permission: 'audit_webhooks:manage',
+    operationId: 'rotateWebhookSigningKey',
+    summary:
+      'Make a new signing key: published and signing at once beside the current one, which keeps signing for 24 h and then retires.',
+    responses: answers(200, 'Rotated', SigningKeysResponse),
+    async handler(ctx) {
+      const keyring = keyringOf(ctx);
+      await recordChange(
+        ctx,
+        (tx) => rotateSigningKey(tx, keyring, ctx.services.ids, ctx.organization.id, ctx.at),
+        ({ current, retired }) =>
+          ctx.event('audit_webhook_signing_key_rotated', {
+            key_id: current.id,
+            public_key: current.public_key,
+            retired_key_id: retired?.id ?? null,
+            retires_at: retired?.retires_at ?? null,
+          }),
+      );
+      const keys = await ctx.services.store.webhookSigningKeys.list(ctx.organization.id);
+      return { status: 200, body: { signing_keys: publishedKeys(keys, ctx.services.now()) } };
+    },
+  }),
+];
