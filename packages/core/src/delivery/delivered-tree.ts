@@ -8,13 +8,13 @@
  * stored event (whose chain hash covers the event only), so every signature scheme signs the same
  * bytes; absent while the tree is still being back-filled.
  */
+import { inclusionProof } from '../activity/merkle/proofs.js';
 import { toBase64 } from '../activity/note/base64.js';
-import { proveInclusion } from '../activity/tree-proofs.js';
 import type { LatchkeyStore } from '../store/types.js';
 
 /** The event's JSON text with its `tree` field, or the text unchanged when the tree does not reach it. */
 export async function withDeliveredTree(
-  store: LatchkeyStore,
+  store: Pick<LatchkeyStore, 'activity'>,
   organizationId: string,
   seq: number,
   json: string,
@@ -22,10 +22,17 @@ export async function withDeliveredTree(
   if (!json.endsWith('}') || !Number.isSafeInteger(seq) || seq < 1) return json;
   let field: string;
   try {
+    // Two reads: the head at the event, then the proof's stored subtrees (all within that head).
     const head = await store.activity.treeHead(organizationId, seq);
     if (head?.size !== seq) return json;
-    const proof = await proveInclusion(store, organizationId, seq, seq);
-    field = JSON.stringify({ tree_size: seq, root_hash: toBase64(head.rootHash), hashes: proof.hashes });
+    const hashes = await inclusionProof(seq - 1, seq, (addresses) =>
+      store.activity.treeNodes(organizationId, addresses),
+    );
+    field = JSON.stringify({
+      tree_size: seq,
+      root_hash: toBase64(head.rootHash),
+      hashes: hashes.map(toBase64),
+    });
   } catch {
     // The field is optional: a tree that cannot be read now (a back-fill, a lagging replica) must not hold the delivery.
     return json;
