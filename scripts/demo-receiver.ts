@@ -3,7 +3,8 @@
  * which the demo server trusts through NODE_EXTRA_CA_CERTS) that registers itself as an audit
  * webhook of `acme` with the `standard-webhooks-ed25519` scheme and verifies every delivery with
  * `@latchkey/webhook-verifier` and the organization's public key only (no secret), printing each
- * accepted event. Webhooks it registered on earlier runs are disabled first (their port is gone).
+ * accepted event, its chain links and the tree head it carries checked by the verifier's chain
+ * witness (a contradiction is printed as a `witness:` line). Webhooks it registered on earlier runs are disabled first (their port is gone).
  *
  * Env: LATCHKEY_URL (the server, e.g. http://127.0.0.1:3000), LATCHKEY_TOKEN (an owner or admin
  * token), RECEIVER_CERT and RECEIVER_KEY (PEM files).
@@ -11,13 +12,15 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { createWebhookVerifier, type WebhookVerifier } from '@latchkey/webhook-verifier';
+import { createChainWitness, createWebhookVerifier, type WebhookVerifier } from '@latchkey/webhook-verifier';
 
 const env = process.env as Record<string, string>;
 const api = `${env['LATCHKEY_URL']}/api/v2/organizations/acme/audit-webhooks`;
 const headers = { authorization: `Bearer ${env['LATCHKEY_TOKEN']}`, 'content-type': 'application/json' };
 const NAME = 'demo receiver';
 let verifier: WebhookVerifier | null = null;
+// Links each delivery's chain fields and the tree head it carries to those seen before.
+const witness = createChainWitness();
 
 const server = createServer(
   { cert: readFileSync(env['RECEIVER_CERT']!), key: readFileSync(env['RECEIVER_KEY']!) },
@@ -34,10 +37,16 @@ const server = createServer(
         response.writeHead(400).end();
         return;
       }
-      const event = result.event.json() as { type: string; seq?: number; actor?: { id: string } };
+      const event = result.event.json() as unknown as Parameters<typeof witness.addDelivered>[0] & {
+        type: string;
+        actor?: { id: string };
+      };
+      const issue = await witness.addDelivered(event);
+      const tree = event['tree'] && !issue ? ', tree proof checked' : '';
       console.log(
-        `verified ${event.type} ${result.event.id} (seq ${event.seq ?? '-'}, by ${event.actor?.id ?? '?'})`,
+        `verified ${event.type} ${result.event.id} (seq ${event.seq ?? '-'}, by ${event.actor?.id ?? '?'}${tree})`,
       );
+      if (issue) console.log(`witness: ${issue.kind} at seq ${issue.seq}: ${issue.message}`);
       response.writeHead(204).end();
     });
   },

@@ -78,8 +78,12 @@ it('runs on PGlite, and a restart keeps the data and prints the same admin token
   });
   expect(created.status).toBe(201);
   // ...then of every event, such as this project.
-  await waitFor(first.more, /^receiver: verified project_created evt_\w+/m);
+  await waitFor(
+    first.more,
+    /^receiver: verified project_created evt_\w+ \(seq \d+, by \w+, tree proof checked\)$/m,
+  );
   expect(first.more()).not.toContain('refused a delivery');
+  expect(first.more()).not.toMatch(/^receiver: witness:/m);
   const exited = once(first.child, 'exit');
   first.child.kill('SIGINT');
   await exited;

@@ -6,10 +6,14 @@
  * an event whose links disagree with a neighbour it already holds, or a second event with the same
  * `seq` and another hash, is reported at once; `missing()` lists the gaps still open.
  *
- * It checks links, not the hashes themselves (that needs the JSON canonicalisation of the event:
- * `verifyActivityExport` of `@latchkey/core/client` does it for an export). Memory stays small: the
- * contiguous prefix is kept as one head, and only events beyond a gap are held.
+ * `add` checks links, not the hashes themselves. `addDelivered` also checks the Merkle tree heads a
+ * delivery carries (its optional `tree` field, `delivered-tree.ts`): recomputed from the event's own
+ * bytes and linked from one event to the next, so a log rewritten and resealed at the source (a
+ * split view: another history with a valid chain and signature) shows as a fork of the tree heads
+ * the receiver already saw. Memory stays small: the contiguous prefix is kept as one head, and only
+ * events beyond a gap are held.
  */
+import { deliveredTreeLink, EMPTY_TREE_ROOT } from './delivered-tree.js';
 
 /** The chain fields of a delivered event. */
 export interface ChainLink {
@@ -21,7 +25,11 @@ export interface ChainLink {
 
 /** Why an event does not fit what was seen before. */
 export interface ContinuityIssue {
-  kind: 'conflict' | 'broken_link';
+  /**
+   * `conflict`, `broken_link`: the chain links; `bad_tree`: the event's `tree` field does not prove
+   * the event; `forked_tree`: its tree heads contradict tree heads seen before (a fork or rewrite).
+   */
+  kind: 'conflict' | 'broken_link' | 'bad_tree' | 'forked_tree';
   organization: string;
   seq: number;
   message: string;
@@ -39,16 +47,64 @@ const GENESIS = '0'.repeat(64);
 export interface ChainWitness {
   /** Adds a delivered event; returns an issue when it contradicts what was seen, else null. A repeat is fine. */
   add(event: ChainLink): ContinuityIssue | null;
+  /**
+   * Adds a delivered event (the whole parsed body) as `add` does and, when it carries a `tree`
+   * field, checks it proves the event and that its tree heads extend those seen before.
+   */
+  addDelivered(event: ChainLink & Record<string, unknown>): Promise<ContinuityIssue | null>;
+  /** The largest tree head up to which deliveries' tree heads linked without a gap: `{tree_size, root_hash}`. */
+  treeHead(organization: string): { tree_size: number; root_hash: string };
   /** The seqs not yet seen below the highest one seen, as `[from, to]` ranges. */
   missing(organization: string): [number, number][];
   /** The highest seq up to which the chain was seen without a gap, and its hash. */
   head(organization: string): { seq: number; hash: string };
 }
 
-/** Creates a witness; `start` sets where each organization's chain begins being watched (default: seq 1). */
+/**
+ * Creates a witness; `start` sets where each organization's chain begins being watched (default:
+ * seq 1), `treeStart` the tree head there (default: the empty tree; without it, tree heads before
+ * a later start stay a gap).
+ */
 export function createChainWitness(
   start?: (organization: string) => { seq: number; hash: string },
+  treeStart?: (organization: string) => { tree_size: number; root_hash: string },
 ): ChainWitness {
+  const links = createLinks(start);
+  // The tree heads link as the chain does: seq n joins the root of n - 1 events to the root of n.
+  const trees = createLinks((organization) => {
+    const head = treeStart?.(organization);
+    return head ? { seq: head.tree_size, hash: head.root_hash } : { seq: 0, hash: EMPTY_TREE_ROOT };
+  });
+  return {
+    add: links.add,
+    missing: links.missing,
+    head: links.head,
+    async addDelivered(event) {
+      const issue = links.add(event);
+      if (event['tree'] === undefined) return issue;
+      const link = await deliveredTreeLink(event);
+      const at = { organization: event.organization, seq: event.seq };
+      if (typeof link === 'string') return { kind: 'bad_tree', ...at, message: link };
+      // A rewritten history breaks the chain links too; the tree's verdict names the heads, so it wins.
+      const forked = trees.add({ ...at, prev_hash: link.previousRoot, hash: link.root });
+      if (!forked) return issue;
+      return {
+        kind: 'forked_tree',
+        ...at,
+        message: `the tree heads of seq ${event.seq} (root ${link.root}, and ${link.previousRoot} at size ${event.seq - 1}) contradict those seen: ${forked.message}`,
+      };
+    },
+    treeHead(organization) {
+      const head = trees.head(organization);
+      return { tree_size: head.seq, root_hash: head.hash };
+    },
+  };
+}
+
+/** The link tracker of one chain of `(seq, prev_hash, hash)` per organization. */
+function createLinks(
+  start?: (organization: string) => { seq: number; hash: string },
+): Pick<ChainWitness, 'add' | 'missing' | 'head'> {
   const chains = new Map<string, Chain>();
   const chainOf = (organization: string) => {
     let chain = chains.get(organization);

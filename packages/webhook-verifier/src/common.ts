@@ -13,6 +13,7 @@ export {
   TIMESTAMP_PATTERN,
   WEBHOOK_HEADERS,
 } from './constants.js';
+export type { DeliveredTree } from './delivered-tree.js';
 export {
   isWebhookVerificationError,
   responseStatusFor,

@@ -12,6 +12,8 @@ import type { Command } from 'commander';
 import { type CommandContext, createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { formatMb } from '../output.js';
+import { registerActivityProve } from './activity-prove.js';
+import { registerActivityWitness } from './activity-witness.js';
 
 interface ExportOptions {
   out: string;
@@ -26,9 +28,11 @@ interface VerifyOptions {
   partial?: boolean;
 }
 
-/** Registers `activity export` and `activity verify`. */
+/** Registers `activity export`, `verify`, `prove`, `witness` and `witness-key`. */
 export function registerActivity(program: Command): void {
-  const activity = program.command('activity').description('Export the activity log and verify an export');
+  const activity = program
+    .command('activity')
+    .description('Export the activity log, verify an export, prove an event, witness the log');
 
   activity
     .command('export')
@@ -55,6 +59,9 @@ export function registerActivity(program: Command): void {
     )
     .option('--partial', 'the export was made with --since: it may start after the chain’s first event')
     .action(verifyExport);
+
+  registerActivityProve(activity);
+  registerActivityWitness(activity);
 }
 
 async function exportActivity(options: ExportOptions, command: Command): Promise<void> {

@@ -12,6 +12,7 @@ import type { DeliveryAttempt } from '../model.js';
 import type { AttemptRecord, ClaimedDelivery } from '../store/ports/deliveries.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
 import { traceSpan } from '../telemetry/tracing.js';
+import { withDeliveredTree } from './delivered-tree.js';
 import { type OpenedCredentials, openCredentials } from './open-credentials.js';
 import { type DecidedAttempt, recordOutcome } from './record-outcome.js';
 import { nextRetry, type RetryPolicy } from './retry-schedule.js';
@@ -155,7 +156,12 @@ export async function decideAttempt(
       const startedAt = services.now();
       const result = await sendSigned(services, claimed.webhook, {
         id: claimed.delivery.event_id,
-        json: claimed.eventJson,
+        json: await withDeliveredTree(
+          services.store,
+          claimed.delivery.organization_id,
+          claimed.delivery.event_seq,
+          claimed.eventJson,
+        ),
         traceparent: claimed.delivery.traceparent,
       });
       const { outcome, nextAttemptAt } = nextStep(services, claimed, result);

@@ -1,0 +1,133 @@
+/**
+ * `latchkey activity prove SEQ`: fetches one event with its RFC 6962 inclusion proof and the signed
+ * checkpoint it is proved against, then checks, without trusting the server: the checkpoint's
+ * signature with the pinned audit key, the proof against the signed root, the event's own chain
+ * hash, and the C2SP note of the same tree head. Exit 5 when any check fails.
+ */
+import {
+  type ActivityEvent,
+  type Checkpoint,
+  eventLeafHash,
+  expectedEventHash,
+  openCheckpoint,
+  verifyCheckpoint,
+  verifyInclusion,
+} from '@latchkey/core/client';
+import type { Command } from 'commander';
+import { createContext, type GlobalOptions, seg } from '../context.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { fromPublicKeyOption, fromVerifierKey, hashBytes, type LogKey } from '../log-key.js';
+import { witnessedHead } from '../witness-state.js';
+
+interface ProveOptions {
+  publicKey?: string;
+}
+
+interface EventProof {
+  event: ActivityEvent;
+  proof: { leaf_index: number; tree_size: number; hashes: string[] };
+  checkpoint: (Checkpoint & { tree_size?: number; root_hash?: string }) | null;
+}
+
+interface CheckpointNote {
+  note: string;
+  verifier_key: string;
+  cosignatures: { witness: string; timestamp: number }[];
+}
+
+/** Registers `activity prove`. */
+export function registerActivityProve(activity: Command): void {
+  activity
+    .command('prove')
+    .description(
+      'Fetch one event with its Merkle inclusion proof and check it against the signed tree head (exit 5 if it does not verify)',
+    )
+    .argument('<seq>', 'the event’s sequence number')
+    .option(
+      '--public-key <key>',
+      "the organization's audit public key (raw base64url or SPKI PEM), pinned out of band; default the key `activity witness` pinned",
+    )
+    .action(prove);
+}
+
+async function prove(seqText: string, options: ProveOptions, command: Command): Promise<void> {
+  if (!/^[1-9][0-9]{0,15}$/.test(seqText)) throw new CliError('SEQ must be a positive integer.', EXIT.usage);
+  const seq = Number(seqText);
+  const ctx = createContext(command.optsWithGlobals<GlobalOptions>());
+  const { url, client, org } = ctx.connect();
+  const pinned = witnessedHead(ctx.config.dir, url.href, org);
+  const key: LogKey | null = options.publicKey
+    ? fromPublicKeyOption(options.publicKey)
+    : pinned
+      ? fromVerifierKey(pinned.verifier_key)
+      : null;
+  const base = `/organizations/${seg(org)}/activity`;
+  const { event, proof, checkpoint } = await client.json<EventProof>('GET', `${base}/events/${seq}`);
+  const refuse = (reason: string): never => {
+    throw new CliError(`Event ${seq} of ${org} does not verify: ${reason}`, EXIT.verification);
+  };
+  const signed =
+    checkpoint ?? refuse('the server signs no checkpoints (it has no audit key), so no root can be trusted');
+  if (signed.tree_size === undefined || signed.root_hash === undefined) {
+    throw new CliError('The log’s Merkle tree is still being built; try again shortly.');
+  }
+  if (event.seq !== seq || proof.leaf_index !== seq - 1)
+    refuse(`the server answered with event ${event.seq}`);
+  if (event.organization !== org || signed.organization !== org)
+    refuse(`the event or checkpoint is of ${event.organization}/${signed.organization}`);
+  if (proof.tree_size !== signed.tree_size)
+    refuse(`the proof is for ${proof.tree_size} events, the checkpoint for ${signed.tree_size}`);
+  if (key && !verifyCheckpoint(signed, key.publicKey))
+    refuse('the checkpoint is not signed by the pinned audit key');
+  if ((await expectedEventHash(event)) !== event.hash) refuse('the event’s content does not match its hash');
+  const rootHash = hashBytes(signed.root_hash, 'The signed root');
+  const included = verifyInclusion({
+    leafHash: eventLeafHash(event),
+    leafIndex: proof.leaf_index,
+    treeSize: proof.tree_size,
+    hashes: proof.hashes.map((h) => hashBytes(h, 'A proof hash')),
+    rootHash,
+  });
+  if (!included) refuse(`the inclusion proof does not lead to the signed root ${signed.root_hash}`);
+  // The same head as a C2SP note: what witnesses cosign, opened with the same pinned key.
+  const view = await client.json<CheckpointNote>('GET', `${base}/checkpoint?tree_size=${proof.tree_size}`);
+  let cosignedBy: string[] = [];
+  if (key) {
+    const name = key.verifierKey?.split('+')[0] ?? view.verifier_key.split('+')[0]!;
+    if (!name.endsWith(`/${org}`)) refuse(`the note's origin ${name} is not of ${org}`);
+    const opened = await openCheckpoint({
+      note: view.note,
+      key: key.verifierKey ?? { name, publicKey: key.raw },
+    });
+    if (!opened.ok) return refuse(`the checkpoint note: ${opened.message}`);
+    if (opened.treeSize !== proof.tree_size || !sameBytes(opened.rootHash, rootHash))
+      refuse('the checkpoint note names another tree head');
+    cosignedBy = view.cosignatures.map((c) => c.witness);
+  }
+  const result = {
+    included: true,
+    organization: org,
+    seq,
+    type: event.type,
+    occurred_at: event.occurred_at,
+    tree_size: proof.tree_size,
+    root_hash: signed.root_hash,
+    signature_checked: key !== null,
+    key_source: key?.source ?? null,
+    cosigned_by: cosignedBy,
+  };
+  ctx.out.result(result, () => {
+    ctx.out.line(`Event ${seq} (${event.type}, ${event.occurred_at}) of ${org}: included.`);
+    ctx.out.line(`Tree size ${proof.tree_size}, root ${signed.root_hash}.`);
+    if (!key)
+      ctx.out.line('Checkpoint signature not checked: give --public-key (or run `activity witness` first).');
+    else
+      ctx.out.line(
+        `Signed by the ${key.source === 'option' ? 'given' : 'pinned'} audit key: valid${cosignedBy.length ? `; cosigned by ${cosignedBy.join(', ')}` : ''}.`,
+      );
+  });
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}

@@ -1,0 +1,90 @@
+import { createChainWitness } from '@latchkey/webhook-verifier';
+import { describe, expect, it } from 'vitest';
+import { eventLeafHash } from '../activity/merkle/hashes.js';
+import { fromBase64, toBase64 } from '../client/base64.js';
+import { verifyConsistency, verifyInclusion } from '../client/verify-proofs.js';
+import { createCore } from '../core.js';
+import { withDeliveredTree } from './delivered-tree.js';
+
+const TOKEN = 'lk_delivered_tree_test_token_00000000000000';
+
+async function world(events: number) {
+  const core = createCore();
+  await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
+  for (let i = 0; i < events; i++) {
+    const response = await core.handle({
+      method: 'POST',
+      url: '/api/v2/organizations/acme/projects',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ slug: `p${i}` }),
+    });
+    expect(response.status).toBe(201);
+  }
+  const orgId = (await core.store.organizations.getBySlug('acme'))!.id;
+  const all = await core.store.activity.list({ organizationId: orgId, oldestFirst: true, limit: 100 });
+  return { core, orgId, all };
+}
+
+const bytes = (text: string) => fromBase64(text)!;
+
+describe('the tree a delivery carries', () => {
+  it('proves the event in the tree of its first seq events, and that tree extends the one before', async () => {
+    const { core, orgId, all } = await world(12);
+    let previousRoot: Uint8Array | null = null;
+    // The receiver's witness, which copies the few lines of RFC 6962 and JCS it needs, agrees.
+    const witness = createChainWitness();
+    for (const event of all) {
+      const json = JSON.stringify(event);
+      const body = await withDeliveredTree(core.store, orgId, event.seq, json);
+      expect(await witness.addDelivered(JSON.parse(body))).toBeNull();
+      // The stored event comes first, byte for byte: its chain hash and signature stay as they were.
+      expect(body.startsWith(json.slice(0, -1))).toBe(true);
+      const { tree, ...delivered } = JSON.parse(body) as typeof event & {
+        tree: { tree_size: number; root_hash: string; hashes: string[] };
+      };
+      expect(delivered).toEqual(event);
+      expect(tree.tree_size).toBe(event.seq);
+      const root = bytes(tree.root_hash);
+      expect(
+        verifyInclusion({
+          leafHash: eventLeafHash(delivered),
+          leafIndex: event.seq - 1,
+          treeSize: event.seq,
+          hashes: tree.hashes.map(bytes),
+          rootHash: root,
+        }),
+      ).toBe(true);
+      expect((await core.store.activity.treeHead(orgId, event.seq))!.rootHash).toEqual(root);
+      if (previousRoot) {
+        const proof = await core.handle({
+          method: 'GET',
+          url: `/api/v2/organizations/acme/activity/proofs/consistency?from=${event.seq - 1}&to=${event.seq}`,
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        const { hashes } = JSON.parse(proof.body as string) as { hashes: string[] };
+        expect(
+          verifyConsistency({
+            from: event.seq - 1,
+            to: event.seq,
+            hashes: hashes.map(bytes),
+            fromRoot: previousRoot,
+            toRoot: root,
+          }),
+        ).toBe(true);
+      }
+      previousRoot = root;
+    }
+    expect(witness.treeHead('acme')).toEqual({
+      tree_size: all.length,
+      root_hash: toBase64((await core.store.activity.treeHead(orgId))!.rootHash),
+    });
+  });
+
+  it('leaves the body alone where the tree does not reach', async () => {
+    const { core, orgId, all } = await world(1);
+    const json = JSON.stringify(all[0]);
+    expect(await withDeliveredTree(core.store, orgId, all.length + 5, json)).toBe(json);
+    expect(await withDeliveredTree(core.store, orgId, 0, json)).toBe(json);
+    expect(await withDeliveredTree(core.store, 'org_missing', 1, json)).toBe(json);
+  });
+});
