@@ -6,10 +6,10 @@ import { defineConfig } from 'vitest/config';
 // The rest is Vite's default list for server code.
 const conditions = ['@latchkey/source', 'module', 'node', 'development|production'];
 
-// The release test builds the whole workspace twice in clean checkouts and the package check builds
-// it once more, which takes both cores for a minute or more: they run after everything else (their
-// own group, side by side), so browser and timing-sensitive tests never share the machine with them.
-const RELEASE_TESTS = ['scripts/test/release.test.ts', 'scripts/test/packages.test.ts'];
+// The release test builds the whole workspace twice at once in clean checkouts (and checks the
+// built packages of one), which takes both cores for a minute or more: it runs after everything else
+// (its own group), so browser and timing-sensitive tests never share the machine with it.
+const RELEASE_TESTS = ['scripts/test/release.test.ts'];
 // Most of the suite waits (on PostgreSQL, spawned servers and CLIs, loopback sockets, retry timers)
 // rather than computes: one file at a time, Vitest's default on two cores (cores - 1), leaves them
 // idle half the time. Three files at once keep both busy.
@@ -63,7 +63,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'release', include: RELEASE_TESTS, maxWorkers: 2, sequence: { groupOrder: 2 } },
+        test: { name: 'release', include: RELEASE_TESTS, sequence: { groupOrder: 2 } },
       },
     ],
   },

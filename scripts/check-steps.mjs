@@ -1,8 +1,8 @@
 // The steps of `npm test`. The static checks (types, lint, the shape of the workspace) use one core
 // for about a minute while the test suite mostly waits on PostgreSQL, spawned processes and sockets,
 // so they run beside it, their output held back and printed once the suite ends (the built packages
-// are checked by the suite itself, in `scripts/test/packages.test.ts`). Any failing step fails the
-// run, with its output.
+// are checked by the release test, in the clean checkout it builds). Any failing step fails the run,
+// with its output.
 import { spawn } from 'node:child_process';
 
 /** Runs `pnpm run <script>`; with `hold`, keeps its output instead of printing it. */

@@ -34,6 +34,8 @@ async function run(): Promise<void> {
     options: {
       out: { type: 'string', default: join(root, 'release') },
       key: { type: 'string' },
+      // Leaves the built checkout in place and names it, for checks of the built packages.
+      'keep-checkout': { type: 'boolean' },
     },
   });
   const key = loadSigningKey(values.key ?? (process.env['LATCHKEY_RELEASE_SIGNING_KEY'] || undefined));
@@ -42,10 +44,13 @@ async function run(): Promise<void> {
   const source = readSource(root);
   if (source.dirty) log('note: uncommitted changes are not part of a release; it is built from the commit');
   const checkout = checkoutCommit(root, source.commit, log);
+  let built = false;
   try {
     await buildRelease(checkout.dir, out, key, source, startedOn);
+    built = true;
   } finally {
-    checkout.remove();
+    if (built && values['keep-checkout']) log(`checkout kept at ${checkout.dir}`);
+    else checkout.remove();
   }
 }
 

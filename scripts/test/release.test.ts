@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { type DsseEnvelope, pae } from '@latchkey/cli';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarballProblems } from '../release/package-targets.js';
 import { readTarball } from '../release/tarball-contents.js';
 
@@ -42,8 +42,8 @@ const run = (file: string, args: string[], env: Record<string, string> = {}): Pr
   });
 
 /** `pnpm release:artifacts` as the README runs it, with the key in the environment. */
-const releaseArtifacts = (out: string, key?: string) =>
-  run('npx', ['--yes', 'pnpm@10.34.8', 'run', '--silent', 'release:artifacts', '--out', out], {
+const releaseArtifacts = (out: string, key?: string, extra: string[] = []) =>
+  run('npx', ['--yes', 'pnpm@10.34.8', 'run', '--silent', 'release:artifacts', '--out', out, ...extra], {
     LATCHKEY_RELEASE_SIGNING_KEY: key ?? '',
   });
 
@@ -56,16 +56,40 @@ describe('release artifacts', () => {
   const key = keyPair();
   const keyFile = join(work, 'release-key.pem');
   const publicFile = join(work, 'trusted.pub');
+  let builtCheckout = '';
 
   beforeAll(async () => {
     writeFileSync(keyFile, key.private, { mode: 0o600 });
     writeFileSync(publicFile, key.public);
-    // The two builds run at once, each in its own clean checkout: two cores, half the wait.
-    for (const made of await Promise.all([first, second].map((out) => releaseArtifacts(out, keyFile)))) {
+    // The two builds run at once, each in its own clean checkout: two cores, half the wait. The
+    // first checkout is kept for the check of its built packages.
+    const builds = await Promise.all([
+      releaseArtifacts(first, keyFile, ['--keep-checkout']),
+      releaseArtifacts(second, keyFile),
+    ]);
+    for (const made of builds) {
       expect(made.stderr).toMatch(/release written to/);
       expect(made.code).toBe(0);
     }
+    builtCheckout = /checkout kept at (.+)$/m.exec(builds[0]!.stderr)?.[1] ?? '';
   }, 480_000);
+
+  afterAll(() => {
+    if (builtCheckout) rmSync(join(builtCheckout, '..'), { recursive: true, force: true });
+  });
+
+  it('builds packages that pass publint and load each export as ESM and CJS alike', async () => {
+    expect(builtCheckout).not.toBe('');
+    const checked = await run(process.execPath, [
+      join(ROOT, 'scripts/check-packages.mjs'),
+      '--root',
+      builtCheckout,
+      '--built',
+    ]);
+    expect(checked.code, `${checked.stdout}\n${checked.stderr}`).toBe(0);
+    expect(checked.stdout).toContain('package checks: all good');
+    expect(checked.stdout).not.toContain('✗');
+  }, 120_000);
 
   it('writes the tarballs, SHA256SUMS that sha256sum -c accepts, the SBOM, the envelope and the key', () => {
     const files = readdirSync(first).sort();

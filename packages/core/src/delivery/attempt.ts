@@ -12,7 +12,7 @@ import type { DeliveryAttempt } from '../model.js';
 import type { AttemptRecord, ClaimedDelivery } from '../store/ports/deliveries.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
 import { traceSpan } from '../telemetry/tracing.js';
-import { withDeliveredTree } from './delivered-tree.js';
+import { type DeliveredTreeCache, withDeliveredTree } from './delivered-tree.js';
 import { type OpenedCredentials, openCredentials } from './open-credentials.js';
 import { type DecidedAttempt, recordOutcome } from './record-outcome.js';
 import { nextRetry, type RetryPolicy } from './retry-schedule.js';
@@ -34,6 +34,8 @@ export interface AttemptServices {
   ids: IdGenerator;
   /** Opened signing secrets, kept between attempts (the engine's own; absent: opened every time). */
   secrets?: SecretCache;
+  /** Delivered `tree` fields, kept between attempts (the engine's own; absent: read every time). */
+  trees?: DeliveredTreeCache;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -161,6 +163,7 @@ export async function decideAttempt(
           claimed.delivery.organization_id,
           claimed.delivery.event_seq,
           claimed.eventJson,
+          services.trees,
         ),
         traceparent: claimed.delivery.traceparent,
       });

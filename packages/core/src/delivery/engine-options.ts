@@ -125,6 +125,7 @@ export function engineSettings(options: DeliveryEngineOptions): EngineSettings {
       random: options.random ?? Math.random,
       ids: options.ids ?? randomId,
       secrets: new Map(),
+      trees: new Map(),
     },
     ownTransport: options.transport === undefined,
   };
