@@ -87,4 +87,33 @@ describe('the tree a delivery carries', () => {
     expect(await withDeliveredTree(core.store, orgId, 0, json)).toBe(json);
     expect(await withDeliveredTree(core.store, 'org_missing', 1, json)).toBe(json);
   });
+
+  it('reads the tree once per event for every webhook and retry, and again for another event at that seq', async () => {
+    const { core, orgId, all } = await world(5);
+    let reads = 0;
+    const activity = new Proxy(core.store.activity, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (name !== 'treeHead' || typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          reads++;
+          return value.apply(target, args);
+        };
+      },
+    });
+    const store = { activity };
+    const cache = new Map<string, string>();
+    const json = JSON.stringify(all[3]);
+    const once = await withDeliveredTree(store, orgId, 4, json, cache);
+    for (let i = 0; i < 5; i++) expect(await withDeliveredTree(store, orgId, 4, json, cache)).toBe(once);
+    expect(reads).toBe(1);
+    // A log rewritten under the same seq (a restore) has another chain hash: read afresh.
+    const rewritten = JSON.stringify({ ...all[3], hash: 'f'.repeat(64) });
+    await withDeliveredTree(store, orgId, 4, rewritten, cache);
+    expect(reads).toBe(2);
+    // A tree that does not reach is never remembered.
+    await withDeliveredTree(store, orgId, 99, json, cache);
+    await withDeliveredTree(store, orgId, 99, json, cache);
+    expect(reads).toBe(4);
+  });
 });
