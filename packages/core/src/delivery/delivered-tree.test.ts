@@ -4,7 +4,7 @@ import { eventLeafHash } from '../activity/merkle/hashes.js';
 import { fromBase64, toBase64 } from '../client/base64.js';
 import { verifyConsistency, verifyInclusion } from '../client/verify-proofs.js';
 import { createCore } from '../core.js';
-import { withDeliveredTree } from './delivered-tree.js';
+import { type DeliveredTreeCache, withDeliveredTree } from './delivered-tree.js';
 
 const TOKEN = 'lk_delivered_tree_test_token_00000000000000';
 
@@ -94,7 +94,7 @@ describe('the tree a delivery carries', () => {
     const activity = new Proxy(core.store.activity, {
       get(target, name, receiver) {
         const value = Reflect.get(target, name, receiver);
-        if (name !== 'treeHead' || typeof value !== 'function') return value;
+        if (name !== 'treeNodes' || typeof value !== 'function') return value;
         return (...args: unknown[]) => {
           reads++;
           return value.apply(target, args);
@@ -102,10 +102,16 @@ describe('the tree a delivery carries', () => {
       },
     });
     const store = { activity };
-    const cache = new Map<string, string>();
+    const cache: DeliveredTreeCache = new Map();
     const json = JSON.stringify(all[3]);
-    const once = await withDeliveredTree(store, orgId, 4, json, cache);
-    for (let i = 0; i < 5; i++) expect(await withDeliveredTree(store, orgId, 4, json, cache)).toBe(once);
+    // Eight webhooks' attempts claimed together, then retries.
+    const together = await Promise.all(
+      Array.from({ length: 8 }, () => withDeliveredTree(store, orgId, 4, json, cache)),
+    );
+    for (let i = 0; i < 5; i++)
+      expect(await withDeliveredTree(store, orgId, 4, json, cache)).toBe(together[0]);
+    expect(new Set(together).size).toBe(1);
+    expect(together[0]).toContain('"tree":{"tree_size":4');
     expect(reads).toBe(1);
     // A log rewritten under the same seq (a restore) has another chain hash: read afresh.
     const rewritten = JSON.stringify({ ...all[3], hash: 'f'.repeat(64) });

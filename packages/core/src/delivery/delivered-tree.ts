@@ -8,16 +8,18 @@
  * stored event (whose chain hash covers the event only), so every signature scheme signs the same
  * bytes; absent while the tree is still being back-filled.
  */
-import { inclusionProof } from '../activity/merkle/proofs.js';
+import { rangeRoots } from '../activity/merkle/proofs.js';
+import { inclusionRanges } from '../activity/merkle/ranges.js';
 import { toBase64 } from '../activity/note/base64.js';
 import type { LatchkeyStore } from '../store/types.js';
 
 /**
- * `tree` fields already read, by organization, seq and the event's chain hash (which fixes every
- * event before it, so the tree head too, even across a restore that rewrites a log): an event fans
- * out to each of its webhooks and is retried, and this keeps it to two reads per event. Bounded.
+ * `tree` fields read or being read, by organization, seq and the event's chain hash (which fixes
+ * every event before it, so the tree head too, even across a restore that rewrites a log): an event
+ * fans out to each of its webhooks, claimed together, and is retried; this keeps it to one read per
+ * event. Bounded; a read that finds no tree is forgotten, so a back-filled tree is read again.
  */
-export type DeliveredTreeCache = Map<string, string>;
+export type DeliveredTreeCache = Map<string, Promise<string | null>>;
 
 const CACHE_LIMIT = 4_096;
 
@@ -31,17 +33,19 @@ export async function withDeliveredTree(
 ): Promise<string> {
   if (!json.endsWith('}') || !Number.isSafeInteger(seq) || seq < 1) return json;
   const key = cache ? `${organizationId}:${seq}:${chainHash(json)}` : '';
-  let field = cache?.get(key);
-  if (field === undefined) {
-    const read = await readField(store, organizationId, seq);
-    if (read === null) return json;
-    field = read;
+  let pending = cache?.get(key);
+  if (pending === undefined) {
+    pending = readField(store, organizationId, seq);
     if (cache) {
       if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-      cache.set(key, field);
+      cache.set(key, pending);
+      void pending.then((field) => {
+        if (field === null) cache.delete(key);
+      });
     }
   }
-  return `${json.slice(0, -1)},"tree":${field}}`;
+  const field = await pending;
+  return field === null ? json : `${json.slice(0, -1)},"tree":${field}}`;
 }
 
 /** The stored event's own chain hash. */
@@ -60,15 +64,14 @@ async function readField(
   seq: number,
 ): Promise<string | null> {
   try {
-    // Two reads: the head at the event, then the proof's stored subtrees (all within that head).
-    const head = await store.activity.treeHead(organizationId, seq);
-    if (head?.size !== seq) return null;
-    const hashes = await inclusionProof(seq - 1, seq, (addresses) =>
+    // One read of stored nodes gives both the root of the first `seq` leaves and the event's audit
+    // path in that tree; a node not stored yet (a back-fill) throws, and the field is left out.
+    const [root, ...hashes] = await rangeRoots([[0, seq], ...inclusionRanges(seq - 1, seq)], (addresses) =>
       store.activity.treeNodes(organizationId, addresses),
     );
     return JSON.stringify({
       tree_size: seq,
-      root_hash: toBase64(head.rootHash),
+      root_hash: toBase64(root!),
       hashes: hashes.map(toBase64),
     });
   } catch {
