@@ -47,7 +47,21 @@ async function killMidFlush(run: FaultRun): Promise<void> {
     await blocker.query('BEGIN');
     for (;;) {
       // Locks every rollup row there is now (new minutes bring new rows: locked on the next turn).
-      await blocker.query('SELECT 1 FROM latchkey.webhook_rollups FOR UPDATE');
+      // A flush holding a new row while it waits for one held here is a deadlock PostgreSQL may
+      // settle by ending this transaction: then let go and take the rows again.
+      const locked = await blocker.query('SELECT 1 FROM latchkey.webhook_rollups FOR UPDATE').then(
+        () => true,
+        (error: { code?: string }) => {
+          if (error.code !== '40P01') throw error;
+          return false;
+        },
+      );
+      if (!locked) {
+        await blocker.query('ROLLBACK');
+        await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
+        await blocker.query('BEGIN');
+        continue;
+      }
       const waiting = await waitingAtRollups(blocker);
       if (waiting?.worker === 'worker-a') {
         seen.query = waiting.query;

@@ -156,10 +156,13 @@ export function describeReceiverCredentialTests(ctx: ConformanceContext): void {
       ).toBeGreaterThanOrEqual(2);
       expect(lab.arrivals.find((a) => a.path === '/both')).toMatchObject({ client: 'latchkey-sender' });
       // With the certificate but not the key, the receiver answers 401; without an accepted
-      // certificate the TLS handshake fails before any request.
+      // certificate the TLS handshake fails before any request. Under TLS 1.3 the receiver's alert
+      // comes after the client has finished its side of the handshake: read in time it is a
+      // `tls_error`; when the socket closes first (a busy machine) the attempt is a
+      // `connection_error`. Either way it failed and nothing arrived.
       expect((await state(certOnly)).last_error).toMatchObject({ code: 'http_status', status_code: 401 });
       for (const refused of [none, keyOnly, foreign]) {
-        expect((await state(refused)).last_error).toMatchObject({ code: 'tls_error' });
+        expect(['tls_error', 'connection_error']).toContain((await state(refused)).last_error?.code);
       }
       expect(lab.arrivals.filter((a) => ['/none', '/key-only', '/stranger'].includes(a.path))).toEqual([]);
 
