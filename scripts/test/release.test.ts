@@ -4,51 +4,19 @@
  * bytes, the CycloneDX library's schema validation), built twice to the same SHA256SUMS, and
  * every kind of damage makes `release verify` fail on the check it breaks, with exit 5.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { createPrivateKey, sign } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { type DsseEnvelope, pae } from '@latchkey/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarballProblems } from '../release/package-targets.js';
 import { readTarball } from '../release/tarball-contents.js';
+import { keyPair, ROOT, releaseArtifacts, run, verify } from './release-run.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'packages/cli/bin/latchkey.mjs');
 const work = mkdtempSync(join(tmpdir(), 'latchkey-release-'));
-
-const keyPair = () => {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  return {
-    private: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    public: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-  };
-};
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-const run = (file: string, args: string[], env: Record<string, string> = {}): Promise<Run> =>
-  new Promise((resolve) => {
-    execFile(file, args, { cwd: ROOT, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-
-/** `pnpm release:artifacts` as the README runs it, with the key in the environment. */
-const releaseArtifacts = (out: string, key?: string, extra: string[] = []) =>
-  run('npx', ['--yes', 'pnpm@10.34.8', 'run', '--silent', 'release:artifacts', '--out', out, ...extra], {
-    LATCHKEY_RELEASE_SIGNING_KEY: key ?? '',
-  });
-
-const verify = (dir: string, key: string) =>
-  run(process.execPath, [BIN, 'release', 'verify', dir, '--key', key]);
 
 describe('release artifacts', () => {
   const first = join(work, 'first');
