@@ -98,13 +98,16 @@ function start(name: string, args: string[], env: Record<string, string> = {}) {
     );
   });
   /** The arguments of every process started so far, by pid. */
-  const processes = () =>
-    existsSync(log)
-      ? readFileSync(log, 'utf8')
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line) as { pid: number; args: string[] })
-      : [];
+  const processes = () => {
+    if (!existsSync(log)) return [];
+    const text = readFileSync(log, 'utf8');
+    // A process may be appending its line right now: only whole lines count.
+    return text
+      .slice(0, text.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { pid: number; args: string[] });
+  };
   return { done, processes, end: (input = '') => child.stdin!.end(input) };
 }
 
