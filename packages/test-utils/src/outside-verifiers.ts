@@ -112,3 +112,28 @@ export function pythonVerifies(whpk: string, body: string, headers: Record<strin
   });
   return out.toString().trim() === 'ok';
 }
+
+/** What a receiver built on an outside check answers for one delivery. */
+export type OutsideVerdict = 'ok' | 'refused' | 'replayed';
+
+/**
+ * A receiver built on an outside check the way the Standard Webhooks specification tells receivers
+ * to build one: the libraries check the signature and the timestamp window but remember nothing, so
+ * the receiver keeps each accepted `webhook-id` (the specification's idempotency key) for the
+ * 300 s window and refuses a repeat. Answers a verdict per delivery.
+ */
+export function outsideReceiver(
+  check: (body: string, headers: Record<string, string>) => boolean,
+  toleranceMs = 300_000,
+): (body: string, headers: Record<string, string>) => OutsideVerdict {
+  const seen = new Map<string, number>();
+  return (body, headers) => {
+    if (!check(body, headers)) return 'refused';
+    const sentMs = 1000 * Number(headers['webhook-timestamp']);
+    for (const [id, expiresMs] of seen) if (expiresMs < sentMs) seen.delete(id);
+    const id = headers['webhook-id'] ?? '';
+    if (seen.has(id)) return 'replayed';
+    seen.set(id, sentMs + toleranceMs);
+    return 'ok';
+  };
+}
