@@ -28,6 +28,7 @@ import { sign as octokitSign, verify as octokitVerify } from '@octokit/webhooks-
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { Webhook as SvixWebhook } from 'svix';
+import { nobleReceiver, rawEd25519 } from './ed25519-peers.js';
 
 const QUICK = process.env['BENCH_QUICK'] === '1';
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? (QUICK ? 2 : 6));
@@ -194,6 +195,8 @@ const OURS = '@latchkey/webhook-verifier verify';
 const RAW = 'raw node:crypto HMAC + timingSafeEqual';
 const STRIPE = 'stripe constructEvent';
 const STANDARD = 'standardwebhooks verify';
+const RAW_ED25519 = 'raw node:crypto Ed25519 verify';
+const NOBLE = 'v1a receiver on @noble/curves ed25519';
 
 const allImpls: Impl[] = [
   {
@@ -250,6 +253,16 @@ const allImpls: Impl[] = [
     },
   },
   standardImpl(STANDARD, 'webhook', () => new StandardWebhook(standardSecret)),
+  {
+    name: RAW_ED25519,
+    note: 'the v1a limit: one crypto.verify of precomputed content and signature, nothing else',
+    prepare: (bodies, timestamp) => rawEd25519(signingKeys, bodies, timestamp),
+  },
+  {
+    name: NOBLE,
+    note: "a receiver's own v1a check (the libraries have none): headers, window, @noble/curves Ed25519; parses the event; no replay protection",
+    prepare: (bodies, timestamp) => nobleReceiver(signingKeys, bodies, timestamp),
+  },
   standardImpl('svix verify', 'svix', () => new SvixWebhook(standardSecret)),
   {
     name: '@octokit/webhooks-methods verify',
@@ -265,7 +278,12 @@ const allImpls: Impl[] = [
 // BENCH_ONLY=regex keeps the raw limit, stripe, standardwebhooks and the matching implementations.
 const only = process.env['BENCH_ONLY'] ? new RegExp(process.env['BENCH_ONLY']) : undefined;
 const impls = allImpls.filter(
-  (impl, k) => !only || k === 0 || only.test(impl.name) || /^(stripe|standardwebhooks) /.test(impl.name),
+  (impl, k) =>
+    !only ||
+    k === 0 ||
+    only.test(impl.name) ||
+    /^(stripe|standardwebhooks) /.test(impl.name) ||
+    (only.test(`${OURS}, standard-webhooks-ed25519`) && [RAW_ED25519, NOBLE].includes(impl.name)),
 );
 
 function median(values: number[]): number {
@@ -512,6 +530,26 @@ async function main(): Promise<void> {
       const text = goals.map(
         ([label, got, want]) => `${label}: ${times(got)} ${got >= want ? 'met' : 'MISSED'}`,
       );
+      console.log(`- ${size / 1024} KiB: ${text.join('; ')}`);
+    }
+  }
+  schemeGoals(results, ratio);
+}
+
+/** The Standard Webhooks rows' goal (>= 1.5x the library), and the Ed25519 row against its limit and its peer. */
+function schemeGoals(
+  results: Map<Size, { rate: Map<string, number> }>,
+  ratio: (size: Size, name: string, reference: string) => number,
+): void {
+  const rows = [`${OURS}, standard-webhooks`, `${OURS}, standard-webhooks-ed25519`];
+  for (const row of rows.filter((name) => results.get(1024)!.rate.has(name))) {
+    console.log(`\nGoals for "${row}":`);
+    for (const size of SIZES) {
+      const text = [`>= 1.5x standardwebhooks: ${times(ratio(size, row, STANDARD))}`];
+      text[0] += ratio(size, row, STANDARD) >= 1.5 ? ' met' : ' MISSED';
+      for (const peer of row.endsWith('ed25519') ? [RAW_ED25519, NOBLE] : []) {
+        if (results.get(size)!.rate.has(peer)) text.push(`vs ${peer}: ${times(ratio(size, row, peer))}`);
+      }
       console.log(`- ${size / 1024} KiB: ${text.join('; ')}`);
     }
   }
