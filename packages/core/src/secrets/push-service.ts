@@ -5,6 +5,7 @@
  */
 import type { EventData, EventType } from '../activity/event-types/index.js';
 import type { Principal } from '../auth/permissions.js';
+import { sealCommitted } from '../activity/sequencer.js';
 import { LatchkeyError } from '../http/errors.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { ActivityDraft, Device, Environment, Organization, Project } from '../model.js';
@@ -91,6 +92,9 @@ export async function applySignedPush(services: PushServices, push: SignedPush):
       { extra: { conflicts: result.conflicts }, recorded: true },
     );
   }
+  // A store that sequences in batches left the event pending: answer once it is sealed, so a read
+  // after the answer sees it.
+  if (result.pending) await sealCommitted(services.store, services.store.activity, organization.id);
   return { versions: result.versions, eventId: result.event.id };
 }
 

@@ -10,6 +10,7 @@ export { eventLeafHash } from '../activity/merkle/hashes.js';
 export { type NodeReader, rootAt } from '../activity/merkle/proofs.js';
 export type { NodeAddress } from '../activity/merkle/ranges.js';
 export { extendTree, type TreeHead, treeHeadAt } from '../activity/merkle/tree-head.js';
+export { type SealedBatch, sealBatch } from '../activity/seal-batch.js';
 export {
   appendLeaves,
   EMPTY_TREE,

@@ -8,7 +8,7 @@ import type { SqlDriver } from '../driver.js';
 import { int } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
-import { appendToChain } from './chain.js';
+import { appendToChain, sealPending } from './chain.js';
 import { joinedPages } from './joined-pages.js';
 import { sqlTreeReads } from './tree.js';
 
@@ -22,6 +22,9 @@ export function sqlActivity(db: Runner, t: Tables, stream?: SqlDriver['streamLin
     ...sqlTreeReads(db, t),
     append(organizationId, draft) {
       return db.atomic((tx) => appendToChain(tx, t, organizationId, draft));
+    },
+    sealPending(organizationId) {
+      return sealPending(db, t, organizationId);
     },
     async list(query: ActivityQuery) {
       return (await select(query)).map((r) => JSON.parse(r.body) as ActivityEvent);
