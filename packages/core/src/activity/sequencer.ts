@@ -23,13 +23,17 @@ const ATTEMPTS = 2;
  * (at once for stores that seal inline). `owner` names the process's store: calls with the same
  * owner and organization coalesce.
  */
-export function sealCommitted(owner: object, activity: ActivityRepository, organizationId: string): Promise<unknown> {
+export function sealCommitted(
+  owner: object,
+  activity: ActivityRepository,
+  organizationId: string,
+): Promise<unknown> {
   const seal = activity.sealPending?.bind(activity);
   if (!seal) return Promise.resolve();
-  let byOrganization = lanes.get(owner);
-  if (!byOrganization) lanes.set(owner, (byOrganization = new Map()));
-  let lane = byOrganization.get(organizationId);
-  if (!lane) byOrganization.set(organizationId, (lane = { running: null, next: null }));
+  const byOrganization = lanes.get(owner) ?? new Map<string, Lane>();
+  lanes.set(owner, byOrganization);
+  const lane = byOrganization.get(organizationId) ?? { running: null, next: null };
+  byOrganization.set(organizationId, lane);
   const run = async () => {
     for (let attempt = 1; ; attempt++) {
       try {

@@ -4,8 +4,8 @@
  * conflict). The route only hands the request over and answers the outcome.
  */
 import type { EventData, EventType } from '../activity/event-types/index.js';
-import type { Principal } from '../auth/permissions.js';
 import { sealCommitted } from '../activity/sequencer.js';
+import type { Principal } from '../auth/permissions.js';
 import { LatchkeyError } from '../http/errors.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { ActivityDraft, Device, Environment, Organization, Project } from '../model.js';

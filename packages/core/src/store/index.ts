@@ -10,7 +10,6 @@ export { eventLeafHash } from '../activity/merkle/hashes.js';
 export { type NodeReader, rootAt } from '../activity/merkle/proofs.js';
 export type { NodeAddress } from '../activity/merkle/ranges.js';
 export { extendTree, type TreeHead, treeHeadAt } from '../activity/merkle/tree-head.js';
-export { type SealedBatch, sealBatch } from '../activity/seal-batch.js';
 export {
   appendLeaves,
   EMPTY_TREE,
@@ -20,6 +19,7 @@ export {
   treeRoot,
   unpackFrontier,
 } from '../activity/merkle/tree-state.js';
+export { type SealedBatch, sealBatch } from '../activity/seal-batch.js';
 export type { Grant, Role } from '../auth/permissions.js';
 export { lastDeliveryOf } from '../delivery/last-delivery.js';
 export {
