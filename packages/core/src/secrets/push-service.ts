@@ -93,8 +93,13 @@ export async function applySignedPush(services: PushServices, push: SignedPush):
     );
   }
   // A store that sequences in batches left the event pending: answer once it is sealed, so a read
-  // after the answer sees it.
-  if (result.pending) await sealCommitted(services.store, services.store.activity, organization.id);
+  // after the answer sees it. The push is applied and durable already: when the seal cannot run (the
+  // database became unreachable right after the commit), it still answers as applied, and the event
+  // is sealed by the organization's next seal or the store's sweep (a refusal would invite a retry
+  // that applies the change twice).
+  if (result.pending) {
+    await sealCommitted(services.store, services.store.activity, organization.id).catch(() => undefined);
+  }
   return { versions: result.versions, eventId: result.event.id };
 }
 
