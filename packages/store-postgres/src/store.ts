@@ -61,7 +61,7 @@ function repositories(db: Runner, t: Tables, driver?: SqlDriver): StoreTransacti
     devices: sqlDevices(db, t),
     nonces: sqlNonces(db, t),
     secrets: sqlSecrets(db, t),
-    activity: sqlActivity(db, t, driver?.streamLines?.bind(driver)),
+    activity: sqlActivity(db, t, driver?.streamLines?.bind(driver), driver && sealRunner(driver)),
     requests: sqlRequests(db, t),
     auditWebhooks: sqlAuditWebhooks(db, t),
     deliveries: sqlDeliveries(db, t),
@@ -85,8 +85,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   if (options.migrate !== false) await backfillTrees(driver, tables);
   const runner = driverRunner(driver);
   // Events a process left pending when it died between a push's commit and its seal.
-  if (options.migrate !== false) await sealEveryPending(runner, tables);
-  const sweep = sealSweep(runner, tables, options.sealSweepMs ?? 5000);
+  if (options.migrate !== false) await sealEveryPending(sealRunner(driver), tables);
+  const sweep = sealSweep(sealRunner(driver), tables, options.sealSweepMs ?? 5000);
   return {
     ...repositories(runner, tables, driver),
     migrations: report,
@@ -104,6 +104,14 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       return driver.close();
     },
   };
+}
+
+/** Where seals run: the driver's connections kept for them when it has some. */
+function sealRunner(driver: SqlDriver): Runner {
+  const seal = driver.sealTransaction?.bind(driver);
+  return seal
+    ? { query: (text, params) => driver.query(text, params), atomic: (fn) => seal(fn) }
+    : driverRunner(driver);
 }
 
 /** The periodic sweep of pending events; its errors are left to the next run (the store may be closing). */
