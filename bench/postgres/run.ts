@@ -32,7 +32,8 @@ const rounds = Number(args.rounds);
 const concurrency = Number(args.concurrency);
 const poolSize = Number(args.pool);
 const url = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
-const GOAL = 0.5;
+/** core.handle against raw transactions whose event is not chained (issue 23). */
+const GOAL = 0.35;
 /** Pre-signed pushes per second of a slice: more than any contender reaches here. */
 const PER_SECOND = 12_000;
 
@@ -104,18 +105,18 @@ try {
   const plain = onPostgres.get('raw pg, plain event')!;
   const lite = embedded.get('core.handle on PGlite')!;
   const memory = embedded.get('core.handle on memory')!;
-  const ratio = core.rps / raw.rps;
+  const ratio = core.rps / plain.rps;
   rows.push(
     '| contender | pushes/s | p50 / p99 ms | CPU µs/push (Node) | ratio | errors |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
-    row('core.handle on PostgreSQL', core, `${ratio.toFixed(2)}x of raw chained`),
-    row('raw pg, chained event', raw, '1.00x'),
-    row('raw pg, plain event (no chain)', plain, `${(plain.rps / raw.rps).toFixed(2)}x of raw chained`),
+    row('core.handle on PostgreSQL', core, `${ratio.toFixed(2)}x of raw plain`),
+    row('raw pg, chained event', raw, `${(raw.rps / plain.rps).toFixed(2)}x of raw plain`),
+    row('raw pg, plain event (no chain)', plain, '1.00x'),
     row('core.handle on PGlite', lite, `${(lite.rps / memory.rps).toFixed(2)}x of memory`),
     row('core.handle on memory', memory, '1.00x'),
   );
   notes.push(
-    `- PostgreSQL: core.handle / raw chained ${ratio.toFixed(2)}x ${ratio >= GOAL ? 'meets' : 'MISSES'} the ${GOAL}x goal (core.handle / raw plain ${(core.rps / plain.rps).toFixed(2)}x).`,
+    `- PostgreSQL: core.handle / raw plain ${ratio.toFixed(2)}x ${ratio >= GOAL ? 'meets' : 'MISSES'} the ${GOAL}x goal (core.handle / raw chained ${(core.rps / raw.rps).toFixed(2)}x).`,
   );
 } finally {
   await pgStore.close();
@@ -129,7 +130,7 @@ try {
 const block = [
   `Date: ${new Date().toISOString().slice(0, 10)}. Machine: ${machine()}. Code: ${codeVersion()}. PostgreSQL on the same machine.`,
   '',
-  `\`pnpm bench:postgres\`: ${concurrency} pushes in flight from one process, pool of ${poolSize} connections for both PostgreSQL contenders. After a 1 s warm-up each, contenders take turns in ${seconds} s slices, ${rounds} rounds in a rotating order; figures are medians over the slices. A push sets one of ${KEYS} keys (no if_version, so each applies; concurrent pushes meet on a key now and then). Through core.handle a push is authenticated, validated, its Ed25519 signature verified, its nonce consumed, the key's head locked and written and its event sealed into the organization's hash chain, in one transaction. The raw contenders do only a row lock, an upsert and an event insert in one transaction: "chained" also appends the event to a hash chain as an audit log must (lock the organization's chain head, hash after it, insert, move the head), "plain" just inserts it. Every push of one organization waits for the chain head, held until its commit is durable, which caps both chained contenders alike.`,
+  `\`pnpm bench:postgres\`: ${concurrency} pushes in flight from one process, pool of ${poolSize} connections for both PostgreSQL contenders (core.handle's driver keeps two more for seals). After a 1 s warm-up each, contenders take turns in ${seconds} s slices, ${rounds} rounds in a rotating order; figures are medians over the slices. A push sets one of ${KEYS} keys (no if_version, so each applies; concurrent pushes meet on a key now and then). Through core.handle a push is authenticated, validated, its Ed25519 signature verified, its nonce consumed, the key's head locked and written with its version row and its event stored as pending, in one transaction; the push answers once a seal (one transaction per batch of the organization's pending events, shared by the pushes waiting for it) has put its event on the hash chain and the Merkle tree. The raw contenders do only a row lock, an upsert and an event insert in one transaction: "chained" also appends the event to a hash chain as an audit log must (lock the organization's chain head, hash after it, insert, move the head), "plain" just inserts it. In the raw chained contender every push of one organization waits for the chain head, held until its commit is durable.`,
   '',
   ...rows,
   '',

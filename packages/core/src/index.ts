@@ -25,6 +25,7 @@ export {
 export { eventLeafHash } from './activity/merkle/hashes.js';
 export { consistencyProof, inclusionProof, type NodeReader, rootAt } from './activity/merkle/proofs.js';
 export type { TreeHead } from './activity/merkle/tree-head.js';
+export { sealCommitted } from './activity/sequencer.js';
 export {
   type AuthorizationResult,
   authorize,

@@ -26,6 +26,12 @@ export interface SqlDriver extends SqlQueryable {
    */
   transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T>;
   /**
+   * Optional: {@link transaction} on connections kept for the sequencer's seals, so a seal never
+   * waits for a connection behind the very pushes that wait for it. Without it, seals use
+   * {@link transaction}.
+   */
+  sealTransaction?<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  /**
    * Streams a long result without holding it: the first column (text, never NULL nor containing a
    * newline) of each row of the `SELECT` `text`, as UTF-8 lines each ending in `\n`, in chunks of
    * whole lines read only as the consumer pulls them. The query runs in one snapshot on a connection

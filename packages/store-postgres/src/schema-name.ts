@@ -18,6 +18,8 @@ export interface Tables {
   secretVersions: string;
   chains: string;
   events: string;
+  /** Events committed by pushes, waiting for the sequencer to seal them onto the chain. */
+  pendingEvents: string;
   /** The complete subtrees of each organization's Merkle tree. */
   treeNodes: string;
   webhooks: string;
@@ -75,6 +77,7 @@ export function tablesOf(schema: string): Tables {
     secretVersions: table('secret_versions'),
     chains: table('activity_chains'),
     events: table('activity_events'),
+    pendingEvents: table('activity_pending_events'),
     treeNodes: table('activity_tree_nodes'),
     webhooks: table('audit_webhooks'),
     deliveries: table('webhook_deliveries'),

@@ -4,6 +4,7 @@ import type { SqlDriver } from './driver.js';
 import { type MigrationReport, migrate, schemaVersion } from './migrate.js';
 import { sqlActivity } from './repositories/activity.js';
 import { sqlAuditWebhooks } from './repositories/audit-webhooks.js';
+import { sealEveryPending } from './repositories/chain.js';
 import { sqlDeliveries } from './repositories/deliveries.js';
 import { sqlDevices } from './repositories/devices.js';
 import { sqlEnvironments } from './repositories/environments.js';
@@ -33,6 +34,13 @@ export interface PostgresStoreOptions {
    * be current, e.g. migrated by a deploy step that calls {@link migrate}.
    */
   migrate?: boolean;
+  /**
+   * How often, in milliseconds, the store seals events that pushes left pending longer than that
+   * (a push whose process died between its commit and its seal; see `sealPending`). Default 5000;
+   * 0 turns the sweep off. Any append or push of the organization, and opening the store, seal
+   * them too.
+   */
+  sealSweepMs?: number;
 }
 
 /** The store, with what its start-up migration did. */
@@ -53,7 +61,7 @@ function repositories(db: Runner, t: Tables, driver?: SqlDriver): StoreTransacti
     devices: sqlDevices(db, t),
     nonces: sqlNonces(db, t),
     secrets: sqlSecrets(db, t),
-    activity: sqlActivity(db, t, driver?.streamLines?.bind(driver)),
+    activity: sqlActivity(db, t, driver?.streamLines?.bind(driver), driver && sealRunner(driver)),
     requests: sqlRequests(db, t),
     auditWebhooks: sqlAuditWebhooks(db, t),
     deliveries: sqlDeliveries(db, t),
@@ -75,8 +83,12 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const report = options.migrate === false ? null : await migrate(driver, tables);
   // Logs older than the Merkle tree get theirs now, in batches (a no-op once every tree is current).
   if (options.migrate !== false) await backfillTrees(driver, tables);
+  const runner = driverRunner(driver);
+  // Events a process left pending when it died between a push's commit and its seal.
+  if (options.migrate !== false) await sealEveryPending(sealRunner(driver), tables);
+  const sweep = sealSweep(sealRunner(driver), tables, options.sealSweepMs ?? 5000);
   return {
-    ...repositories(driverRunner(driver), tables, driver),
+    ...repositories(runner, tables, driver),
     migrations: report,
     schema: tables.schema,
     transaction: (fn) => driver.transaction((tx) => fn(repositories(transactionRunner(tx), tables))),
@@ -87,6 +99,34 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         }
       : {}),
     status: async () => ({ migrations: await schemaVersion(driver, tables) }),
-    close: () => driver.close(),
+    close: () => {
+      sweep.stop();
+      return driver.close();
+    },
   };
+}
+
+/** Where seals run: the driver's connections kept for them when it has some. */
+function sealRunner(driver: SqlDriver): Runner {
+  const seal = driver.sealTransaction?.bind(driver);
+  return seal
+    ? { query: (text, params) => driver.query(text, params), atomic: (fn) => seal(fn) }
+    : driverRunner(driver);
+}
+
+/** The periodic sweep of pending events; its errors are left to the next run (the store may be closing). */
+function sealSweep(runner: Runner, tables: Tables, everyMs: number): { stop(): void } {
+  if (everyMs <= 0) return { stop() {} };
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    sealEveryPending(runner, tables, everyMs)
+      .catch(() => {})
+      .finally(() => {
+        running = false;
+      });
+  }, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

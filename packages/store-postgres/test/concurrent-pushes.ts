@@ -5,6 +5,7 @@
  */
 import { type ActivityEvent, openSecretValue, parseKeyring, verifyChain } from '@latchkey/core';
 import { verifyActivityExport } from '@latchkey/core/client';
+import { appendLeaves, EMPTY_TREE, eventLeafHash, treeRoot } from '@latchkey/core/store';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acmeKeyring, setUpAcme } from './acme.js';
 import { freshSchema, postgresStore, postgresUnavailable } from './databases.js';
@@ -99,6 +100,12 @@ export function describeConcurrentPushes(title: string, route: () => PushersRout
       expect(events.filter((e) => e.type === 'push_conflict')).toHaveLength(conflicts);
       expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
       expect(verifyChain(events)).toBe(-1);
+      // The processes sealed one another's pending events: one Merkle tree over the whole chain.
+      const tree = appendLeaves(EMPTY_TREE, events.map(eventLeafHash)).tree;
+      expect(await store.activity.treeHead(acme.organizationId)).toEqual({
+        size: events.length,
+        rootHash: treeRoot(tree),
+      });
       // The export an auditor would take verifies too, against the signed checkpoint.
       const exported = await acme.core.handle({
         method: 'GET',
@@ -113,7 +120,7 @@ export function describeConcurrentPushes(title: string, route: () => PushersRout
 
       console.log(
         `${PROCESSES} processes x ${PUSHES} pushes: ${n} applied (versions 1..${n}, one winner each), ` +
-          `${conflicts} conflicts (409), ${pushEvents.length} push_applied events, ${events.length} events in the chain, chain and its signed export verify`,
+          `${conflicts} conflicts (409), ${pushEvents.length} push_applied events, ${events.length} events in the chain, chain, tree and signed export verify`,
       );
     }, 180_000);
   });

@@ -15,6 +15,7 @@ import { describeRequestStoreTests } from './store-requests.js';
 import { describeRestoreStoreTests } from './store-restores.js';
 import { describeSealedValueTests } from './store-sealed-values.js';
 import { describeSecretVersionTests } from './store-secret-versions.js';
+import { describeSequencingTests } from './store-sequencing.js';
 import { describeSigningKeyStoreTests } from './store-signing-keys.js';
 import { describeTransactionTests } from './store-transactions.js';
 import { describeWebhookCredentialStoreTests } from './store-webhook-credentials.js';
@@ -239,5 +240,6 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeRecordManyTests(() => ({ store, id }));
     describeWitnessStoreTests(() => ({ store, id }));
     describeActivityTreeTests(() => ({ store, id }));
+    describeSequencingTests(() => ({ store, id }));
   });
 }

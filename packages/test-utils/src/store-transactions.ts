@@ -130,8 +130,11 @@ export function describeTransactionTests(fixture: () => TransactionFixture): voi
         }
       }
     };
+    // A store that sequences in batches leaves pushes' events pending until a seal (as core does after each push).
+    await store.activity.sealPending?.(orgId);
     const before = (await store.activity.list({ organizationId: orgId, limit: 1 }))[0]!.seq;
     await Promise.all(Array.from({ length: 10 }, (_, i) => increment(i)));
+    await store.activity.sealPending?.(orgId);
     const live = await store.secrets.listLive(envId);
     expect(live.find((s) => s.key === 'TX_COUNTER')!.value).toBe('10');
     const marks = live.filter((s) => s.key.startsWith('TX_MARK_'));

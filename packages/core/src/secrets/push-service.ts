@@ -4,6 +4,7 @@
  * conflict). The route only hands the request over and answers the outcome.
  */
 import type { EventData, EventType } from '../activity/event-types/index.js';
+import { sealCommitted } from '../activity/sequencer.js';
 import type { Principal } from '../auth/permissions.js';
 import { LatchkeyError } from '../http/errors.js';
 import type { Keyring } from '../keyring/keyring.js';
@@ -90,6 +91,14 @@ export async function applySignedPush(services: PushServices, push: SignedPush):
       `${result.conflicts.length} key(s) changed since your if_version; pull, merge and push again.`,
       { extra: { conflicts: result.conflicts }, recorded: true },
     );
+  }
+  // A store that sequences in batches left the event pending: answer once it is sealed, so a read
+  // after the answer sees it. The push is applied and durable already: when the seal cannot run (the
+  // database became unreachable right after the commit), it still answers as applied, and the event
+  // is sealed by the organization's next seal or the store's sweep (a refusal would invite a retry
+  // that applies the change twice).
+  if (result.pending) {
+    await sealCommitted(services.store, services.store.activity, organization.id).catch(() => undefined);
   }
   return { versions: result.versions, eventId: result.event.id };
 }

@@ -19,6 +19,7 @@ export {
   treeRoot,
   unpackFrontier,
 } from '../activity/merkle/tree-state.js';
+export { type SealedBatch, sealBatch } from '../activity/seal-batch.js';
 export type { Grant, Role } from '../auth/permissions.js';
 export { lastDeliveryOf } from '../delivery/last-delivery.js';
 export {

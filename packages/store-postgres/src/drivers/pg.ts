@@ -76,6 +76,8 @@ export async function pgDriver(source: string | Pool | PgDriverOptions): Promise
     ? await openPool(options, options.connectionString, options.max ?? 10)
     : (source as Pool);
   const listenPool = options?.listenUrl ? await openPool(options, options.listenUrl, 1) : null;
+  // Two connections of its own for the sequencer's seals (opened when first used).
+  const sealPool = options ? await openPool(options, options.connectionString, 2) : null;
   const listenVia = listenPool ?? (options?.pooler ? null : pool);
   const settings = {
     commitCheckTimeoutMs: options?.commitCheckTimeoutMs ?? DEFAULT_COMMIT_CHECK_TIMEOUT_MS,
@@ -88,9 +90,13 @@ export async function pgDriver(source: string | Pool | PgDriverOptions): Promise
     ...(listenVia ? { listen: (channel, onNotify) => listenOn(listenVia, channel, onNotify) } : {}),
     query: (text, params) => direct.query(text, params),
     transaction: (fn) => withRetries(() => pgTransactionOnce(pool, fn, settings)),
+    ...(sealPool
+      ? { sealTransaction: (fn) => withRetries(() => pgTransactionOnce(sealPool, fn, settings)) }
+      : {}),
     streamLines: (text, params) => pgStreamLines(pool, text, params),
     async close() {
       if (options) await pool.end();
+      await sealPool?.end();
       await listenPool?.end();
     },
   };

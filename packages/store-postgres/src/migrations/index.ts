@@ -14,6 +14,7 @@ import { signatureSchemes } from './0012-signature-schemes.js';
 import { webhookCredentials } from './0013-webhook-credentials.js';
 import { merkleTree } from './0014-merkle-tree.js';
 import { witnesses } from './0015-witnesses.js';
+import { pendingEvents } from './0016-pending-events.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   webhookCredentials,
   merkleTree,
   witnesses,
+  pendingEvents,
 ];

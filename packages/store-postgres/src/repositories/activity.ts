@@ -8,7 +8,7 @@ import type { SqlDriver } from '../driver.js';
 import { int } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
-import { appendToChain } from './chain.js';
+import { appendToChain, sealPending } from './chain.js';
 import { joinedPages } from './joined-pages.js';
 import { sqlTreeReads } from './tree.js';
 
@@ -17,11 +17,19 @@ import { sqlTreeReads } from './tree.js';
  * a driver that streams (`streamLines`, outside transactions), exports stream in one query; with
  * one that does not, in keyset pages each read as one joined text.
  */
-export function sqlActivity(db: Runner, t: Tables, stream?: SqlDriver['streamLines']): ActivityRepository {
+export function sqlActivity(
+  db: Runner,
+  t: Tables,
+  stream?: SqlDriver['streamLines'],
+  seals: Runner = db,
+): ActivityRepository {
   const repository: ActivityRepository = {
     ...sqlTreeReads(db, t),
     append(organizationId, draft) {
       return db.atomic((tx) => appendToChain(tx, t, organizationId, draft));
+    },
+    sealPending(organizationId) {
+      return sealPending(seals, t, organizationId);
     },
     async list(query: ActivityQuery) {
       return (await select(query)).map((r) => JSON.parse(r.body) as ActivityEvent);

@@ -9,12 +9,13 @@ import {
   type ChainHead,
   extendTree,
   sealEvent,
-  type TreeState,
 } from '@latchkey/core/store';
 import type { SqlQueryable } from '../driver.js';
 import { int } from '../rows.js';
+import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { queueParams, queueStatement } from './outbox.js';
+import { type LockedChain, sealLocked } from './seal.js';
 import { TREE_COLUMNS, treeHeadSet, treeNodesStatement, treeOfRow, treeParams } from './tree.js';
 
 /** Locks the organization's chain head (creating it, race-safely, before the first event) and reads it. */
@@ -26,14 +27,20 @@ export async function lockChainHead(
   return (await lockChain(tx, t, organizationId)).head;
 }
 
-/** {@link lockChainHead}, with the organization's Merkle tree as the head row holds it. */
+/**
+ * {@link lockChainHead}, with the organization's Merkle tree as the head row holds it, and whether
+ * pushes left events pending (as the lock's snapshot saw them: one committed while the lock was
+ * awaited is sealed by the next seal instead).
+ */
 export async function lockChain(
   tx: SqlQueryable,
   t: Tables,
   organizationId: string,
-): Promise<{ head: ChainHead | null; tree: TreeState }> {
-  type Row = { seq: unknown; hash: string; tree_size: unknown; tree_frontier: string };
-  const select = `SELECT seq, hash, ${TREE_COLUMNS} FROM ${t.chains} WHERE organization_id = $1 FOR UPDATE`;
+): Promise<LockedChain & { pending: boolean }> {
+  type Row = { seq: unknown; hash: string; tree_size: unknown; tree_frontier: string; pending: boolean };
+  const select = `SELECT seq, hash, ${TREE_COLUMNS},
+      EXISTS (SELECT 1 FROM ${t.pendingEvents} p WHERE p.organization_id = $1) AS pending
+    FROM ${t.chains} WHERE organization_id = $1 FOR UPDATE`;
   let { rows } = await tx.query<Row>(select, [organizationId]);
   if (rows.length === 0) {
     await tx.query(
@@ -43,7 +50,38 @@ export async function lockChain(
     ({ rows } = await tx.query<Row>(select, [organizationId]));
   }
   const seq = int(rows[0]!.seq);
-  return { head: seq === 0 ? null : { seq, hash: rows[0]!.hash }, tree: treeOfRow(rows[0]) };
+  return {
+    head: seq === 0 ? null : { seq, hash: rows[0]!.hash },
+    tree: treeOfRow(rows[0]),
+    pending: rows[0]!.pending,
+  };
+}
+
+/**
+ * Locks the chain head and seals every pending event of the organization (see `seal.ts`), in one
+ * transaction of its own (or the caller's); returns how many it sealed.
+ */
+export function sealPending(db: Runner, t: Tables, organizationId: string): Promise<number> {
+  return db.atomic(async (tx) => {
+    const locked = await lockChain(tx, t, organizationId);
+    return (await sealLocked(tx, t, organizationId, locked)).sealed;
+  });
+}
+
+/**
+ * Seals the pending events of every organization that has some (older than `olderThanMs` when
+ * given): run when the store opens and by its periodic sweep, so the events of a push whose process
+ * died between its commit and its seal are sealed even when nothing else is appended.
+ */
+export async function sealEveryPending(db: Runner, t: Tables, olderThanMs = 0): Promise<number> {
+  const { rows } = await db.query<{ organization_id: string }>(
+    `SELECT DISTINCT organization_id FROM ${t.pendingEvents}
+     WHERE created_at <= now() - make_interval(secs => $1::double precision / 1000)`,
+    [olderThanMs],
+  );
+  let sealed = 0;
+  for (const { organization_id } of rows) sealed += await sealPending(db, t, organization_id);
+  return sealed;
 }
 
 /**
@@ -88,7 +126,9 @@ export async function appendToChain(
   organizationId: string,
   draft: ActivityDraft,
 ): Promise<ActivityEvent> {
-  const { head, tree } = await lockChain(tx, t, organizationId);
+  const found = await lockChain(tx, t, organizationId);
+  // Pending events of pushes go first, so the organization's events keep one order.
+  const { head, tree } = found.pending ? await sealLocked(tx, t, organizationId, found) : found;
   const event = sealEvent(draft, head);
   await tx.query(storeEventStatement(t), [
     ...storeEventParams(organizationId, event),

@@ -8,7 +8,8 @@ import { causingTraceparent, outboxFilterSql, outboxTable, UNQUEUED_EVENT_TYPES 
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 
-const NEW_ID = `'dlv_' || replace(gen_random_uuid()::text, '-', '')`;
+/** A new delivery's id, in SQL. */
+export const NEW_ID = `'dlv_' || replace(gen_random_uuid()::text, '-', '')`;
 
 /**
  * The `INSERT` that queues the deliveries of the event the same statement stores (a data-modifying

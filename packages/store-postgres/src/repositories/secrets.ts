@@ -1,21 +1,19 @@
 import {
   type ApplyPushInput,
   type ApplyPushResult,
+  causingTraceparent,
   DEFAULT_SECRET_VERSIONS_KEPT,
-  extendTree,
   type KeyHead,
   planPush,
   type SecretRepository,
-  sealEvent,
   versionRows,
 } from '@latchkey/core/store';
 import type { SqlQueryable } from '../driver.js';
 import { int, iso } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
-import { lockChain, storeEventParams, storeEventStatement } from './chain.js';
+import { storePendingStatement } from './seal.js';
 import { sqlSecretVersions, versionParams, versionStatement } from './secret-versions.js';
-import { treeParams } from './tree.js';
 
 /** Locks the heads of `keys` (sorted), inserting a placeholder row first for a key never pushed. */
 async function lockHeads(tx: SqlQueryable, t: Tables, input: ApplyPushInput, keys: string[]) {
@@ -54,13 +52,14 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
   }
   const plan = planPush(heads, input.changes, input.force);
   if (!plan.ok) return { ok: false, conflicts: plan.conflicts };
-  // The chain head is locked after the keys, by every push in the same order.
+  // The event is stored as pending: no chain head lock here; the sequencer seals it after the commit.
   const draft = input.event(plan);
-  const { head, tree } = await lockChain(tx, t, input.organizationId);
-  const event = sealEvent(draft, head);
   const kept = input.versionsKept ?? DEFAULT_SECRET_VERSIONS_KEPT;
   const params = [
-    ...storeEventParams(input.organizationId, event),
+    input.organizationId,
+    draft.id,
+    JSON.stringify(draft),
+    causingTraceparent(),
     input.now,
     plan.writes.map((w) => w.key),
     plan.writes.map((w) => w.version),
@@ -68,22 +67,24 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
     input.environmentId,
     ...versionParams(versionRows(plan.writes, draft)[0], kept),
   ];
-  const treeAt = params.length + 1;
-  params.push(...treeParams(extendTree(tree, [event])));
-  // The heads, their version rows and pruning, the event, the tree and the chain head in one statement.
+  // The heads, their version rows and pruning, and the pending event in one statement.
   await tx.query(
-    storeEventStatement(
+    storePendingStatement(
       t,
       `written AS (
-        UPDATE ${t.secrets} AS s SET version = w.version, deleted = w.value IS NULL, value = w.value, updated_at = $14
-        FROM unnest($15::text[], $16::int[], $17::text[]) AS w(key, version, value)
-        WHERE s.environment_id = $18 AND s.key = w.key
-      ), ${versionStatement(t, 15)}`,
-      treeAt,
+        UPDATE ${t.secrets} AS s SET version = w.version, deleted = w.value IS NULL, value = w.value, updated_at = $5
+        FROM unnest($6::text[], $7::int[], $8::text[]) AS w(key, version, value)
+        WHERE s.environment_id = $9 AND s.key = w.key
+      ), ${versionStatement(t, 6)}`,
     ),
     params,
   );
-  return { ok: true, versions: plan.writes.map((w) => ({ key: w.key, version: w.version })), event };
+  return {
+    ok: true,
+    versions: plan.writes.map((w) => ({ key: w.key, version: w.version })),
+    event: draft,
+    pending: true,
+  };
 }
 
 /** Secret heads on SQL. */

@@ -43,6 +43,15 @@ export interface ActivityRepository extends ActivityTreeReads {
    * organization are serialised so the chain never forks.
    */
   append(organizationId: string, draft: ActivityDraft): Promise<ActivityEvent>;
+  /**
+   * Optional, for stores that sequence in batches (their `applyPush` leaves its event pending):
+   * seals every event of the organization that is pending when the call takes the chain head's
+   * lock, in one transaction, in the order the store keeps them (`sealBatch`: seq, chain hash,
+   * tree leaves, and their deliveries by the outbox rule), and returns how many it sealed. Pending
+   * events are never visible to the reads below; every other append seals them first. Core calls
+   * it through `sealCommitted`, which coalesces concurrent callers.
+   */
+  sealPending?(organizationId: string): Promise<number>;
   /** Events matching the query, newest first (or oldest first), at most `limit`. */
   list(query: ActivityQuery): Promise<ActivityEvent[]>;
   /**

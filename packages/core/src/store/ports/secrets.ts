@@ -17,7 +17,7 @@ export interface ApplyPushInput {
    * Builds the push's success event from the plan the store made under its lock: the event names the
    * versions written (and, for a forced push, what they overwrote), which only that plan knows. Call
    * it once, only for an `ok` plan, inside the transaction, and seal the draft it returns into the
-   * organization's chain with the writes. It only builds a value: no I/O, and it does not throw. The
+   * organization's chain with the writes (or store it as pending, sealed by `sealPending`). It only builds a value: no I/O, and it does not throw. The
    * core passes it from `secrets/push-service.ts`; the conflict's event is the caller's to append.
    */
   event: (plan: Extract<PushPlan, { ok: true }>) => ActivityDraft;
@@ -29,14 +29,19 @@ export interface ApplyPushInput {
 }
 
 export type ApplyPushResult =
-  | { ok: true; versions: { key: string; version: number }[]; event: ActivityEvent }
+  | { ok: true; versions: { key: string; version: number }[]; event: ActivityEvent; pending?: false }
+  /**
+   * A store that sequences in batches (see `ActivityRepository.sealPending`) stores the event as
+   * pending: the draft, sealed by a later `sealPending` of the organization.
+   */
+  | { ok: true; versions: { key: string; version: number }[]; event: ActivityDraft; pending: true }
   | { ok: false; conflicts: Extract<PushPlan, { ok: false }>['conflicts'] };
 
 export interface SecretRepository {
   /**
    * One compare-and-set over all keys of the push. Under a lock on the environment (or the keys),
    * read the heads of the pushed keys, call `planPush` from `@latchkey/core`, and either write every
-   * planned version plus the success event (sealed into the organization's chain), or, on any
+   * planned version plus the success event (sealed into the organization's chain, or pending), or, on any
    * mismatch, write nothing at all and return the conflicts. Concurrent pushes to the same keys must
    * serialise: exactly one of N pushes with the same `if_version` succeeds. In the same transaction
    * it writes one version row per planned write (`versionRows` of the writes and the event's draft)

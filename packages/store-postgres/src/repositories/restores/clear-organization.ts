@@ -21,7 +21,15 @@ export async function clearOrganization(q: SqlQueryable, t: Tables, organization
     await q.query(`DELETE FROM ${table} WHERE environment_id IN (${environments})`, [organizationId]);
   }
   await q.query(`DELETE FROM ${t.environments} WHERE project_id IN (${projects})`, [organizationId]);
-  for (const table of [t.webhooks, t.projects, t.members, t.devices, t.events, t.treeNodes]) {
+  for (const table of [
+    t.webhooks,
+    t.projects,
+    t.members,
+    t.devices,
+    t.events,
+    t.pendingEvents,
+    t.treeNodes,
+  ]) {
     await q.query(`DELETE FROM ${table} WHERE organization_id = $1`, [organizationId]);
   }
   await q.query(

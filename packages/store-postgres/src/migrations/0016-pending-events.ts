@@ -1,0 +1,23 @@
+/**
+ * Migration 16: events a push committed but the sequencer has not sealed yet. A push writes its
+ * versions, heads and event draft here in its own transaction, without locking the chain head; a
+ * seal (one transaction per organization, under the chain head's lock) moves every pending draft
+ * of the organization onto the chain, in `n` order, and deletes it here. Readers never look here.
+ */
+import type { Migration } from './migration.js';
+
+export const pendingEvents: Migration = {
+  id: 16,
+  name: 'pending-events',
+  statements: (t) => [
+    `CREATE TABLE ${t.pendingEvents} (
+      organization_id text NOT NULL,
+      n bigint GENERATED ALWAYS AS IDENTITY,
+      id text NOT NULL,
+      draft text NOT NULL,
+      traceparent text,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (organization_id, n)
+    )`,
+  ],
+};

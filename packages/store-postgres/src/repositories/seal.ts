@@ -1,0 +1,116 @@
+/**
+ * The sequencer on SQL: what a seal writes once the organization's chain head is locked. It reads
+ * every pending event of the organization (`activity_pending_events`, in `n` order), seals them by
+ * core's rule (`sealBatch`) and, in one statement, stores them, queues their deliveries by the
+ * outbox rule (`outboxTable` per event, as `queueStatement` does for one), stores the tree's new
+ * nodes, deletes the pending rows and moves the chain head and the tree's frontier.
+ */
+import {
+  type ActivityDraft,
+  type ActivityEvent,
+  type ChainHead,
+  outboxFilterSql,
+  outboxTable,
+  sealBatch,
+  type TreeState,
+} from '@latchkey/core/store';
+import type { SqlQueryable } from '../driver.js';
+import { int } from '../rows.js';
+import type { Tables } from '../schema-name.js';
+import { NEW_ID } from './outbox.js';
+import { treeHeadSet, treeNodesStatement, treeParams } from './tree.js';
+
+/** The chain as a seal or an append finds it under the lock. */
+export interface LockedChain {
+  head: ChainHead | null;
+  tree: TreeState;
+}
+
+function sealStatement(t: Tables): string {
+  return `WITH e AS (
+      SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::text[])
+        AS e(seq, id, type, project, environment, occurred_at, body, traceparent)
+    ), stored_events AS (
+      INSERT INTO ${t.events} (organization_id, seq, id, type, project, environment, occurred_at, body)
+      SELECT $1, e.seq, e.id, e.type, e.project, e.environment, e.occurred_at, e.body FROM e
+    ), queued_deliveries AS (
+      INSERT INTO ${t.deliveries} (id, organization_id, webhook_id, event_id, event_seq, state, next_attempt_at, created_at, traceparent)
+      SELECT ${NEW_ID}, $1, w.id, e.id, e.seq, o.state, e.occurred_at, e.occurred_at, e.traceparent
+      FROM e JOIN unnest($10::bigint[], $11::text[], $12::text[]) AS o(seq, status, state) ON o.seq = e.seq
+      JOIN ${t.webhooks} w ON w.organization_id = $1 AND w.status = o.status
+      WHERE cardinality(w.event_types) = 0
+         OR w.event_types && ARRAY(SELECT s.p FROM unnest($13::bigint[], $14::text[]) AS s(seq, p) WHERE s.seq = e.seq)
+    ), ${treeNodesStatement(t, 18)}sealed AS (
+      DELETE FROM ${t.pendingEvents} WHERE organization_id = $1 AND n = ANY($15::bigint[])
+    )
+    UPDATE ${t.chains} SET seq = $16, hash = $17, ${treeHeadSet(18, '$16')} WHERE organization_id = $1`;
+}
+
+/** The outbox rule of each event, flattened for {@link sealStatement}'s `unnest`s. */
+function ruleParams(events: readonly ActivityEvent[]): unknown[] {
+  const rule: [number[], string[], string[]] = [[], [], []];
+  const selectors: [number[], string[]] = [[], []];
+  for (const event of events) {
+    const { statuses, states } = outboxTable(event.type);
+    statuses.forEach((status, i) => {
+      rule[0].push(event.seq);
+      rule[1].push(status);
+      rule[2].push(states[i]!);
+    });
+    for (const pattern of outboxFilterSql.selecting(event.type)) {
+      selectors[0].push(event.seq);
+      selectors[1].push(pattern);
+    }
+  }
+  return [...rule, ...selectors];
+}
+
+/**
+ * Seals every pending event of the organization after `locked` (the chain head, locked by the
+ * caller's transaction), and returns the chain after them and how many it sealed.
+ */
+export async function sealLocked(
+  tx: SqlQueryable,
+  t: Tables,
+  organizationId: string,
+  locked: LockedChain,
+): Promise<LockedChain & { sealed: number }> {
+  const { rows } = await tx.query<{ n: unknown; draft: string; traceparent: string | null }>(
+    `SELECT n, draft, traceparent FROM ${t.pendingEvents} WHERE organization_id = $1 ORDER BY n`,
+    [organizationId],
+  );
+  if (rows.length === 0) return { ...locked, sealed: 0 };
+  const batch = sealBatch(
+    rows.map((r) => JSON.parse(r.draft) as ActivityDraft),
+    locked.head,
+    locked.tree,
+  );
+  const { events } = batch;
+  await tx.query(sealStatement(t), [
+    organizationId,
+    events.map((e) => e.seq),
+    events.map((e) => e.id),
+    events.map((e) => e.type),
+    events.map((e) => e.project ?? null),
+    events.map((e) => e.environment ?? null),
+    events.map((e) => e.occurred_at),
+    events.map((e) => JSON.stringify(e)),
+    rows.map((r) => r.traceparent),
+    ...ruleParams(events),
+    rows.map((r) => int(r.n)),
+    batch.head!.seq,
+    batch.head!.hash,
+    ...treeParams(batch.tree),
+  ]);
+  return { head: batch.head, tree: batch.tree?.tree ?? locked.tree, sealed: events.length };
+}
+
+/**
+ * The statement a push stores its event with, as pending: the data-modifying CTEs of the push
+ * (`before`, ending with a comma) and the pending row. $1 organization, $2 event id, $3 the draft's
+ * JSON, $4 the request's traceparent; `before` may use $5 onwards.
+ */
+export function storePendingStatement(t: Tables, before: string): string {
+  return `WITH ${before.replace(/,\s*$/, '')}
+    INSERT INTO ${t.pendingEvents} (organization_id, id, draft, traceparent) VALUES ($1, $2, $3, $4)`;
+}

@@ -1,0 +1,143 @@
+/**
+ * Events a push left pending when its process died between its commit and its seal: invisible to
+ * readers, then sealed when a store opens on the data, or by the open store's periodic sweep, with
+ * the deliveries the outbox rule owes them and the request's traceparent; on PGlite and PostgreSQL.
+ */
+import { randomUUID } from 'node:crypto';
+import { type ActivityDraft, verifyChain } from '@latchkey/core';
+import { describe, expect, it } from 'vitest';
+import {
+  createPostgresStore,
+  type PostgresStore,
+  pgDriver,
+  pgliteDriver,
+  type SqlDriver,
+} from '../src/index.js';
+import { DATABASE_URL, dropSchema, freshSchema, postgresUnavailable } from './databases.js';
+
+const T0 = '2026-11-27T00:00:00.000Z';
+
+async function organization(store: PostgresStore) {
+  const orgId = `org_${randomUUID()}`;
+  await store.organizations.create({ id: orgId, slug: `pe-${orgId.slice(-8)}`, name: 'P', created_at: T0 });
+  await store.projects.create({
+    id: `${orgId}_p`,
+    organization_id: orgId,
+    slug: 'p',
+    name: 'p',
+    created_at: T0,
+  });
+  await store.environments.create({
+    id: `${orgId}_e`,
+    organization_id: orgId,
+    project_id: `${orgId}_p`,
+    slug: 'prod',
+    require_strict_conflict_mode: false,
+    created_at: T0,
+  });
+  await store.auditWebhooks.create({
+    id: `${orgId}_w`,
+    organization_id: orgId,
+    name: 'w',
+    url: 'https://receiver.test/hook',
+    status: 'active',
+    event_types: [],
+    secret_sealed: 'sealed',
+    consecutive_failures: 0,
+    last_delivery: null,
+    last_error: null,
+    created_at: T0,
+    created_by: 'alice',
+  });
+  return { orgId, envId: `${orgId}_e` };
+}
+
+const draft = (n: number): ActivityDraft => ({
+  id: `evt_${randomUUID()}`,
+  type: 'push_applied',
+  occurred_at: T0,
+  organization: 'pe',
+  actor: { type: 'user', id: 'alice' },
+  data: { n },
+});
+
+/** Pushes as a process that dies right after its commit would: the event is left pending. */
+async function pushWithoutSeal(store: PostgresStore, orgId: string, envId: string, n: number) {
+  const result = await store.secrets.applyPush({
+    organizationId: orgId,
+    environmentId: envId,
+    changes: [{ key: `K${n}`, value: `v${n}` }],
+    force: false,
+    now: T0,
+    event: () => draft(n),
+  });
+  expect(result.ok && result.pending).toBe(true);
+}
+
+const history = (store: PostgresStore, orgId: string) =>
+  store.activity.list({ organizationId: orgId, oldestFirst: true, limit: 100 });
+
+function describePendingEvents(
+  name: string,
+  open: (options: { sealSweepMs: number }) => Promise<PostgresStore>,
+) {
+  describe(`pending events left by a crash (${name})`, () => {
+    it('are invisible to readers, then sealed in order when a store opens on the data', async () => {
+      const first = await open({ sealSweepMs: 0 });
+      const { orgId, envId } = await organization(first);
+      for (let n = 0; n < 3; n++) await pushWithoutSeal(first, orgId, envId, n);
+      expect(await history(first, orgId)).toEqual([]);
+      expect((await first.activity.treeHead(orgId))?.size).toBe(0);
+      // The next process to open the store seals what the dead one left.
+      const second = await open({ sealSweepMs: 0 });
+      const events = await history(second, orgId);
+      expect(events.map((e) => e.data['n'])).toEqual([0, 1, 2]);
+      expect(verifyChain(events)).toBe(-1);
+      expect((await second.activity.treeHead(orgId))?.size).toBe(3);
+      // The seal queued each event's delivery, by the outbox rule.
+      expect(await second.deliveries.count(orgId, `${orgId}_w`, 'pending')).toBe(3);
+      await second.close();
+      await first.close();
+    });
+
+    it('are sealed by the periodic sweep of an open store', async () => {
+      const store = await open({ sealSweepMs: 20 });
+      const { orgId, envId } = await organization(store);
+      await pushWithoutSeal(store, orgId, envId, 7);
+      const deadline = Date.now() + 10_000;
+      while ((await history(store, orgId)).length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect((await history(store, orgId)).map((e) => e.data['n'])).toEqual([7]);
+      await store.close();
+    });
+  });
+}
+
+/** One PGlite database opened by several stores, as processes on one data directory would in turn. */
+describePendingEvents(
+  'PGlite',
+  (() => {
+    let driver: SqlDriver | undefined;
+    return async (options) => {
+      driver ??= await pgliteDriver();
+      const store = await createPostgresStore({ driver, ...options });
+      return { ...store, close: async () => {} };
+    };
+  })(),
+);
+
+if (postgresUnavailable === null) {
+  const schema = freshSchema();
+  describePendingEvents('PostgreSQL', async (options) => {
+    const driver = await pgDriver({ connectionString: DATABASE_URL, max: 4 });
+    const store = await createPostgresStore({ driver, schema, ...options });
+    return {
+      ...store,
+      close: async () => {
+        await store.close();
+        await dropSchema(schema).catch(() => {});
+      },
+    };
+  });
+}
