@@ -8,9 +8,8 @@
  * stored event (whose chain hash covers the event only), so every signature scheme signs the same
  * bytes; absent while the tree is still being back-filled.
  */
-import { rangeRoots } from '../activity/merkle/proofs.js';
-import { inclusionRanges, type NodeAddress } from '../activity/merkle/ranges.js';
-import { toBase64 } from '../activity/note/base64.js';
+import * as crypto from 'node:crypto';
+import { inclusionRanges, type LeafRange, type NodeAddress, subtreesOf } from '../activity/merkle/ranges.js';
 import type { LatchkeyStore } from '../store/types.js';
 
 /**
@@ -108,9 +107,49 @@ function chainHash(json: string): string {
 /** The ranges whose roots make the field of the event at `seq`: the tree head, then the audit path. */
 const fieldRanges = (seq: number) => [[0, seq] as const, ...inclusionRanges(seq - 1, seq)];
 
+const base64 = (hash: Uint8Array) =>
+  Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('base64');
+
 /** The field's JSON from the roots of {@link fieldRanges}. */
 function fieldJson(seq: number, [root, ...hashes]: readonly Uint8Array[]): string {
-  return JSON.stringify({ tree_size: seq, root_hash: toBase64(root!), hashes: hashes.map(toBase64) });
+  return JSON.stringify({ tree_size: seq, root_hash: base64(root!), hashes: hashes.map(base64) });
+}
+
+/** Node's one-shot digest where it has one (20.12 on), faster than a hash object for 65 bytes. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'buffer') => Buffer })
+  .hash;
+const scratch = Buffer.alloc(65);
+
+/** The RFC 6962 interior node hash, SHA-256(0x01 || left || right), of two 32-byte hashes. */
+function interior(left: Uint8Array, right: Uint8Array): Uint8Array {
+  scratch[0] = 1;
+  scratch.set(left, 1);
+  scratch.set(right, 33);
+  return oneShot
+    ? oneShot('sha256', scratch, 'buffer')
+    : crypto.createHash('sha256').update(scratch).digest();
+}
+
+/**
+ * The roots of `ranges`, reading every stored node they need in one call: core's `rangeRoots`, with
+ * the server's native SHA-256 (the RFC 6962 interior hash, `0x01 || left || right`) instead of the
+ * portable one, as every delivery folds a few nodes.
+ */
+async function rootsOf(
+  ranges: readonly LeafRange[],
+  read: (addresses: readonly NodeAddress[]) => Promise<readonly Uint8Array[]>,
+): Promise<Uint8Array[]> {
+  const plans = ranges.map(([start, end]) => subtreesOf(start, end));
+  const hashes = await read(plans.flat());
+  let at = 0;
+  return plans.map((plan) => {
+    const nodes = hashes.slice(at, at + plan.length);
+    at += plan.length;
+    // Every range here holds at least one leaf.
+    let hash = nodes[nodes.length - 1]!;
+    for (let i = nodes.length - 2; i >= 0; i--) hash = interior(nodes[i]!, hash);
+    return hash;
+  });
 }
 
 /** The `tree` field's JSON for the event at `seq`, or null when the tree does not reach it. */
@@ -124,7 +163,7 @@ async function readField(
     // path in that tree; a node not stored yet (a back-fill) throws, and the field is left out.
     return fieldJson(
       seq,
-      await rangeRoots(fieldRanges(seq), (addresses) => store.activity.treeNodes(organizationId, addresses)),
+      await rootsOf(fieldRanges(seq), (addresses) => store.activity.treeNodes(organizationId, addresses)),
     );
   } catch {
     // The field is optional: a tree that cannot be read now (a back-fill, a lagging replica) must not hold the delivery.
@@ -140,7 +179,7 @@ async function readFields(
 ): Promise<Map<number, string | null>> {
   const ranges = seqs.map(fieldRanges);
   try {
-    const roots = await rangeRoots(ranges.flat(), (addresses) => readOnce(store, organizationId, addresses));
+    const roots = await rootsOf(ranges.flat(), (addresses) => readOnce(store, organizationId, addresses));
     let at = 0;
     return new Map(
       seqs.map((seq, i) => {

@@ -127,7 +127,7 @@ export function claimDue(state: MemoryState, journal: Journal, options: ClaimOpt
         name: webhook.name,
         url: webhook.url,
         secret_sealed: webhook.secret_sealed,
-        headers: structuredClone(webhook.headers ?? []),
+        headers: (webhook.headers ?? []).map((header) => ({ ...header })),
         client_certificate: webhook.client_certificate ? { ...webhook.client_certificate } : null,
         signature_scheme: webhook.signature_scheme ?? 'latchkey',
         previous_secret: webhook.previous_secret ?? null,
