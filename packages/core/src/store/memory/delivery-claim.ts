@@ -48,7 +48,8 @@ function allowance(
 
 /** Each webhook's oldest claimable deliveries, at most its allowance, oldest first. */
 function headsByWebhook(state: MemoryState, options: ClaimOptions): Map<string, Delivery[]> {
-  const live = liveLeases(state, options.now);
+  // Only an in-flight limit reads the live leases: without limits, no second walk of the outbox.
+  const live = options.limits ? liveLeases(state, options.now) : new Map<string, number>();
   const most = new Map<string, number>();
   const heads = new Map<string, Delivery[]>();
   for (const d of state.deliveries.values()) {
