@@ -200,10 +200,11 @@ async function readOnce(
   organizationId: string,
   addresses: readonly NodeAddress[],
 ): Promise<readonly Uint8Array[]> {
-  const slot = new Map<string, number>();
+  const slot = new Map<number, number>();
   const distinct: NodeAddress[] = [];
   const at = addresses.map((address) => {
-    const key = `${address.level}/${address.index}`;
+    // A level is below 64 and an index below 2^47: one exact number names the node.
+    const key = address.index * 64 + address.level;
     let i = slot.get(key);
     if (i === undefined) {
       i = distinct.push(address) - 1;

@@ -54,11 +54,17 @@ function headsByWebhook(state: MemoryState, options: ClaimOptions): Map<string, 
   const heads = new Map<string, Delivery[]>();
   for (const d of state.deliveries.values()) {
     if (!claimable(state, d, options.now)) continue;
-    const cap = most.get(d.webhook_id) ?? allowance(state, options, d.webhook_id, live);
-    most.set(d.webhook_id, cap);
+    let cap = most.get(d.webhook_id);
+    if (cap === undefined) {
+      cap = allowance(state, options, d.webhook_id, live);
+      most.set(d.webhook_id, cap);
+    }
     if (cap === 0) continue;
-    const due = heads.get(d.webhook_id) ?? [];
-    heads.set(d.webhook_id, due);
+    let due = heads.get(d.webhook_id);
+    if (due === undefined) {
+      due = [];
+      heads.set(d.webhook_id, due);
+    }
     if (due.length === cap && !(d.next_attempt_at < due[due.length - 1]!.next_attempt_at)) continue;
     let at = due.length;
     while (at > 0 && d.next_attempt_at < due[at - 1]!.next_attempt_at) at--;
