@@ -1,8 +1,8 @@
 /**
  * The fault test's second variant: worker A is killed with SIGKILL in the middle of a batch flush.
  * Once 1,000 events have been applied, the test locks the metrics rollup rows (in a transaction of
- * its own), so the next flush of each worker stops at its rollup upsert, inside its transaction,
- * after it has written its attempt rows; as soon as PostgreSQL shows worker A's session waiting
+ * its own), so the next flush of each worker stops at its rollup upsert, inside its transaction:
+ * a part of the flush's writing statement that comes after its attempt rows; as soon as PostgreSQL shows worker A's session waiting
  * there, A is killed and the lock let go. Its flush must leave nothing behind (no attempt row, no
  * count), the deliveries it had sent come again from worker B once their leases end and are refused
  * as replays, and every event is applied exactly once.
@@ -26,7 +26,7 @@ async function waitingAtRollups(client: pg.Client): Promise<{ worker: string; qu
   const { rows } = await client.query(
     `SELECT application_name AS worker, query FROM pg_stat_activity
      WHERE application_name IN ('worker-a', 'worker-b') AND state = 'active' AND wait_event_type = 'Lock'
-       AND query LIKE 'INSERT INTO "latchkey".webhook_rollups%'`,
+       AND query LIKE 'WITH attempts_added AS%INSERT INTO "latchkey".webhook_rollups%'`,
   );
   return rows[0] ? { worker: String(rows[0].worker), query: String(rows[0].query) } : null;
 }
@@ -90,8 +90,10 @@ describe.skipIf(unreachable !== null)(
     const run = faultScenario(EVENTS, killMidFlush);
 
     it('leaves nothing of the killed flush; every event is applied exactly once', async () => {
-      // Killed at the rollup upsert, after the flush wrote its attempt rows.
-      expect(seen.query).toMatch(/^INSERT INTO "latchkey"\.webhook_rollups /);
+      // Killed at the rollup upsert, after the flush's statement wrote its attempt rows.
+      expect(seen.query).toMatch(
+        /^WITH attempts_added AS \(\s*INSERT INTO "latchkey"\.webhook_attempts .*rollups_added AS \(\s*INSERT INTO "latchkey"\.webhook_rollups /s,
+      );
       await expectEachAppliedOnce(run);
       const { attempts } = await expectRollupsMatchAttempts(run);
       // The killed flush's deliveries were sent again, and refused as replays.

@@ -1,7 +1,10 @@
 /**
  * The running loop. It keeps up to `concurrency` attempts in flight, at most `webhookShare` of them
- * for one webhook, and claims ahead: whenever fewer deliveries are queued than there are slots, it
- * claims a batch (one transaction however many it brings), so a freed slot never waits for a claim.
+ * for one webhook, and claims ahead: whenever the queue is down to half as many deliveries as there
+ * are slots, it claims a batch (one transaction however many it brings), so a freed slot never
+ * waits for a claim. Half, not all: the queue still feeds the slots while the claim is made, and a
+ * claim made later brings more (one webhook may hold its share and a batch, queued included), so
+ * one busy webhook costs fewer claims.
  * Woken (something was queued) or at each poll it claims whatever the queue holds, so deliveries
  * queued behind a webhook that holds its share (a hanging receiver) never keep another webhook's
  * from being claimed. When nothing more is due it sleeps until woken, the next poll, or a slot
@@ -27,14 +30,15 @@ export async function runLoop(parts: LoopParts): Promise<void> {
   const { settings, slots } = parts;
   // Woken or polled since the last claim: something may be due that the queue must not delay.
   let woken = true;
+  const low = Math.ceil(settings.concurrency / 2);
   while (parts.running()) {
     await parts.pruneIfDue();
-    if (woken || slots.queued < settings.concurrency) {
+    if (woken || slots.queued < low) {
       const { asked, got } = await claimAhead(settings, slots);
       woken = false;
       if (!parts.running()) break;
       // A full batch: there is likely more due; claim again while the queue is short.
-      if (got === asked && slots.queued < settings.concurrency) continue;
+      if (got === asked && slots.queued < low) continue;
     }
     if (slots.size === 0 && slots.queued === 0) {
       // Nothing more is due: wait for a wake-up or the poll.

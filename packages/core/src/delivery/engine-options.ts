@@ -30,7 +30,7 @@ export interface DeliveryEngineOptions {
    * Default 64.
    */
   flushSize?: number;
-  /** How long an outcome may wait for others to be recorded with, in ms. Default 5. */
+  /** How long an outcome may wait for others to be recorded with, in ms. Default 10. */
   flushDelayMs?: number;
   /**
    * Attempts of one webhook this engine runs at once, at most: the rest of its slots stay for the
@@ -104,7 +104,7 @@ export function engineSettings(options: DeliveryEngineOptions): EngineSettings {
     batchSize: options.batchSize ?? 32,
     concurrency,
     flushSize: positiveWhole('flushSize', options.flushSize ?? 64),
-    flushDelayMs: options.flushDelayMs ?? 5,
+    flushDelayMs: options.flushDelayMs ?? 10,
     webhookShare,
     limits: webhooks.limits,
     pollIntervalMs: options.pollIntervalMs ?? 1_000,

@@ -62,6 +62,17 @@ export interface Rollup {
   histogram: LatencyHistogram;
 }
 
+/** A copy of a rollup (its counts are plain numbers: a copy per field is a deep one). */
+export function copyRollup(rollup: Rollup): Rollup {
+  return {
+    attempted: rollup.attempted,
+    succeeded: rollup.succeeded,
+    failed: rollup.failed,
+    buckets: { ...rollup.buckets },
+    histogram: { ...rollup.histogram },
+  };
+}
+
 export function emptyRollup(): Rollup {
   return {
     attempted: 0,

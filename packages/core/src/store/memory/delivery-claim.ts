@@ -48,16 +48,23 @@ function allowance(
 
 /** Each webhook's oldest claimable deliveries, at most its allowance, oldest first. */
 function headsByWebhook(state: MemoryState, options: ClaimOptions): Map<string, Delivery[]> {
-  const live = liveLeases(state, options.now);
+  // Only an in-flight limit reads the live leases: without limits, no second walk of the outbox.
+  const live = options.limits ? liveLeases(state, options.now) : new Map<string, number>();
   const most = new Map<string, number>();
   const heads = new Map<string, Delivery[]>();
   for (const d of state.deliveries.values()) {
     if (!claimable(state, d, options.now)) continue;
-    const cap = most.get(d.webhook_id) ?? allowance(state, options, d.webhook_id, live);
-    most.set(d.webhook_id, cap);
+    let cap = most.get(d.webhook_id);
+    if (cap === undefined) {
+      cap = allowance(state, options, d.webhook_id, live);
+      most.set(d.webhook_id, cap);
+    }
     if (cap === 0) continue;
-    const due = heads.get(d.webhook_id) ?? [];
-    heads.set(d.webhook_id, due);
+    let due = heads.get(d.webhook_id);
+    if (due === undefined) {
+      due = [];
+      heads.set(d.webhook_id, due);
+    }
     if (due.length === cap && !(d.next_attempt_at < due[due.length - 1]!.next_attempt_at)) continue;
     let at = due.length;
     while (at > 0 && d.next_attempt_at < due[at - 1]!.next_attempt_at) at--;
@@ -127,7 +134,7 @@ export function claimDue(state: MemoryState, journal: Journal, options: ClaimOpt
         name: webhook.name,
         url: webhook.url,
         secret_sealed: webhook.secret_sealed,
-        headers: structuredClone(webhook.headers ?? []),
+        headers: (webhook.headers ?? []).map((header) => ({ ...header })),
         client_certificate: webhook.client_certificate ? { ...webhook.client_certificate } : null,
         signature_scheme: webhook.signature_scheme ?? 'latchkey',
         previous_secret: webhook.previous_secret ?? null,

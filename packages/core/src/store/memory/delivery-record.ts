@@ -9,24 +9,28 @@ import type { AuditWebhook, Delivery, DeliveryAttempt } from '../../model.js';
 import type { AttemptRecord } from '../ports/deliveries.js';
 import { rollUp } from './delivery-rollups.js';
 import { addToLaterTotals } from './running-totals.js';
-import { clone, type Journal, type MemoryState } from './state.js';
+import type { Journal, MemoryState } from './state.js';
 
 type Outcome = AttemptRecord['outcome'];
 
 /** Appends the attempt to its webhook's log. */
 function logAttempt(state: MemoryState, journal: Journal, attempt: DeliveryAttempt): void {
   const list = state.attempts.get(attempt.webhook_id) ?? [];
-  list.push(clone(attempt));
+  list.push({ ...attempt, error: attempt.error && { ...attempt.error } });
   state.attempts.set(attempt.webhook_id, list);
   journal?.push(() => list.pop());
 }
 
-/** The webhook's `last_delivery`, `last_error` and `consecutive_failures` after the attempt. */
+/**
+ * The webhook's `last_delivery`, `last_error` and `consecutive_failures` after the attempt; the
+ * undo restores those and `status`, the fields an attempt's record changes (objects replaced, never
+ * changed in place, so the undo keeps them as they are).
+ */
 function updateHealth(journal: Journal, webhook: AuditWebhook, attempt: DeliveryAttempt, outcome: Outcome) {
-  const before = clone(webhook);
-  journal?.push(() => Object.assign(webhook, before));
+  const { last_delivery, last_error, consecutive_failures, status } = webhook;
+  journal?.push(() => Object.assign(webhook, { last_delivery, last_error, consecutive_failures, status }));
   webhook.last_delivery = lastDeliveryOf(attempt);
-  if (attempt.error) webhook.last_error = clone(attempt.error);
+  if (attempt.error) webhook.last_error = { ...attempt.error };
   if (outcome === 'delivered') webhook.consecutive_failures = 0;
   else if (outcome !== 'test') webhook.consecutive_failures++;
 }

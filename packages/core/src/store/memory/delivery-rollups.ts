@@ -1,6 +1,7 @@
 /** The minute and hour rollups of delivery attempts in memory. */
 import type { AttemptShare } from '../../metrics/attempt-share.js';
 import {
+  copyRollup,
   emptyRollup,
   mergeRollup,
   ROLLUP_UNITS,
@@ -8,7 +9,7 @@ import {
   type RollupUnit,
 } from '../../metrics/rollup.js';
 import { pruneTotals } from './running-totals.js';
-import { clone, deleteWhere, type Journal, type MemoryState } from './state.js';
+import { deleteWhere, type Journal, type MemoryState } from './state.js';
 
 /** Adds an attempt's share to its webhook's minute and hour rollups, with the undo. */
 export function rollUp(
@@ -21,7 +22,7 @@ export function rollUp(
     const start = share.starts[unit];
     const key = `${attempt.webhook_id}|${unit}|${start}`;
     const existing = state.rollups.get(key);
-    const before = existing ? clone(existing.rollup) : null;
+    const before = existing ? copyRollup(existing.rollup) : null;
     const stored = existing ?? {
       organization_id: attempt.organization_id,
       webhook_id: attempt.webhook_id,

@@ -6,7 +6,7 @@
  */
 
 import { type AttemptShare, countsBefore } from '../../metrics/attempt-share.js';
-import { emptyRollup, mergeRollup, type Rollup } from '../../metrics/rollup.js';
+import { copyRollup, emptyRollup, mergeRollup, type Rollup } from '../../metrics/rollup.js';
 import { coversRollup, supersedes, totalCover } from '../../metrics/running-total.js';
 import { clone, deleteWhere, type Journal, type MemoryState, type StoredTotal } from './state.js';
 
@@ -19,7 +19,7 @@ export function addToLaterTotals(
 ): void {
   for (const stored of state.totals.values()) {
     if (stored.webhook_id !== webhookId || !countsBefore(share, stored.boundary)) continue;
-    const before = clone(stored.rollup);
+    const before = copyRollup(stored.rollup);
     mergeRollup(stored.rollup, share.rollup);
     journal?.push(() => {
       stored.rollup = before;
