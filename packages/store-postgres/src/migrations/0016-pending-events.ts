@@ -19,5 +19,7 @@ export const pendingEvents: Migration = {
       created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (organization_id, n)
     )`,
+    // The sweep looks for drafts older than its period, left by a process that died before sealing.
+    `CREATE INDEX activity_pending_events_by_age ON ${t.pendingEvents} (created_at)`,
   ],
 };
