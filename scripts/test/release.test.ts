@@ -40,7 +40,7 @@ describe('release artifacts', () => {
       expect(made.code).toBe(0);
     }
     builtCheckout = /checkout kept at (.+)$/m.exec(builds[0]!.stderr)?.[1] ?? '';
-  }, 480_000);
+  }, 600_000);
 
   afterAll(() => {
     if (builtCheckout) rmSync(join(builtCheckout, '..'), { recursive: true, force: true });
