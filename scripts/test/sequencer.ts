@@ -5,7 +5,9 @@
  * nothing on a fresh clone, where `npm test` runs, and there the largest files are mostly quick.
  * The seconds below are the files' durations in one full run on a busy 2-core machine: only their
  * order matters. A file not listed starts after those listed, in Vitest's own order; list a new
- * file here when it takes more than a few seconds.
+ * file here when it takes more than a few seconds. The files of a project that shares its workers
+ * (`isolate: false`) start after all the others, one after another, so a worker goes from one to
+ * the next without starting again (Vitest keeps a shared worker only when the next file shares it).
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -69,10 +71,12 @@ export class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const base = await super.sort(files);
     const position = new Map(base.map((spec, i) => [spec, i]));
-    // Array.prototype.sort is stable; the projects' group order stays the first key.
+    const shared = (spec: TestSpecification) => (spec.project.config.isolate === false ? 1 : 0);
+    // The projects' group order stays the first key.
     return [...base].sort(
       (a, b) =>
         a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
+        shared(a) - shared(b) ||
         expected(b) - expected(a) ||
         position.get(a)! - position.get(b)!,
     );
