@@ -1,11 +1,10 @@
 /** How the release test runs `pnpm release:artifacts`, `latchkey release verify` and other tools. */
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLI_BUNDLE } from './cli-bundle.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'packages/cli/bin/latchkey.mjs');
 /** A throwaway Ed25519 key pair, PEM. */
 export const keyPair = () => {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -35,6 +34,10 @@ export const releaseArtifacts = (out: string, key?: string, extra: string[] = []
     LATCHKEY_RELEASE_SIGNING_KEY: key ?? '',
   });
 
-/** `latchkey release verify DIR --key KEY`. */
+/**
+ * `latchkey release verify DIR --key KEY`, from the CLI's sources bundled for the tests (one plain
+ * Node process a run, where the launcher starts two and compiles the sources: the test runs it a
+ * dozen times). The launcher has its own tests.
+ */
 export const verify = (dir: string, key: string) =>
-  run(process.execPath, [BIN, 'release', 'verify', dir, '--key', key]);
+  run(process.execPath, [CLI_BUNDLE, 'release', 'verify', dir, '--key', key]);

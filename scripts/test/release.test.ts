@@ -40,7 +40,7 @@ describe('release artifacts', () => {
       expect(made.code).toBe(0);
     }
     builtCheckout = /checkout kept at (.+)$/m.exec(builds[0]!.stderr)?.[1] ?? '';
-  }, 480_000);
+  }, 600_000);
 
   afterAll(() => {
     if (builtCheckout) rmSync(join(builtCheckout, '..'), { recursive: true, force: true });
@@ -214,6 +214,8 @@ describe('release artifacts', () => {
     writeFileSync(file, bytes);
   };
 
+  // A dozen `release verify` runs, each compiling the CycloneDX schema: more than the default
+  // timeout while the suite shares the machine.
   it('fails the right check, with exit 5, for every kind of damage', async () => {
     const core = 'latchkey-core-0.1.0.tgz';
     expect(await damaged((d) => flipByte(join(d, core), (n) => n - 30))).toEqual(['checksums', 'subjects']);
@@ -277,7 +279,7 @@ describe('release artifacts', () => {
     expect(forgedRun.stdout).toMatch(/^FAIL signature: /m);
     expect(forgedRun.code).toBe(5);
     expect((await verify(forged, join(forged, 'release-key.pub'))).code).toBe(0);
-  });
+  }, 120_000);
 
   it('refuses to build without a signing key, writing nothing', async () => {
     const out = join(work, 'keyless');

@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { Decrypter } from 'age-encryption';
 import { type BackupManifest, ManifestBuilder } from './backup-manifest.js';
 import { CliError, EXIT } from './exit-codes.js';
 
@@ -70,6 +69,8 @@ function fileStream(file: string): ReadableStream<Uint8Array> {
 
 /** The file's plaintext, chunk by chunk; a wrong key, a damaged or a cut file is a verification failure. */
 export async function* decrypted(file: string, key: BackupKey): AsyncGenerator<Uint8Array> {
+  // Loaded when a backup is read, not with every command (a tenth of a second at start).
+  const { Decrypter } = await import('age-encryption');
   const decrypter = new Decrypter();
   try {
     if ('passphrase' in key) decrypter.addPassphrase(key.passphrase);

@@ -9,7 +9,6 @@ import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { Encrypter } from 'age-encryption';
 import type { Command } from 'commander';
 import { readPassphrase } from '../backup-file.js';
 import { ManifestBuilder } from '../backup-manifest.js';
@@ -34,6 +33,8 @@ export function registerBackup(program: Command): void {
         if (recipients.length > 0 === Boolean(options.passphraseFile)) {
           throw new CliError('Give --recipient (one or more) or --passphrase-file, not both.', EXIT.usage);
         }
+        // Loaded when a backup is written, not with every command (a tenth of a second at start).
+        const { Encrypter } = await import('age-encryption');
         const encrypter = new Encrypter();
         for (const recipient of recipients) {
           if (!/^age1[02-9ac-hj-np-z]{58}$/.test(recipient)) {

@@ -1,0 +1,84 @@
+/**
+ * The order the test files start in: the longest first, so the few files that take a minute or two
+ * do not start last and leave the other workers idle at the end of the run. Vitest's own order
+ * (longest first by the durations it cached on the last run, else the largest file first) knows
+ * nothing on a fresh clone, where `npm test` runs, and there the largest files are mostly quick.
+ * The seconds below are the files' durations in one full run on a busy 2-core machine: only their
+ * order matters. A file not listed starts after those listed, in Vitest's own order; list a new
+ * file here when it takes more than a few seconds. The files of a project that shares its workers
+ * (`isolate: false`) start after all the others, one after another, so a worker goes from one to
+ * the next without starting again (Vitest keeps a shared worker only when the next file shares it).
+ */
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const SECONDS = new Map<string, number>([
+  ['scripts/test/release.test.ts', 292],
+  ['packages/store-postgres/test/http-conformance.test.ts', 129],
+  ['packages/cli/test/backup-restore.test.ts', 126],
+  ['packages/cli/test/token-and-terminal.test.ts', 116],
+  ['packages/cli/test/cli.test.ts', 114],
+  ['examples/fastify/src/server.test.ts', 88],
+  ['packages/cli/test/pull-local-edits.test.ts', 87],
+  ['packages/adapter-fastify/src/index.test.ts', 87],
+  ['examples/express/src/server.test.ts', 86],
+  ['packages/cli/test/history-rollback.test.ts', 78],
+  ['packages/store-postgres/test/pgbouncer.test.ts', 75],
+  ['packages/adapter-express/src/index.test.ts', 71],
+  ['examples/hono/src/server.test.ts', 65],
+  ['packages/dashboard/test/audit-webhooks.test.ts', 63],
+  ['packages/store-postgres/test/crash.test.ts', 53],
+  ['packages/store-postgres/test/migrations.test.ts', 52],
+  ['scripts/test/readme.test.ts', 50],
+  ['packages/store-postgres/test/keyring-binding.test.ts', 48],
+  ['packages/cli/test/witness-pinning.test.ts', 45],
+  ['packages/adapter-hono/src/index.test.ts', 44],
+  ['packages/cli/test/witness-split-view.test.ts', 44],
+  ['examples/delivery-worker/src/database-cut.test.ts', 43],
+  ['packages/cli/test/backup-tls.test.ts', 42],
+  ['packages/store-postgres/test/store-conformance.test.ts', 39],
+  ['scripts/test/demo.test.ts', 38],
+  ['packages/dashboard/test/activity.test.ts', 34],
+  ['packages/store-postgres/test/explain.test.ts', 28],
+  ['packages/store-postgres/test/delivery-engine.test.ts', 25],
+  ['packages/store-postgres/test/webhook-credentials-at-rest.test.ts', 23],
+  ['packages/store-postgres/test/tree-backfill.test.ts', 22],
+  ['packages/webhook-verifier/test/memory-replay-store.test.ts', 21],
+  ['packages/store-postgres/test/stream-export.test.ts', 18],
+  ['packages/dashboard/test/what-people-see.test.ts', 17],
+  ['packages/store-postgres/test/pglite-options.test.ts', 17],
+  ['packages/dashboard/test/transparency.test.ts', 16],
+  ['packages/dashboard/test/activity-member.test.ts', 15],
+  ['packages/core/src/node/node.test.ts', 15],
+  ['packages/store-postgres/test/traced-deliveries.test.ts', 15],
+  ['packages/store-postgres/test/no-secrets-in-errors.test.ts', 14],
+  ['packages/test-utils/test/in-process.test.ts', 14],
+  ['packages/store-postgres/test/concurrent-pushes.test.ts', 12],
+  ['packages/store-postgres/test/sealed-at-rest.test.ts', 12],
+  ['packages/webhook-verifier/test/redis-replay-store.test.ts', 12],
+  ['examples/express/src/deliveries.test.ts', 10],
+  ['examples/hono/src/deliveries.test.ts', 10],
+  ['examples/fastify/src/deliveries.test.ts', 10],
+  ['packages/cli/test/activity-verify.test.ts', 9],
+  ['packages/store-postgres/test/keyring-upgrade.test.ts', 9],
+  ['packages/store-postgres/test/secret-versions-migration.test.ts', 8],
+]);
+
+/** Seconds a file is expected to take (0 when not listed), by its path from the repository root. */
+const expected = (spec: TestSpecification) =>
+  SECONDS.get(spec.moduleId.slice(spec.project.config.root.length).replace(/^\//, '')) ?? 0;
+
+export class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const base = await super.sort(files);
+    const position = new Map(base.map((spec, i) => [spec, i]));
+    const shared = (spec: TestSpecification) => (spec.project.config.isolate === false ? 1 : 0);
+    // The projects' group order stays the first key.
+    return [...base].sort(
+      (a, b) =>
+        a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
+        shared(a) - shared(b) ||
+        expected(b) - expected(a) ||
+        position.get(a)! - position.get(b)!,
+    );
+  }
+}
