@@ -57,7 +57,9 @@ function claimSql(t: Tables): string {
     ), limited AS (
       SELECT w.id, w.organization_id, ${limitOf('inFlight', '$7')} AS in_flight,
              ${limitOf('perSecond', '$8')} AS per_second
-      FROM hooks h JOIN ${t.webhooks} w ON w.id = h.webhook_id AND w.status = 'active'
+      -- A lookup per webhook by its key (LIMIT keeps the planner from hashing the whole table).
+      FROM hooks h CROSS JOIN LATERAL (SELECT w.id, w.organization_id FROM ${t.webhooks} w
+        WHERE w.id = h.webhook_id AND w.status = 'active' LIMIT 1) w
     ), allowed AS (
       SELECT l.id, l.organization_id, greatest(0, least(
         ($5::jsonb ->> l.id)::int, $4::int, $2::int,
