@@ -7,6 +7,7 @@
 import type { ActivityDraft, LatchkeyStore, StoredVersionValue } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from './keyed.js';
+import { createOrgEnvironment } from './store-org-environment.js';
 
 export interface SecretVersionFixture {
   store: LatchkeyStore;
@@ -19,25 +20,7 @@ const T0 = '2026-11-25T00:00:00.000Z';
 export function describeSecretVersionTests(fixture: () => SecretVersionFixture): void {
   async function setUp() {
     const { store, id } = fixture();
-    const orgId = id('org');
-    await store.organizations.create({ id: orgId, slug: `vh-${orgId.slice(-8)}`, name: 'V', created_at: T0 });
-    const projectId = id('prj');
-    await store.projects.create({
-      id: projectId,
-      organization_id: orgId,
-      slug: 'p',
-      name: 'p',
-      created_at: T0,
-    });
-    const envId = id('env');
-    await store.environments.create({
-      id: envId,
-      organization_id: orgId,
-      project_id: projectId,
-      slug: 'prod',
-      require_strict_conflict_mode: false,
-      created_at: T0,
-    });
+    const { orgId, envId } = await createOrgEnvironment(store, id, 'vh', T0);
     const draft = (): ActivityDraft => ({
       id: id('evt'),
       type: 'push_applied',

@@ -10,6 +10,7 @@ import { type ActivityDraft, type LatchkeyStore, sealCommitted, verifyChain } fr
 import { appendLeaves, EMPTY_TREE, eventLeafHash, treeRoot } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from './keyed.js';
+import { createOrgEnvironment } from './store-org-environment.js';
 
 export interface SequencingFixture {
   store: LatchkeyStore;
@@ -22,25 +23,7 @@ const T0 = '2026-11-27T00:00:00.000Z';
 export function describeSequencingTests(fixture: () => SequencingFixture): void {
   async function environment() {
     const { store, id } = fixture();
-    const orgId = id('org');
-    await store.organizations.create({ id: orgId, slug: `sq-${orgId.slice(-8)}`, name: 'S', created_at: T0 });
-    const projectId = id('prj');
-    await store.projects.create({
-      id: projectId,
-      organization_id: orgId,
-      slug: 'p',
-      name: 'p',
-      created_at: T0,
-    });
-    const envId = id('env');
-    await store.environments.create({
-      id: envId,
-      organization_id: orgId,
-      project_id: projectId,
-      slug: 'prod',
-      require_strict_conflict_mode: false,
-      created_at: T0,
-    });
+    const { orgId, envId } = await createOrgEnvironment(store, id, 'sq', T0);
     return { orgId, envId };
   }
   const draft = (n: number): ActivityDraft => ({
