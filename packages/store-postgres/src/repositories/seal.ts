@@ -17,6 +17,7 @@ import {
 import type { SqlQueryable } from '../driver.js';
 import { int } from '../rows.js';
 import type { Tables } from '../schema-name.js';
+import { eventColumns } from './event-columns.js';
 import { NEW_ID } from './outbox.js';
 import { treeHeadSet, treeNodesStatement, treeParams } from './tree.js';
 
@@ -88,13 +89,7 @@ export async function sealLocked(
   const { events } = batch;
   await tx.query(sealStatement(t), [
     organizationId,
-    events.map((e) => e.seq),
-    events.map((e) => e.id),
-    events.map((e) => e.type),
-    events.map((e) => e.project ?? null),
-    events.map((e) => e.environment ?? null),
-    events.map((e) => e.occurred_at),
-    events.map((e) => JSON.stringify(e)),
+    ...eventColumns(events),
     rows.map((r) => r.traceparent),
     ...ruleParams(events),
     rows.map((r) => int(r.n)),

@@ -5,6 +5,7 @@
 import { extendTree, type RestoreRepository } from '@latchkey/core/store';
 import type { Runner } from '../../runner.js';
 import type { Tables } from '../../schema-name.js';
+import { eventColumns } from '../event-columns.js';
 import { insertVersions } from '../secret-versions.js';
 import { TREE_COLUMNS, treeHeadSet, treeNodesStatement, treeOfRow, treeParams } from '../tree.js';
 
@@ -71,19 +72,7 @@ export function sqlRestoreWrites(
          VALUES ($1, $9::bigint, $10, CASE WHEN $14::text IS NULL THEN 0 ELSE $9::bigint END, COALESCE(decode($14::text, 'hex'), ''::bytea))
          ON CONFLICT (organization_id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash,
            ${treeHeadSet(11, 'EXCLUDED.seq', t.chains)}`,
-        [
-          organizationId,
-          events.map((e) => e.seq),
-          events.map((e) => e.id),
-          events.map((e) => e.type),
-          events.map((e) => e.project ?? null),
-          events.map((e) => e.environment ?? null),
-          events.map((e) => e.occurred_at),
-          events.map((e) => JSON.stringify(e)),
-          last.seq,
-          last.hash,
-          ...treeParams(tree),
-        ],
+        [organizationId, ...eventColumns(events), last.seq, last.hash, ...treeParams(tree)],
       );
     },
   };
