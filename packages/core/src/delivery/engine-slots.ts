@@ -108,12 +108,23 @@ export class InFlight {
 
   /** Drops the queued deliveries with too little of their lease left to be attempted within it. */
   private dropExpired(): void {
+    if (this.queue.length === 0) return;
     const latest = this.settings.now() + this.settings.leaseMarginMs;
     const before = this.queue.length;
     this.queue = this.queue.filter(
-      (claimed) => claimed.delivery.lease_until === null || Date.parse(claimed.delivery.lease_until) > latest,
+      (claimed) =>
+        claimed.delivery.lease_until === null || this.leaseEnd(claimed.delivery.lease_until) > latest,
     );
     this.expired += before - this.queue.length;
+  }
+
+  /** The last lease parsed: a claim leases its whole batch until one time, checked at every start. */
+  private parsedLease = { text: '', ms: 0 };
+
+  /** `lease` in ms since the epoch. */
+  private leaseEnd(lease: string): number {
+    if (this.parsedLease.text !== lease) this.parsedLease = { text: lease, ms: Date.parse(lease) };
+    return this.parsedLease.ms;
   }
 
   /** Starts attempting `claimed` without waiting for it; when it ends, the next queued one starts. */

@@ -87,8 +87,7 @@ export function memoryAuditWebhooks(state: MemoryState, journal: Journal): Audit
       const webhook = find(organizationId, id);
       if (!webhook) return null;
       change(webhook, { status: 'disabled' });
-      for (const delivery of [...state.deliveries.values()]) {
-        if (delivery.webhook_id !== id) continue;
+      for (const delivery of [...state.deliveries.ofWebhook(id)]) {
         state.deliveries.delete(delivery.id);
         journal?.push(() => state.deliveries.set(delivery.id, delivery));
       }
@@ -99,11 +98,13 @@ export function memoryAuditWebhooks(state: MemoryState, journal: Journal): Audit
       if (!webhook) return null;
       change(webhook, { status: 'active', consecutive_failures: 0 });
       let released = 0;
-      for (const delivery of state.deliveries.values()) {
-        if (delivery.webhook_id !== id || delivery.state !== 'held') continue;
+      for (const delivery of [...state.deliveries.ofWebhook(id)]) {
+        if (delivery.state !== 'held') continue;
         const before = { ...delivery };
         Object.assign(delivery, { state: 'pending', attempts: 0, next_attempt_at: at, lease_until: null });
-        journal?.push(() => Object.assign(delivery, before));
+        // Set again (and on undo): the outbox files a delivery by its due time.
+        state.deliveries.set(delivery.id, delivery);
+        journal?.push(() => state.deliveries.set(delivery.id, Object.assign(delivery, before)));
         released++;
       }
       if (released > 0) notifyDeliveryWatchers(state);

@@ -10,16 +10,6 @@ import type { Journal, MemoryState } from './state.js';
 /** Claims of each webhook in the current second: the per-second limit's count, per store. */
 const claimRates = new WeakMap<MemoryState, Map<string, { second: string; claimed: number }>>();
 
-/** Whether `delivery` may be claimed at `now`: pending, due, not leased, of an active webhook. */
-function claimable(state: MemoryState, delivery: Delivery, now: string): boolean {
-  return (
-    delivery.state === 'pending' &&
-    delivery.next_attempt_at <= now &&
-    (delivery.lease_until === null || delivery.lease_until <= now) &&
-    state.webhooks.get(delivery.webhook_id)?.status === 'active'
-  );
-}
-
 /** Live leases by webhook: the attempts in flight on every worker. */
 function liveLeases(state: MemoryState, now: string): Map<string, number> {
   const live = new Map<string, number>();
@@ -46,30 +36,25 @@ function allowance(
   return Math.max(0, most);
 }
 
-/** Each webhook's oldest claimable deliveries, at most its allowance, oldest first. */
+/**
+ * Each active webhook's oldest claimable deliveries (pending, due, not leased), at most its
+ * allowance, oldest first: read from the front of its due order, so a claim never walks the outbox.
+ */
 function headsByWebhook(state: MemoryState, options: ClaimOptions): Map<string, Delivery[]> {
-  // Only an in-flight limit reads the live leases: without limits, no second walk of the outbox.
+  // Only an in-flight limit reads the live leases: without limits, no walk of the outbox.
   const live = options.limits ? liveLeases(state, options.now) : new Map<string, number>();
-  const most = new Map<string, number>();
   const heads = new Map<string, Delivery[]>();
-  for (const d of state.deliveries.values()) {
-    if (!claimable(state, d, options.now)) continue;
-    let cap = most.get(d.webhook_id);
-    if (cap === undefined) {
-      cap = allowance(state, options, d.webhook_id, live);
-      most.set(d.webhook_id, cap);
-    }
+  const { now } = options;
+  for (const webhookId of state.deliveries.webhookIds()) {
+    if (state.webhooks.get(webhookId)?.status !== 'active') continue;
+    const cap = allowance(state, options, webhookId, live);
     if (cap === 0) continue;
-    let due = heads.get(d.webhook_id);
-    if (due === undefined) {
-      due = [];
-      heads.set(d.webhook_id, due);
-    }
-    if (due.length === cap && !(d.next_attempt_at < due[due.length - 1]!.next_attempt_at)) continue;
-    let at = due.length;
-    while (at > 0 && d.next_attempt_at < due[at - 1]!.next_attempt_at) at--;
-    due.splice(at, 0, d);
-    if (due.length > cap) due.pop();
+    const due: Delivery[] = [];
+    state.deliveries.eachDue(webhookId, now, (d) => {
+      if (d.state === 'pending' && (d.lease_until === null || d.lease_until <= now)) due.push(d);
+      return due.length < cap;
+    });
+    if (due.length > 0) heads.set(webhookId, due);
   }
   return heads;
 }

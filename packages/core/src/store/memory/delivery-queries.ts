@@ -46,8 +46,8 @@ export function countDeliveries(
   wanted: Delivery['state'],
 ): number {
   let n = 0;
-  for (const d of state.deliveries.values()) {
-    if (d.organization_id === organizationId && d.webhook_id === webhookId && d.state === wanted) n++;
+  for (const d of state.deliveries.ofWebhook(webhookId)) {
+    if (d.organization_id === organizationId && d.state === wanted) n++;
   }
   return n;
 }

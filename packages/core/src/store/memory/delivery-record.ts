@@ -51,15 +51,18 @@ function settle(
   delivery.attempts++;
   delivery.lease_until = null;
   if (outcome === 'delivered') state.deliveries.delete(delivery.id);
-  else if (outcome === 'retry') delivery.next_attempt_at = attempt.next_attempt_at ?? attempt.at;
-  else if (outcome === 'dead_letter') delivery.state = 'held';
+  else if (outcome === 'retry') {
+    delivery.next_attempt_at = attempt.next_attempt_at ?? attempt.at;
+    // Set again: the outbox files it under its new due time.
+    state.deliveries.set(delivery.id, delivery);
+  } else if (outcome === 'dead_letter') delivery.state = 'held';
 }
 
 /** Moves the webhook to `dead_letter` and holds its other pending deliveries. */
 function deadLetter(state: MemoryState, journal: Journal, webhook: AuditWebhook): void {
   webhook.status = 'dead_letter';
-  for (const other of state.deliveries.values()) {
-    if (other.webhook_id !== webhook.id || other.state !== 'pending') continue;
+  for (const other of state.deliveries.ofWebhook(webhook.id)) {
+    if (other.state !== 'pending') continue;
     const before = { ...other };
     other.state = 'held';
     journal?.push(() => Object.assign(other, before));

@@ -20,9 +20,7 @@ export function replayDeliveries(
 ): number {
   const webhook = state.webhooks.get(webhookId);
   if (!webhook || webhook.organization_id !== organizationId) return 0;
-  const owed = new Set(
-    [...state.deliveries.values()].filter((d) => d.webhook_id === webhookId).map((d) => d.event_id),
-  );
+  const owed = new Set([...state.deliveries.ofWebhook(webhookId)].map((d) => d.event_id));
   let queued = 0;
   for (const event of state.events.get(organizationId) ?? []) {
     if (event.occurred_at < since || (until !== undefined && event.occurred_at >= until)) continue;

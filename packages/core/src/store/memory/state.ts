@@ -23,6 +23,7 @@ import { causingTraceparent } from '../../telemetry/tracing.js';
 import type { RestoreSession } from '../ports/restores.js';
 import type { Cosignature, Witness } from '../ports/witnesses.js';
 import { growMemoryTree, type MemoryTrees } from './activity-tree.js';
+import { DeliveryOutbox } from './delivery-outbox.js';
 
 /** One stored key of an environment. */
 export interface StoredSecret {
@@ -58,8 +59,11 @@ export interface MemoryState {
   webhooks: Map<string, AuditWebhook>;
   /** orgId -> its webhooks' ids, oldest first */
   webhooksByOrg: Map<string, string[]>;
-  /** Deliveries still owed (pending or held); delivered and cancelled ones are dropped. */
-  deliveries: Map<string, Delivery>;
+  /**
+   * Deliveries still owed (pending or held); delivered and cancelled ones are dropped. Kept in due
+   * order by webhook too: a delivery whose due time changes is set again.
+   */
+  deliveries: DeliveryOutbox;
   /** webhookId -> its attempts, oldest first */
   attempts: Map<string, DeliveryAttempt[]>;
   /** `webhookId|minute|start` or `webhookId|hour|start` -> rollup */
@@ -139,7 +143,7 @@ export function createState(maxNonces: number): MemoryState {
     trees: new Map(),
     webhooks: new Map(),
     webhooksByOrg: new Map(),
-    deliveries: new Map(),
+    deliveries: new DeliveryOutbox(),
     attempts: new Map(),
     rollups: new Map(),
     totals: new Map(),
