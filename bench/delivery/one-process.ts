@@ -5,12 +5,14 @@
  * undici loop at the same concurrency: the raw limit of the machine and the receiver.
  *
  * Env: MODE, RECEIVER_URL, COUNT, KEYRING, CONCURRENCY, NODE_EXTRA_CA_CERTS. IPC: sends `{ready}`
- * once the outbox is filled; starts on `{go}`; exits on `{stop}`.
+ * once the outbox is filled; starts on `{go}`; answers `{cpu}` with its CPU seconds and preemptions since `{go}`;
+ * exits on `{stop}`.
  */
 import { readFileSync } from 'node:fs';
 import { createMemoryStore } from '@latchkey/core';
 import { signatureHeaders } from '@latchkey/webhook-verifier';
 import { Agent, request } from 'undici';
+import { ownCpuSeconds, ownPreemptions } from './cpu.js';
 import { fillOutbox } from './fill.js';
 
 const env = process.env;
@@ -59,7 +61,15 @@ async function bare(): Promise<void> {
 }
 
 process.send!({ ready: true });
-process.on('message', async (message: { go?: boolean; stop?: boolean }) => {
+let cpuAtGo = 0;
+let preemptedAtGo = 0;
+process.on('message', async (message: { go?: boolean; cpu?: boolean; stop?: boolean }) => {
+  if (message.go) {
+    cpuAtGo = ownCpuSeconds();
+    preemptedAtGo = ownPreemptions();
+  }
+  if (message.cpu)
+    process.send!({ cpu: ownCpuSeconds() - cpuAtGo, preempted: ownPreemptions() - preemptedAtGo });
   if (message.go && env['MODE'] === 'bare') void bare();
   if (message.go && env['MODE'] !== 'bare')
     void filled.core.startDeliveries({ concurrency, batchSize: concurrency * 2 });

@@ -6,12 +6,13 @@
  * on.
  *
  * Env: DATABASE_URL, SCHEMA, KEYRING, CONCURRENCY, NODE_EXTRA_CA_CERTS. IPC: sends `{ready}`; resets
- * its SQL counters and starts on `{go}`; on `{stop}` drains, sends its counts and its SQL counters
- * (`{counts, sql}`) and exits.
+ * its SQL counters and starts on `{go}`; answers `{cpu}` with its CPU seconds and preemptions since `{go}`; on
+ * `{stop}` drains, sends its counts and its SQL counters (`{counts, sql}`) and exits.
  */
 import { createDeliveryEngine } from '@latchkey/core/webhooks';
 import { createPostgresStore, pgDriver } from '@latchkey/store-postgres';
 import { countingDriver } from './counting-driver.js';
+import { ownCpuSeconds, ownPreemptions } from './cpu.js';
 
 const env = process.env;
 const concurrency = Number(env['CONCURRENCY']);
@@ -29,11 +30,17 @@ const engine = createDeliveryEngine({
   batchSize: concurrency * 2,
 });
 process.send!({ ready: true });
-process.on('message', async (message: { go?: boolean; stop?: boolean }) => {
+let cpuAtGo = 0;
+let preemptedAtGo = 0;
+process.on('message', async (message: { go?: boolean; cpu?: boolean; stop?: boolean }) => {
   if (message.go) {
     driver.reset();
+    cpuAtGo = ownCpuSeconds();
+    preemptedAtGo = ownPreemptions();
     engine.start();
   }
+  if (message.cpu)
+    process.send!({ cpu: ownCpuSeconds() - cpuAtGo, preempted: ownPreemptions() - preemptedAtGo });
   if (message.stop) {
     await engine.stop();
     await store.close();

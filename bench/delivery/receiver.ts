@@ -4,15 +4,18 @@
  * the time between the first and the last arrival (so process start-up is not measured).
  *
  * Env: KEY_FILE, CERT_FILE. IPC: sends `{port}` once listening; takes `{expect: n}`; sends
- * `{count, seconds}` when n have arrived.
+ * `{count, seconds, cpu}` when n have arrived (`cpu`: its CPU seconds since `{expect}`).
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { ownCpuSeconds } from './cpu.js';
 
 let expected = 0;
 let count = 0;
 let first = 0;
+/** CPU seconds used when the deliveries were announced. */
+let cpuAtExpect = 0;
 const server = createServer(
   {
     key: readFileSync(process.env['KEY_FILE']!),
@@ -27,7 +30,11 @@ const server = createServer(
       if (count === 0) first = performance.now();
       count++;
       if (count === expected) {
-        process.send!({ count, seconds: (performance.now() - first) / 1000 });
+        process.send!({
+          count,
+          seconds: (performance.now() - first) / 1000,
+          cpu: ownCpuSeconds() - cpuAtExpect,
+        });
         expected = 0;
       }
     });
@@ -37,6 +44,7 @@ process.on('message', (message: { expect?: number }) => {
   if (message.expect) {
     expected = message.expect;
     count = 0;
+    cpuAtExpect = ownCpuSeconds();
   }
 });
 server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));

@@ -6,7 +6,9 @@
  * arrival at the receiver, so process start-up and filling the outbox are not measured. The
  * PostgreSQL rows also show the statements and transactions per delivery: each worker's driver
  * counts them (`counting-driver.ts`) from the start signal to its stop, and the workers' sums are
- * divided by the deliveries measured.
+ * divided by the deliveries measured. A second table says where the CPU went in each run (the
+ * sending processes, PostgreSQL, the receiver, the whole machine; `cpu.ts`) and how often the
+ * sending processes waited for a core: on a small machine that is what limits more workers.
  *
  *   tsx bench/delivery/run.ts [--deliveries 5000] [--concurrency 16] [--write] [--only bare,engine]
  *                             [--profile dir]
@@ -21,7 +23,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -30,6 +32,7 @@ import { createPostgresStore, pgDriver } from '@latchkey/store-postgres';
 import { makeLoopbackCertificate } from '@latchkey/test-utils/loopback-certificate';
 import { codeVersion, machine, publishResults } from '../push/report.js';
 import { type SqlCounters, sumCounters } from './counting-driver.js';
+import { type CpuSplit, machineBusySeconds, postgresCpuSeconds, postgresTicks } from './cpu.js';
 import { fillOutbox } from './fill.js';
 
 const { values: args } = parseArgs({
@@ -87,16 +90,37 @@ interface Measured {
   perSecond: number;
   /** PostgreSQL: what the workers' drivers were sent, summed over the workers. */
   sql?: SqlCounters;
+  /** CPU seconds from the start signal to the last arrival, by where they went, and that time. */
+  cpu: CpuSplit;
+  wall: number;
 }
 
 /** Starts `workers` (already filled or sharing a filled outbox), tells them to go, times the arrivals. */
 async function timed(workers: ChildProcess[], owed: number): Promise<Measured> {
   await Promise.all(workers.map((worker) => next(worker, 'ready')));
+  const [postgres, machine, started] = [postgresTicks(), machineBusySeconds(), performance.now()];
   receiver.send({ expect: owed });
-  const done = next<{ count: number; seconds: number }>(receiver, 'count');
+  const done = next<{ count: number; seconds: number; cpu: number }>(receiver, 'count');
   for (const worker of workers) worker.send({ go: true });
-  const { count: deliveries, seconds } = await done;
-  return { deliveries, seconds, perSecond: (deliveries - 1) / seconds };
+  const { count: deliveries, seconds, cpu: receiverCpu } = await done;
+  const wall = (performance.now() - started) / 1000;
+  const [postgresAfter, machineAfter] = [postgresTicks(), machineBusySeconds()];
+  const postgresCpu = postgresCpuSeconds(postgres, postgresAfter);
+  const workerCpu = await Promise.all(
+    workers.map((worker) => {
+      const answer = next<{ cpu: number; preempted: number }>(worker, 'cpu');
+      worker.send({ cpu: true });
+      return answer;
+    }),
+  );
+  const cpu: CpuSplit = {
+    workers: workerCpu.reduce((sum, { cpu }) => sum + cpu, 0),
+    preempted: workerCpu.reduce((sum, { preempted }) => sum + preempted, 0),
+    receiver: receiverCpu,
+    ...(postgresCpu !== undefined ? { postgres: postgresCpu } : {}),
+    ...(machine !== undefined && machineAfter !== undefined ? { machine: machineAfter - machine } : {}),
+  };
+  return { deliveries, seconds, perSecond: (deliveries - 1) / seconds, cpu, wall };
 }
 
 async function oneProcess(mode: 'bare' | 'engine'): Promise<Measured> {
@@ -111,7 +135,9 @@ async function oneProcess(mode: 'bare' | 'engine'): Promise<Measured> {
   const exited = new Promise((resolve) => worker.once('exit', resolve));
   worker.send({ stop: true });
   await exited;
-  log(`  ${Math.round(result.perSecond).toLocaleString('en-US')} deliveries/s`);
+  log(
+    `  ${Math.round(result.perSecond).toLocaleString('en-US')} deliveries/s; CPU ${JSON.stringify(result.cpu)} in ${result.wall.toFixed(2)} s`,
+  );
   return result;
 }
 
@@ -143,7 +169,7 @@ async function onPostgres(processes: number, webhooks: number): Promise<Measured
     );
     const sql = sumCounters(stopped.map((s) => s.sql));
     log(
-      `  ${Math.round(result.perSecond).toLocaleString('en-US')} deliveries/s; ${sql.statements.toLocaleString('en-US')} statements, ${sql.transactions.toLocaleString('en-US')} transactions (${sql.retries} retried)`,
+      `  ${Math.round(result.perSecond).toLocaleString('en-US')} deliveries/s; ${sql.statements.toLocaleString('en-US')} statements, ${sql.transactions.toLocaleString('en-US')} transactions (${sql.retries} retried); CPU ${JSON.stringify(result.cpu)} in ${result.wall.toFixed(2)} s`,
     );
     return { ...result, sql };
   } finally {
@@ -205,6 +231,16 @@ function postgresGoals(): string[] {
     `- PostgreSQL, 1 worker: at most ${transactions.toFixed(2)} transactions per delivery: ${verdict(transactions <= 0.1)} the 0.1 goal.`,
   ];
 }
+/** A row of the CPU table: each share of the run's CPU in cores (CPU seconds per second of the run). */
+const cores = (seconds: number | undefined, r: Measured) =>
+  seconds === undefined ? '–' : (seconds / r.wall).toFixed(2);
+const cpuRow = (name: string, r: Measured | undefined) => {
+  if (r === undefined) return `| ${name} | – | – | – | – | – | – | – |`;
+  const { workers, receiver, postgres, machine } = r.cpu;
+  const other =
+    machine === undefined || postgres === undefined ? undefined : machine - workers - receiver - postgres;
+  return `| ${name} | ${r.wall.toFixed(2)} | ${cores(workers, r)} | ${cores(postgres, r)} | ${cores(receiver, r)} | ${cores(other === undefined ? undefined : Math.max(0, other), r)} | ${cores(machine, r)} | ${((r.cpu.preempted / r.deliveries) * 1000).toFixed(0)} |`;
+};
 const engineRatio = (results.get('engine')?.perSecond ?? 0) / bare.perSecond;
 const block = [
   `Date: ${at.slice(0, 10)}. Machine: ${machine()}. Code: ${codeVersion()}. PostgreSQL and the receiver on the same machine.`,
@@ -228,5 +264,20 @@ const block = [
   '',
   `- The engine in one process reaches ${engineRatio.toFixed(2)}x of the bare loop: ${engineRatio >= GOAL ? 'meets' : 'MISSES'} the ${GOAL}x goal.`,
   ...postgresGoals(),
+  '',
+  `Where the CPU went in each of those runs, in cores (CPU seconds per second, from the start signal to the last arrival; the machine has ${availableParallelism()}): the sending process(es) as each measures itself, PostgreSQL's server processes and the machine as a whole from /proc, "other" the machine's rest (the bench's own parent process, anything else running); preemptions are the times a sending process was taken off a core while it could still run (its \`nonvoluntary_ctxt_switches\`), that is, waited for a core.`,
+  '',
+  '| contender | seconds | sending process(es) | PostgreSQL | receiver | other | machine busy | sender preemptions per 1,000 deliveries |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  cpuRow('bare undici loop', bare),
+  cpuRow('engine, one process, in-memory store', results.get('engine')),
+  ...[1, 8].flatMap((webhooks) =>
+    [1, 2, 4].map((processes) =>
+      cpuRow(
+        `engine on PostgreSQL, ${processes} worker${processes > 1 ? 's' : ''}, ${webhooks} webhook${webhooks > 1 ? 's' : ''}`,
+        results.get(`pg${processes}x${webhooks}`),
+      ),
+    ),
+  ),
 ].join('\n');
 publishResults(block, { id: 'delivery', heading: 'Audit webhook delivery' }, args.write);
