@@ -82,3 +82,21 @@ export interface CpuSplit {
   postgres?: number;
   machine?: number;
 }
+
+/**
+ * Waits, up to `most` ms, until the machine has been nearly idle (under `cores` busy) for a
+ * quarter of a second: other work on a shared machine disturbs a short run, and the runs before
+ * (a worker still exiting, PostgreSQL writing behind) should have settled. Resolves with the ms
+ * waited; at once where /proc is missing.
+ */
+export async function quietMachine(cores = 0.5, most = 10_000): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const before = machineBusySeconds();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const after = machineBusySeconds();
+    const waited = performance.now() - started;
+    if (before === undefined || after === undefined || (after - before) / 0.25 < cores || waited >= most)
+      return waited;
+  }
+}

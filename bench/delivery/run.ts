@@ -32,7 +32,7 @@ import { createPostgresStore, pgDriver } from '@latchkey/store-postgres';
 import { makeLoopbackCertificate } from '@latchkey/test-utils/loopback-certificate';
 import { codeVersion, machine, publishResults } from '../push/report.js';
 import { type SqlCounters, sumCounters } from './counting-driver.js';
-import { type CpuSplit, machineBusySeconds, postgresCpuSeconds, postgresTicks } from './cpu.js';
+import { type CpuSplit, machineBusySeconds, postgresCpuSeconds, postgresTicks, quietMachine } from './cpu.js';
 import { fillOutbox } from './fill.js';
 
 const { values: args } = parseArgs({
@@ -50,7 +50,7 @@ const count = Number(args.deliveries);
 const concurrency = Number(args.concurrency);
 const url = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
 const GOAL = 0.5;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const at = new Date().toISOString();
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const dir = mkdtempSync(join(tmpdir(), 'latchkey-bench-delivery-'));
@@ -98,6 +98,8 @@ interface Measured {
 /** Starts `workers` (already filled or sharing a filled outbox), tells them to go, times the arrivals. */
 async function timed(workers: ChildProcess[], owed: number): Promise<Measured> {
   await Promise.all(workers.map((worker) => next(worker, 'ready')));
+  const waited = await quietMachine();
+  if (waited >= 1_000) log(`  waited ${(waited / 1000).toFixed(1)} s for the machine to quieten`);
   const [postgres, machine, started] = [postgresTicks(), machineBusySeconds(), performance.now()];
   receiver.send({ expect: owed });
   const done = next<{ count: number; seconds: number; cpu: number }>(receiver, 'count');
@@ -179,10 +181,14 @@ async function onPostgres(processes: number, webhooks: number): Promise<Measured
 }
 
 const results = new Map<string, Measured>();
+/** The sending process's CPU µs per delivery over all rounds of a one-process contender. */
+const cpuPerDelivery = new Map<string, number>();
+const microsPerDelivery = (runs: Measured[]) =>
+  (runs.reduce((sum, r) => sum + r.cpu.workers, 0) * 1e6) / runs.reduce((sum, r) => sum + r.deliveries, 0);
 /** The run with the median rate. */
 const median = (runs: Measured[]) => [...runs].sort((a, b) => a.perSecond - b.perSecond)[runs.length >> 1]!;
 try {
-  // The one-process contenders take turns, three rounds, and each keeps its median run: short runs
+  // The one-process contenders take turns, five rounds, and each keeps its median run: short runs
   // on a small machine are noisy, and taking turns spreads any drift over both.
   const bareRuns: Measured[] = [];
   const engineRuns: Measured[] = [];
@@ -192,6 +198,8 @@ try {
   }
   results.set('bare', median(bareRuns));
   if (engineRuns.length > 0) results.set('engine', median(engineRuns));
+  cpuPerDelivery.set('bare', microsPerDelivery(bareRuns));
+  if (engineRuns.length > 0) cpuPerDelivery.set('engine', microsPerDelivery(engineRuns));
   for (const webhooks of !only || only.has('postgres') ? [1, 8] : []) {
     for (const processes of [1, 2, 4]) {
       results.set(`pg${processes}x${webhooks}`, await onPostgres(processes, webhooks));
@@ -242,10 +250,18 @@ const cpuRow = (name: string, r: Measured | undefined) => {
   return `| ${name} | ${r.wall.toFixed(2)} | ${cores(workers, r)} | ${cores(postgres, r)} | ${cores(receiver, r)} | ${cores(other === undefined ? undefined : Math.max(0, other), r)} | ${cores(machine, r)} | ${((r.cpu.preempted / r.deliveries) * 1000).toFixed(0)} |`;
 };
 const engineRatio = (results.get('engine')?.perSecond ?? 0) / bare.perSecond;
+/** The one-process contenders' CPU per delivery, all rounds: less disturbed by other work than rates. */
+function cpuLine(): string[] {
+  const [bareCpu, engineCpu] = [cpuPerDelivery.get('bare'), cpuPerDelivery.get('engine')];
+  if (bareCpu === undefined || engineCpu === undefined) return [];
+  return [
+    `- CPU per delivery in the sending process over all ${ROUNDS} rounds: the bare loop ${bareCpu.toFixed(0)} µs, the engine ${engineCpu.toFixed(0)} µs; per CPU second the engine delivers ${(bareCpu / engineCpu).toFixed(2)}x what the bare loop does.`,
+  ];
+}
 const block = [
   `Date: ${at.slice(0, 10)}. Machine: ${machine()}. Code: ${codeVersion()}. PostgreSQL and the receiver on the same machine.`,
   '',
-  `\`pnpm bench:delivery\`: ${count.toLocaleString('en-US')} deliveries queued (events plus the webhooks' own creation events), for one audit webhook or spread over eight of one organization, then delivered over HTTPS with keep-alive to a loopback receiver in a process of its own that answers 204; ${concurrency} requests in flight per process. Rates run from the first arrival to the last; the one-process contenders take turns for three rounds and each keeps its median. "bare undici loop" posts the same event bodies, signed beforehand, with \`undici.request\` and nothing else, over as many connections as the engine keeps per receiver (8): the raw limit. The engine claims, signs each attempt afresh, sends through the SSRF guard (address vetted, connection pinned), and records the outcomes in batches: a flush, one transaction, when the batch is complete, 64 outcomes wait or 10 ms have passed (on PostgreSQL two statements: one locking the webhooks and the leases, one writing the attempt rows, minute and hour rollups, running totals, webhook state and delivery states). The \`tree\` fields of a claimed batch are read in one statement.`,
+  `\`pnpm bench:delivery\`: ${count.toLocaleString('en-US')} deliveries queued (events plus the webhooks' own creation events), for one audit webhook or spread over eight of one organization, then delivered over HTTPS with keep-alive to a loopback receiver in a process of its own that answers 204; ${concurrency} requests in flight per process. Rates run from the first arrival to the last; the one-process contenders take turns for five rounds and each keeps its median; each run starts once the machine has been nearly idle (under half a core busy) for a quarter of a second, or after 10 s. "bare undici loop" posts the same event bodies, signed beforehand, with \`undici.request\` and nothing else, over as many connections as the engine keeps per receiver (8): the raw limit. The engine claims, signs each attempt afresh, sends through the SSRF guard (address vetted, connection pinned), and records the outcomes in batches: a flush, one transaction, when the batch is complete, 64 outcomes wait or 10 ms have passed (on PostgreSQL two statements: one locking the webhooks and the leases, one writing the attempt rows, minute and hour rollups, running totals, webhook state and delivery states). The \`tree\` fields of a claimed batch are read in one statement.`,
   '',
   "Statements and transactions per delivery (PostgreSQL only) are counted in each worker's database driver, from the start signal to its stop, summed over the workers and divided by the deliveries. Statements are the queries the store sends, on the pool or inside a transaction; the BEGIN and COMMIT the driver puts around each transaction (and its look at the transaction id before COMMIT) are not counted, nor are LISTEN and its notifications. Transactions count each attempt, a retried one again. Both include the engine's start and the claims that find nothing once the outbox is empty.",
   '',
@@ -264,6 +280,7 @@ const block = [
   '',
   `- The engine in one process reaches ${engineRatio.toFixed(2)}x of the bare loop: ${engineRatio >= GOAL ? 'meets' : 'MISSES'} the ${GOAL}x goal.`,
   ...postgresGoals(),
+  ...cpuLine(),
   '',
   `Where the CPU went in each of those runs, in cores (CPU seconds per second, from the start signal to the last arrival; the machine has ${availableParallelism()}): the sending process(es) as each measures itself, PostgreSQL's server processes and the machine as a whole from /proc, "other" the machine's rest (the bench's own parent process, anything else running); preemptions are the times a sending process was taken off a core while it could still run (its \`nonvoluntary_ctxt_switches\`), that is, waited for a core.`,
   '',
