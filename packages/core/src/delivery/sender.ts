@@ -132,7 +132,15 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
           retryAfterSeconds: null,
         };
       }
-      const signal = AbortSignal.timeout(timeoutMs);
+      // A timer cleared when the attempt ends, not `AbortSignal.timeout`: that one's timer lives on
+      // until the timeout has passed, for every attempt, and costs many times more to set up.
+      const abort = new AbortController();
+      const timer = setTimeout(
+        () => abort.abort(new DOMException('the attempt timed out', 'TimeoutError')),
+        timeoutMs,
+      );
+      timer.unref();
+      const { signal } = abort;
       const sentAt = Date.now();
       try {
         const pool = pools.pool(clientCertificate);
@@ -178,6 +186,8 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
           ),
           retryAfterSeconds: null,
         };
+      } finally {
+        clearTimeout(timer);
       }
     },
     close: () => pools.close(),
