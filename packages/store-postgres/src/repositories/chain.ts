@@ -15,7 +15,7 @@ import { int } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { queueParams, queueStatement } from './outbox.js';
-import { type LockedChain, sealLocked } from './seal.js';
+import { type LockedChain, pendingColumns, pendingOfRow, sealLocked } from './seal.js';
 import { TREE_COLUMNS, treeHeadSet, treeNodesStatement, treeOfRow, treeParams } from './tree.js';
 
 /** Locks the organization's chain head (creating it, race-safely, before the first event) and reads it. */
@@ -59,12 +59,30 @@ export async function lockChain(
 
 /**
  * Locks the chain head and seals every pending event of the organization (see `seal.ts`), in one
- * transaction of its own (or the caller's); returns how many it sealed.
+ * transaction of its own (or the caller's); returns how many it sealed. The statement that locks
+ * the head also reads the pending events, in its snapshot, which it took before the lock was
+ * granted: when the head moved in between (another seal or append committed meanwhile, so some of
+ * those events may be sealed already), they are read again, after the lock.
  */
 export function sealPending(db: Runner, t: Tables, organizationId: string): Promise<number> {
   return db.atomic(async (tx) => {
-    const locked = await lockChain(tx, t, organizationId);
-    return (await sealLocked(tx, t, organizationId, locked)).sealed;
+    type Row = { seq: unknown; hash: string; tree_size: unknown; tree_frontier: string; seen_seq: unknown };
+    const { rows } = await tx.query<Row & Parameters<typeof pendingOfRow>[0]>(
+      `SELECT seq, hash, ${TREE_COLUMNS},
+         (SELECT s.seq FROM ${t.chains} s WHERE s.organization_id = $1) AS seen_seq, ${pendingColumns(t)}
+       FROM ${t.chains} WHERE organization_id = $1 FOR UPDATE`,
+      [organizationId],
+    );
+    const row = rows[0];
+    if (!row) {
+      // No chain head yet: the first event's path creates it.
+      const locked = await lockChain(tx, t, organizationId);
+      return (await sealLocked(tx, t, organizationId, locked)).sealed;
+    }
+    const seq = int(row.seq);
+    const locked = { head: seq === 0 ? null : { seq, hash: row.hash }, tree: treeOfRow(row) };
+    const current = int(row.seen_seq) === seq;
+    return (await sealLocked(tx, t, organizationId, locked, current ? pendingOfRow(row) : undefined)).sealed;
   });
 }
 

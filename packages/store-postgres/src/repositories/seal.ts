@@ -66,38 +66,70 @@ function ruleParams(events: readonly ActivityEvent[]): unknown[] {
   return [...rule, ...selectors];
 }
 
+/** The organization's pending events, oldest first: their row numbers, drafts and traceparents. */
+export interface PendingEvents {
+  ns: number[];
+  drafts: ActivityDraft[];
+  traceparents: (string | null)[];
+}
+
+/**
+ * The columns that read every pending event of the organization `$1` as one row (in `n` order): the
+ * row numbers, the drafts as one JSON array text, the traceparents. Read as {@link pendingOfRow}.
+ */
+export function pendingColumns(t: Tables): string {
+  return `(SELECT array_agg(n ORDER BY n) FROM ${t.pendingEvents} p WHERE p.organization_id = $1) AS pending_ns,
+    (SELECT '[' || string_agg(draft, ',' ORDER BY n) || ']' FROM ${t.pendingEvents} p WHERE p.organization_id = $1) AS pending_drafts,
+    (SELECT array_agg(traceparent ORDER BY n) FROM ${t.pendingEvents} p WHERE p.organization_id = $1) AS pending_traceparents`;
+}
+
+/** The pending events {@link pendingColumns} read (one JSON parse for every draft). */
+export function pendingOfRow(row: {
+  pending_ns: unknown[] | null;
+  pending_drafts: string | null;
+  pending_traceparents: (string | null)[] | null;
+}): PendingEvents {
+  return {
+    ns: (row.pending_ns ?? []).map(int),
+    drafts: row.pending_drafts === null ? [] : (JSON.parse(row.pending_drafts) as ActivityDraft[]),
+    traceparents: row.pending_traceparents ?? [],
+  };
+}
+
 /**
  * Seals every pending event of the organization after `locked` (the chain head, locked by the
- * caller's transaction), and returns the chain after them and how many it sealed.
+ * caller's transaction), and returns the chain after them and how many it sealed. `pending`, when
+ * given, are those events as read under the lock; without it they are read here.
  */
 export async function sealLocked(
   tx: SqlQueryable,
   t: Tables,
   organizationId: string,
   locked: LockedChain,
+  pending?: PendingEvents,
 ): Promise<LockedChain & { sealed: number }> {
-  const { rows } = await tx.query<{ n: unknown; draft: string; traceparent: string | null }>(
-    `SELECT n, draft, traceparent FROM ${t.pendingEvents} WHERE organization_id = $1 ORDER BY n`,
-    [organizationId],
-  );
-  if (rows.length === 0) return { ...locked, sealed: 0 };
-  const batch = sealBatch(
-    rows.map((r) => JSON.parse(r.draft) as ActivityDraft),
-    locked.head,
-    locked.tree,
-  );
+  const { ns, drafts, traceparents } = pending ?? (await readPending(tx, t, organizationId));
+  if (ns.length === 0) return { ...locked, sealed: 0 };
+  const batch = sealBatch(drafts, locked.head, locked.tree);
   const { events } = batch;
   await tx.query(sealStatement(t), [
     organizationId,
     ...eventColumns(events),
-    rows.map((r) => r.traceparent),
+    traceparents,
     ...ruleParams(events),
-    rows.map((r) => int(r.n)),
+    ns,
     batch.head!.seq,
     batch.head!.hash,
     ...treeParams(batch.tree),
   ]);
   return { head: batch.head, tree: batch.tree?.tree ?? locked.tree, sealed: events.length };
+}
+
+async function readPending(tx: SqlQueryable, t: Tables, organizationId: string): Promise<PendingEvents> {
+  const { rows } = await tx.query<Parameters<typeof pendingOfRow>[0]>(`SELECT ${pendingColumns(t)}`, [
+    organizationId,
+  ]);
+  return pendingOfRow(rows[0]!);
 }
 
 /**
