@@ -42,6 +42,11 @@ export interface SignedPush {
   at: string;
   /** Makes the request's activity events (the route context's `event`). */
   event<T extends EventType>(type: T, data: EventData<T>, extra?: Partial<ActivityDraft>): ActivityDraft;
+  /**
+   * The device the body names, when it was read with the request's records; used when its id is
+   * the body's `device_id`, else the device is read here.
+   */
+  device?: Device | null | undefined;
 }
 
 /** An applied push: each key's new version and the id of the event that records it. */
@@ -57,7 +62,13 @@ export interface PushApplied {
  */
 export async function applySignedPush(services: PushServices, push: SignedPush): Promise<PushApplied> {
   const { body, organization, environment } = push;
-  const device = await pushingDevice(services.store, organization.id, body.device_id, push.principal.user);
+  const device = await pushingDevice(
+    services.store,
+    organization.id,
+    body.device_id,
+    push.principal.user,
+    push.device,
+  );
   const nowMs = services.now();
   const tolerance = services.signatureToleranceSeconds;
   const address = {
