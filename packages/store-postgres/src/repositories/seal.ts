@@ -27,10 +27,22 @@ export interface LockedChain {
   tree: TreeState;
 }
 
+/**
+ * The seal's one statement. It writes only when the chain head still is what the seal was computed
+ * after (`seq` $22 and tree size $23; always so under the head's lock): the head's move is the gate
+ * every other write joins, so a seal computed from a head another seal moved meanwhile writes
+ * nothing and answers `moved` false.
+ */
 function sealStatement(t: Tables): string {
-  return `WITH e AS (
+  const moved = 'EXISTS (SELECT 1 FROM moved)';
+  return `WITH moved AS (
+      UPDATE ${t.chains} SET seq = $16, hash = $17, ${treeHeadSet(18, '$16')}
+      WHERE organization_id = $1 AND seq = $22 AND tree_size = $23
+      RETURNING 1
+    ), e AS (
       SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::text[])
         AS e(seq, id, type, project, environment, occurred_at, body, traceparent)
+      WHERE ${moved}
     ), stored_events AS (
       INSERT INTO ${t.events} (organization_id, seq, id, type, project, environment, occurred_at, body)
       SELECT $1, e.seq, e.id, e.type, e.project, e.environment, e.occurred_at, e.body FROM e
@@ -41,10 +53,10 @@ function sealStatement(t: Tables): string {
       JOIN ${t.webhooks} w ON w.organization_id = $1 AND w.status = o.status
       WHERE cardinality(w.event_types) = 0
          OR w.event_types && ARRAY(SELECT s.p FROM unnest($13::bigint[], $14::text[]) AS s(seq, p) WHERE s.seq = e.seq)
-    ), ${treeNodesStatement(t, 18)}sealed AS (
-      DELETE FROM ${t.pendingEvents} WHERE organization_id = $1 AND n = ANY($15::bigint[])
+    ), ${treeNodesStatement(t, 18, moved)}sealed AS (
+      DELETE FROM ${t.pendingEvents} WHERE organization_id = $1 AND n = ANY($15::bigint[]) AND ${moved}
     )
-    UPDATE ${t.chains} SET seq = $16, hash = $17, ${treeHeadSet(18, '$16')} WHERE organization_id = $1`;
+    SELECT ${moved} AS moved`;
 }
 
 /** The outbox rule of each event, flattened for {@link sealStatement}'s `unnest`s. */
@@ -108,11 +120,34 @@ export async function sealLocked(
   locked: LockedChain,
   pending?: PendingEvents,
 ): Promise<LockedChain & { sealed: number }> {
-  const { ns, drafts, traceparents } = pending ?? (await readPending(tx, t, organizationId));
-  if (ns.length === 0) return { ...locked, sealed: 0 };
-  const batch = sealBatch(drafts, locked.head, locked.tree);
+  const sealed = await sealAfter(
+    tx,
+    t,
+    organizationId,
+    locked,
+    pending ?? (await readPending(tx, t, organizationId)),
+  );
+  // Under the lock the head cannot have moved.
+  if (!sealed) throw new Error(`the chain head of ${organizationId} moved under its lock`);
+  return sealed;
+}
+
+/**
+ * Seals `pending` after `chain` as read (in one snapshot with them), in one statement: null when the
+ * head moved since (nothing written then; read again). Needs no lock nor transaction: the statement
+ * is atomic and writes only while the head is the one it was computed after.
+ */
+export async function sealAfter(
+  q: SqlQueryable,
+  t: Tables,
+  organizationId: string,
+  chain: LockedChain,
+  { ns, drafts, traceparents }: PendingEvents,
+): Promise<(LockedChain & { sealed: number }) | null> {
+  if (ns.length === 0) return { ...chain, sealed: 0 };
+  const batch = sealBatch(drafts, chain.head, chain.tree);
   const { events } = batch;
-  await tx.query(sealStatement(t), [
+  const { rows } = await q.query<{ moved: boolean }>(sealStatement(t), [
     organizationId,
     ...eventColumns(events),
     traceparents,
@@ -121,8 +156,11 @@ export async function sealLocked(
     batch.head!.seq,
     batch.head!.hash,
     ...treeParams(batch.tree),
+    chain.head?.seq ?? 0,
+    chain.tree.size,
   ]);
-  return { head: batch.head, tree: batch.tree?.tree ?? locked.tree, sealed: events.length };
+  if (!rows[0]?.moved) return null;
+  return { head: batch.head, tree: batch.tree?.tree ?? chain.tree, sealed: events.length };
 }
 
 async function readPending(tx: SqlQueryable, t: Tables, organizationId: string): Promise<PendingEvents> {
