@@ -1,9 +1,10 @@
 /**
- * The sequencer on SQL: what a seal writes once the organization's chain head is locked. It reads
- * every pending event of the organization (`activity_pending_events`, in `n` order), seals them by
- * core's rule (`sealBatch`) and, in one statement, stores them, queues their deliveries by the
- * outbox rule (`outboxTable` per event, as `queueStatement` does for one), stores the tree's new
- * nodes, deletes the pending rows and moves the chain head and the tree's frontier.
+ * The sequencer on SQL: what a seal writes. It takes the organization's pending events
+ * (`activity_pending_events`, in `n` order) as read with the chain head, seals them by core's rule
+ * (`sealBatch`) and, in one statement, moves the chain head and the tree's frontier if the head is
+ * still the one read (or locked) and, joined to that move, stores the events, queues their
+ * deliveries by the outbox rule (`outboxTable` per event, as `queueStatement` does for one), stores
+ * the tree's new nodes and deletes the pending rows.
  */
 import {
   type ActivityDraft,
