@@ -31,6 +31,11 @@ export interface SqlDriver extends SqlQueryable {
    * {@link transaction}.
    */
   sealTransaction?<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  /** Optional: {@link query} on the connections kept for the sequencer's seals (see `sealTransaction`). */
+  sealQuery?<Row = Record<string, unknown>>(
+    text: string,
+    params?: readonly unknown[],
+  ): Promise<SqlResult<Row>>;
   /**
    * Streams a long result without holding it: the first column (text, never NULL nor containing a
    * newline) of each row of the `SELECT` `text`, as UTF-8 lines each ending in `\n`, in chunks of

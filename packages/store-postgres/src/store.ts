@@ -109,8 +109,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 /** Where seals run: the driver's connections kept for them when it has some. */
 function sealRunner(driver: SqlDriver): Runner {
   const seal = driver.sealTransaction?.bind(driver);
+  const query = driver.sealQuery?.bind(driver) ?? driver.query.bind(driver);
   return seal
-    ? { query: (text, params) => driver.query(text, params), atomic: (fn) => seal(fn) }
+    ? { query: (text, params) => query(text, params), atomic: (fn) => seal(fn) }
     : driverRunner(driver);
 }
 

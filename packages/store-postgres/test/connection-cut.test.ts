@@ -109,8 +109,9 @@ onPostgres('the pg driver, its connections cut by a proxy (real PostgreSQL)', ()
       const outcome = driver
         .transaction(async (tx) => {
           await tx.query(`INSERT INTO ${table} (id) VALUES ('rolled-back')`);
-          // Cut as the transaction's id is asked for, just before COMMIT.
-          proxy.cutWhen((chunk) => chunk.includes('txid_current_if_assigned'));
+          // Cut as the transaction's last statement before COMMIT reaches the database.
+          proxy.cutWhen((chunk) => chunk.includes('last statement before COMMIT'));
+          await tx.query(`SELECT 'last statement before COMMIT'`);
           return 'applied';
         })
         .then(

@@ -10,6 +10,7 @@ import { describeClaimStoreTests } from './store-claims.js';
 import { describeKeyIdTests } from './store-key-ids.js';
 import { describeMemberTests } from './store-members.js';
 import { describeMetricsStoreTests } from './store-metrics.js';
+import { describePushNonceTests } from './store-push-nonces.js';
 import { describeRecordManyTests } from './store-record-many.js';
 import { describeRequestStoreTests } from './store-requests.js';
 import { describeRestoreStoreTests } from './store-restores.js';
@@ -241,5 +242,6 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeWitnessStoreTests(() => ({ store, id }));
     describeActivityTreeTests(() => ({ store, id }));
     describeSequencingTests(() => ({ store, id }));
+    describePushNonceTests(() => ({ store, id }));
   });
 }

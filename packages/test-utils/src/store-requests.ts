@@ -85,6 +85,24 @@ export function describeRequestStoreTests(fixture: () => RequestFixture): void {
     });
     expect(noEnv.project).toEqual(project);
     expect(noEnv.environment).toBeNull();
+    // A device, when named, is looked up in the named organization only, as devices.get does.
+    const deviceId = id('dev');
+    await store.devices.create({
+      id: deviceId,
+      organization_id: orgId,
+      user: 'resolver',
+      name: 'laptop',
+      public_key: 'k',
+      status: 'active',
+      created_at: at,
+      revoked_at: null,
+    });
+    const withDevice = await store.requests.resolve({ tokenHash, organization: org.slug, device: deviceId });
+    expect(withDevice.device).toEqual(await store.devices.get(orgId, deviceId));
+    expect(withDevice.device?.id).toBe(deviceId);
+    expect((await store.requests.resolve({ organization: otherSlug, device: deviceId })).device).toBeNull();
+    expect((await store.requests.resolve({ organization: org.slug, device: id('dev') })).device).toBeNull();
+    expect(await store.requests.resolve({ organization: org.slug })).not.toHaveProperty('device');
     // A revoked token is returned as it is: core refuses it.
     const revokedAt = '2026-11-23T00:00:00.000Z';
     await store.tokens.revoke(orgId, all.token!.id, revokedAt);

@@ -6,7 +6,7 @@ import type { HostAuthenticate } from '../config/options.js';
 import { type CoreRequest, headerValue } from '../http/core-request.js';
 import { LatchkeyError, notFound } from '../http/errors.js';
 import type { Environment, Organization, Project } from '../model.js';
-import type { LatchkeyStore, RequestRecords } from '../store/types.js';
+import type { LatchkeyStore, RequestKeys, RequestRecords } from '../store/types.js';
 import type { Principal } from './permissions.js';
 import { hashToken } from './tokens.js';
 
@@ -26,6 +26,7 @@ export async function authenticate(
   store: LatchkeyStore,
   hostAuthenticate: HostAuthenticate | undefined,
   params: Record<string, string>,
+  prefetch?: Pick<RequestKeys, 'device'>,
 ): Promise<Authenticated> {
   if (hostAuthenticate) {
     const identity = await hostAuthenticate(request);
@@ -48,6 +49,7 @@ export async function authenticate(
     organization: params['organization'],
     project: params['project'],
     environment: params['environment'],
+    ...prefetch,
   });
   const { token, member } = records;
   if (!token || token.revoked_at !== null)

@@ -58,7 +58,7 @@ export function createPipeline(deps: PipelineDeps): (request: CoreRequest) => Pr
       }
       // Nothing is read or sealed before the keyring is known to open the store's data.
       await deps.keyringGate.admit();
-      const ctx = await scopeRequest(request, match.params, services, deps.authenticate);
+      const ctx = await scopeRequest(request, match.params, services, deps.authenticate, route);
       progress.ctx = ctx;
       authorizeRoute(route, ctx);
       readRouteInput(ctx, route, rawQuery);

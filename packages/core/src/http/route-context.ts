@@ -28,8 +28,15 @@ export async function scopeRequest(
   params: Record<string, string>,
   services: Services,
   hostAuthenticate: HostAuthenticate | undefined,
+  route?: AnyRoute,
 ): Promise<RouteContext> {
-  const { principal, records } = await authenticate(request, services.store, hostAuthenticate, params);
+  const { principal, records } = await authenticate(
+    request,
+    services.store,
+    hostAuthenticate,
+    params,
+    route?.prefetch?.(request),
+  );
   const checked = validateParams(params);
   const scope = await resolveScope(services.store, principal, checked, records);
   const at = new Date(services.now()).toISOString();
@@ -44,6 +51,7 @@ export async function scopeRequest(
     query: undefined,
     at,
     event: eventMaker(principal, scope, at, services),
+    records,
   };
 }
 

@@ -12,7 +12,7 @@ import type { IdGenerator } from '../config/ids.js';
 import type { WebhookSettings } from '../delivery/config.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { ActivityDraft, Environment, Organization, Project } from '../model.js';
-import type { LatchkeyStore } from '../store/types.js';
+import type { LatchkeyStore, RequestKeys, RequestRecords } from '../store/types.js';
 import type { CoreRequest, CoreResponse } from './core-request.js';
 
 /** What handlers get besides their input: the store and the injected side effects. */
@@ -63,6 +63,8 @@ export interface RouteContext<Body = unknown, Query = unknown> {
    * principal), ready for the store to seal into the chain.
    */
   event<T extends EventType>(type: T, data: EventData<T>, extra?: Partial<ActivityDraft>): ActivityDraft;
+  /** The records read with the API token (the route's `prefetch` among them); absent otherwise. */
+  records?: RequestRecords | undefined;
 }
 
 /**
@@ -104,6 +106,12 @@ export interface RouteDefinition<Body = unknown, Query = unknown> {
    * called) already appended the refusal's own event.
    */
   rejectedEvent?: EventType;
+  /**
+   * Records the handler will need, named by the request before it is authenticated or validated
+   * (the push's signing device): read in the same step as the token's records (API tokens only),
+   * they reach the handler as `ctx.records`. Must not throw; a wrong name only costs a lookup.
+   */
+  prefetch?(request: CoreRequest): Pick<RequestKeys, 'device'>;
   handler(ctx: RouteContext<Body, Query>): Promise<RouteResult>;
 }
 

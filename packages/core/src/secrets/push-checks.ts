@@ -17,8 +17,10 @@ export async function pushingDevice(
   organizationId: string,
   deviceId: string,
   user: string,
+  prefetched?: Device | null,
 ): Promise<Device> {
-  const device = await store.devices.get(organizationId, deviceId);
+  // Read with the request's records when the route could name it; else (or not found there) now.
+  const device = prefetched?.id === deviceId ? prefetched : await store.devices.get(organizationId, deviceId);
   if (!device) throw new LatchkeyError('device_unknown', 'The device is not enrolled in this organization.');
   if (device.status === 'revoked') throw new LatchkeyError('device_revoked', 'The device has been revoked.');
   if (device.user !== user) {

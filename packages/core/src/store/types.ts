@@ -34,6 +34,7 @@ export type {
 export type {
   ApplyPushInput,
   ApplyPushResult,
+  PushNonce,
   SecretRepository,
   StoredSecretVersion,
   StoredValue,

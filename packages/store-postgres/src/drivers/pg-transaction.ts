@@ -3,12 +3,15 @@
  * failed is destroyed rather than handed to the next caller; a COMMIT whose answer was lost is
  * settled by asking the database (see `commit-outcome.ts`).
  */
-import type { Pool } from 'pg';
+import type { Pool, QueryResult } from 'pg';
 import type { SqlQueryable } from '../driver.js';
 import { isUnavailable, translate } from '../failures.js';
 import { wasCommitted } from './commit-outcome.js';
 import { checkout } from './pg-checkout.js';
 import { pgQueryable } from './pg-queryable.js';
+
+/** The transaction's id, read with its BEGIN. */
+const XID = 'SELECT txid_current()::text AS xid';
 
 /** How the driver runs its transactions. */
 export interface PgTransactionSettings {
@@ -30,13 +33,15 @@ export async function pgTransactionOnce<T>(
   let result: T;
   let xid: string | null;
   try {
-    await held.client.query(settings.begin);
+    // Its id, read in the round trip that opens it (one simple query of several statements): if the
+    // answer to COMMIT is lost, the database is asked. Reading it assigns one to a transaction that
+    // only reads, which then writes a commit record; every hot transaction writes anyway, and a
+    // round trip per transaction costs more than that.
+    const opened = (await held.client.query(`${settings.begin}; ${XID}`)) as unknown as
+      | QueryResult<{ xid: string }>
+      | QueryResult<{ xid: string }>[];
+    xid = (Array.isArray(opened) ? opened[opened.length - 1] : opened)?.rows[0]?.xid ?? null;
     result = await fn(pgQueryable(held.client, settings.prepared));
-    // Its id, when it wrote anything: if the answer to COMMIT is lost, the database is asked.
-    const { rows } = await held.client.query<{ xid: string | null }>(
-      'SELECT txid_current_if_assigned()::text AS xid',
-    );
-    xid = rows[0]?.xid ?? null;
   } catch (error) {
     let broken = isUnavailable(error);
     try {

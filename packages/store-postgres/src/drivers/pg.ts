@@ -85,13 +85,17 @@ export async function pgDriver(source: string | Pool | PgDriverOptions): Promise
     prepared: !options?.pooler,
   };
   const direct = pgQueryable(pool, settings.prepared);
+  const sealDirect = sealPool && pgQueryable(sealPool, settings.prepared);
   return {
     name: 'pg',
     ...(listenVia ? { listen: (channel, onNotify) => listenOn(listenVia, channel, onNotify) } : {}),
     query: (text, params) => direct.query(text, params),
     transaction: (fn) => withRetries(() => pgTransactionOnce(pool, fn, settings)),
     ...(sealPool
-      ? { sealTransaction: (fn) => withRetries(() => pgTransactionOnce(sealPool, fn, settings)) }
+      ? {
+          sealTransaction: (fn) => withRetries(() => pgTransactionOnce(sealPool, fn, settings)),
+          sealQuery: (text, params) => sealDirect!.query(text, params),
+        }
       : {}),
     streamLines: (text, params) => pgStreamLines(pool, text, params),
     async close() {

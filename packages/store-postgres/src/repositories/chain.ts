@@ -15,7 +15,7 @@ import { int } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { queueParams, queueStatement } from './outbox.js';
-import { type LockedChain, sealLocked } from './seal.js';
+import { type LockedChain, pendingColumns, pendingOfRow, sealAfter, sealLocked } from './seal.js';
 import { TREE_COLUMNS, treeHeadSet, treeNodesStatement, treeOfRow, treeParams } from './tree.js';
 
 /** Locks the organization's chain head (creating it, race-safely, before the first event) and reads it. */
@@ -57,11 +57,32 @@ export async function lockChain(
   };
 }
 
+/** Reads of the head that found it moved before the seal could write, before the seal locks it instead. */
+const OPTIMISTIC_TRIES = 5;
+
 /**
- * Locks the chain head and seals every pending event of the organization (see `seal.ts`), in one
- * transaction of its own (or the caller's); returns how many it sealed.
+ * Seals every pending event of the organization (see `seal.ts`); returns how many it sealed. Two
+ * round trips and no transaction: one statement reads the chain head with the pending events (one
+ * snapshot), the other writes the seal only if the head is still that one (`sealAfter`). A head
+ * another seal or append moved in between writes nothing, and the seal reads again; after
+ * {@link OPTIMISTIC_TRIES} such tries (or with no head yet) it locks the head in a transaction.
  */
-export function sealPending(db: Runner, t: Tables, organizationId: string): Promise<number> {
+export async function sealPending(db: Runner, t: Tables, organizationId: string): Promise<number> {
+  type Row = { seq: unknown; hash: string; tree_size: unknown; tree_frontier: string };
+  for (let tries = 0; tries < OPTIMISTIC_TRIES; tries++) {
+    const { rows } = await db.query<Row & Parameters<typeof pendingOfRow>[0]>(
+      `SELECT seq, hash, ${TREE_COLUMNS}, ${pendingColumns(t)} FROM ${t.chains} WHERE organization_id = $1`,
+      [organizationId],
+    );
+    const row = rows[0];
+    if (!row) break;
+    const pending = pendingOfRow(row);
+    if (pending.ns.length === 0) return 0;
+    const seq = int(row.seq);
+    const chain = { head: seq === 0 ? null : { seq, hash: row.hash }, tree: treeOfRow(row) };
+    const sealed = await sealAfter(db, t, organizationId, chain, pending);
+    if (sealed) return sealed.sealed;
+  }
   return db.atomic(async (tx) => {
     const locked = await lockChain(tx, t, organizationId);
     return (await sealLocked(tx, t, organizationId, locked)).sealed;

@@ -15,6 +15,9 @@ const DEVICE = recordColumns<Device>({
   revoked_at: timestampOrNull(),
 });
 
+/** A device's row (or its JSON object) as the record. */
+export const toDevice = DEVICE.read;
+
 /** Devices on SQL. */
 export function sqlDevices(db: Runner, t: Tables): DeviceRepository {
   const devices = recordTable(db, t.devices, DEVICE);

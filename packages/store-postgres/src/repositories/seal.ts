@@ -1,9 +1,10 @@
 /**
- * The sequencer on SQL: what a seal writes once the organization's chain head is locked. It reads
- * every pending event of the organization (`activity_pending_events`, in `n` order), seals them by
- * core's rule (`sealBatch`) and, in one statement, stores them, queues their deliveries by the
- * outbox rule (`outboxTable` per event, as `queueStatement` does for one), stores the tree's new
- * nodes, deletes the pending rows and moves the chain head and the tree's frontier.
+ * The sequencer on SQL: what a seal writes. It takes the organization's pending events
+ * (`activity_pending_events`, in `n` order) as read with the chain head, seals them by core's rule
+ * (`sealBatch`) and, in one statement, moves the chain head and the tree's frontier if the head is
+ * still the one read (or locked) and, joined to that move, stores the events, queues their
+ * deliveries by the outbox rule (`outboxTable` per event, as `queueStatement` does for one), stores
+ * the tree's new nodes and deletes the pending rows.
  */
 import {
   type ActivityDraft,
@@ -27,10 +28,22 @@ export interface LockedChain {
   tree: TreeState;
 }
 
+/**
+ * The seal's one statement. It writes only when the chain head still is what the seal was computed
+ * after (`seq` $22 and tree size $23; always so under the head's lock): the head's move is the gate
+ * every other write joins, so a seal computed from a head another seal moved meanwhile writes
+ * nothing and answers `moved` false.
+ */
 function sealStatement(t: Tables): string {
-  return `WITH e AS (
+  const moved = 'EXISTS (SELECT 1 FROM moved)';
+  return `WITH moved AS (
+      UPDATE ${t.chains} SET seq = $16, hash = $17, ${treeHeadSet(18, '$16')}
+      WHERE organization_id = $1 AND seq = $22 AND tree_size = $23
+      RETURNING 1
+    ), e AS (
       SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::text[])
         AS e(seq, id, type, project, environment, occurred_at, body, traceparent)
+      WHERE ${moved}
     ), stored_events AS (
       INSERT INTO ${t.events} (organization_id, seq, id, type, project, environment, occurred_at, body)
       SELECT $1, e.seq, e.id, e.type, e.project, e.environment, e.occurred_at, e.body FROM e
@@ -41,10 +54,10 @@ function sealStatement(t: Tables): string {
       JOIN ${t.webhooks} w ON w.organization_id = $1 AND w.status = o.status
       WHERE cardinality(w.event_types) = 0
          OR w.event_types && ARRAY(SELECT s.p FROM unnest($13::bigint[], $14::text[]) AS s(seq, p) WHERE s.seq = e.seq)
-    ), ${treeNodesStatement(t, 18)}sealed AS (
-      DELETE FROM ${t.pendingEvents} WHERE organization_id = $1 AND n = ANY($15::bigint[])
+    ), ${treeNodesStatement(t, 18, moved)}sealed AS (
+      DELETE FROM ${t.pendingEvents} WHERE organization_id = $1 AND n = ANY($15::bigint[]) AND ${moved}
     )
-    UPDATE ${t.chains} SET seq = $16, hash = $17, ${treeHeadSet(18, '$16')} WHERE organization_id = $1`;
+    SELECT ${moved} AS moved`;
 }
 
 /** The outbox rule of each event, flattened for {@link sealStatement}'s `unnest`s. */
@@ -66,38 +79,96 @@ function ruleParams(events: readonly ActivityEvent[]): unknown[] {
   return [...rule, ...selectors];
 }
 
+/** The organization's pending events, oldest first: their row numbers, drafts and traceparents. */
+export interface PendingEvents {
+  ns: number[];
+  drafts: ActivityDraft[];
+  traceparents: (string | null)[];
+}
+
+/**
+ * The columns that read every pending event of the organization `$1` as one row (in `n` order): the
+ * row numbers, the drafts as one JSON array text, the traceparents. Read as {@link pendingOfRow}.
+ */
+export function pendingColumns(t: Tables): string {
+  return `(SELECT array_agg(n ORDER BY n) FROM ${t.pendingEvents} p WHERE p.organization_id = $1) AS pending_ns,
+    (SELECT '[' || string_agg(draft, ',' ORDER BY n) || ']' FROM ${t.pendingEvents} p WHERE p.organization_id = $1) AS pending_drafts,
+    (SELECT array_agg(traceparent ORDER BY n) FROM ${t.pendingEvents} p WHERE p.organization_id = $1) AS pending_traceparents`;
+}
+
+/** The pending events {@link pendingColumns} read (one JSON parse for every draft). */
+export function pendingOfRow(row: {
+  pending_ns: unknown[] | null;
+  pending_drafts: string | null;
+  pending_traceparents: (string | null)[] | null;
+}): PendingEvents {
+  return {
+    ns: (row.pending_ns ?? []).map(int),
+    drafts: row.pending_drafts === null ? [] : (JSON.parse(row.pending_drafts) as ActivityDraft[]),
+    traceparents: row.pending_traceparents ?? [],
+  };
+}
+
 /**
  * Seals every pending event of the organization after `locked` (the chain head, locked by the
- * caller's transaction), and returns the chain after them and how many it sealed.
+ * caller's transaction), and returns the chain after them and how many it sealed. `pending`, when
+ * given, are those events as read under the lock; without it they are read here.
  */
 export async function sealLocked(
   tx: SqlQueryable,
   t: Tables,
   organizationId: string,
   locked: LockedChain,
+  pending?: PendingEvents,
 ): Promise<LockedChain & { sealed: number }> {
-  const { rows } = await tx.query<{ n: unknown; draft: string; traceparent: string | null }>(
-    `SELECT n, draft, traceparent FROM ${t.pendingEvents} WHERE organization_id = $1 ORDER BY n`,
-    [organizationId],
+  const sealed = await sealAfter(
+    tx,
+    t,
+    organizationId,
+    locked,
+    pending ?? (await readPending(tx, t, organizationId)),
   );
-  if (rows.length === 0) return { ...locked, sealed: 0 };
-  const batch = sealBatch(
-    rows.map((r) => JSON.parse(r.draft) as ActivityDraft),
-    locked.head,
-    locked.tree,
-  );
+  // Under the lock the head cannot have moved.
+  if (!sealed) throw new Error(`the chain head of ${organizationId} moved under its lock`);
+  return sealed;
+}
+
+/**
+ * Seals `pending` after `chain` as read (in one snapshot with them), in one statement: null when the
+ * head moved since (nothing written then; read again). Needs no lock nor transaction: the statement
+ * is atomic and writes only while the head is the one it was computed after.
+ */
+export async function sealAfter(
+  q: SqlQueryable,
+  t: Tables,
+  organizationId: string,
+  chain: LockedChain,
+  { ns, drafts, traceparents }: PendingEvents,
+): Promise<(LockedChain & { sealed: number }) | null> {
+  if (ns.length === 0) return { ...chain, sealed: 0 };
+  const batch = sealBatch(drafts, chain.head, chain.tree);
   const { events } = batch;
-  await tx.query(sealStatement(t), [
+  const { rows } = await q.query<{ moved: boolean }>(sealStatement(t), [
     organizationId,
     ...eventColumns(events),
-    rows.map((r) => r.traceparent),
+    traceparents,
     ...ruleParams(events),
-    rows.map((r) => int(r.n)),
+    ns,
     batch.head!.seq,
     batch.head!.hash,
     ...treeParams(batch.tree),
+    chain.head?.seq ?? 0,
+    chain.tree.size,
   ]);
-  return { head: batch.head, tree: batch.tree?.tree ?? locked.tree, sealed: events.length };
+  if (!rows[0]?.moved) return null;
+  return { head: batch.head, tree: batch.tree?.tree ?? chain.tree, sealed: events.length };
+}
+
+async function readPending(tx: SqlQueryable, t: Tables, organizationId: string): Promise<PendingEvents> {
+  const { rows } = await tx.query<Parameters<typeof pendingOfRow>[0]>(`SELECT ${pendingColumns(t)}`, [
+    organizationId,
+  ]);
+  return pendingOfRow(rows[0]!);
 }
 
 /**

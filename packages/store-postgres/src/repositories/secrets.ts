@@ -12,20 +12,44 @@ import type { SqlQueryable } from '../driver.js';
 import { int, iso } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
+import { afterConsume, consumeNonceSql } from './nonces.js';
 import { storePendingStatement } from './seal.js';
 import { sqlSecretVersions, versionParams, versionStatement } from './secret-versions.js';
 
-/** Locks the heads of `keys` (sorted), inserting a placeholder row first for a key never pushed. */
-async function lockHeads(tx: SqlQueryable, t: Tables, input: ApplyPushInput, keys: string[]) {
+type HeadRow = { key: string; version: unknown; deleted: boolean };
+
+/**
+ * Consumes the push's nonce and locks the heads of `keys` (sorted) in one statement; null when the
+ * nonce was seen before (nothing is locked for the push then, and nothing written). A key pushed
+ * for the first time has no row to lock yet: a placeholder (version 0, read as "no such key") is
+ * inserted first, which concurrent pushes then queue on.
+ */
+async function lockHeads(
+  tx: SqlQueryable,
+  t: Tables,
+  input: ApplyPushInput,
+  keys: string[],
+): Promise<HeadRow[] | null> {
   const select = `SELECT key, version, deleted FROM ${t.secrets}
      WHERE environment_id = $1 AND key = ANY($2::text[]) ORDER BY key FOR UPDATE`;
-  const { rows } = await tx.query<{ key: string; version: unknown; deleted: boolean }>(select, [
-    input.environmentId,
-    keys,
-  ]);
+  let rows: HeadRow[];
+  const { nonce } = input;
+  if (nonce) {
+    // The nonce's CTE runs whether or not its rows are read; the heads' lock joins a one-row select
+    // so the statement answers even when no key has a row yet.
+    const result = await tx.query<HeadRow & { fresh: boolean }>(
+      `WITH consumed AS (${consumeNonceSql(t, 3)}), locked AS (${select})
+       SELECT EXISTS (SELECT 1 FROM consumed) AS fresh, l.key, l.version, l.deleted
+       FROM (SELECT 1) AS one LEFT JOIN locked l ON true`,
+      [input.environmentId, keys, nonce.scope, nonce.value, nonce.expiresAt, nonce.now],
+    );
+    await afterConsume(tx, t, nonce.now);
+    if (!result.rows[0]?.fresh) return null;
+    rows = result.rows.filter((r) => r.key !== null);
+  } else {
+    ({ rows } = await tx.query<HeadRow>(select, [input.environmentId, keys]));
+  }
   if (rows.length === keys.length) return rows;
-  // A key pushed for the first time has no row to lock yet: insert a placeholder (version 0, read
-  // as "no such key") that concurrent pushes then queue on.
   const found = new Set(rows.map((r) => r.key));
   const missing = keys.filter((key) => !found.has(key));
   await tx.query(
@@ -34,19 +58,21 @@ async function lockHeads(tx: SqlQueryable, t: Tables, input: ApplyPushInput, key
      ON CONFLICT (environment_id, key) DO NOTHING`,
     [input.environmentId, missing, input.now],
   );
-  const added = await tx.query<{ key: string; version: unknown; deleted: boolean }>(select, [
-    input.environmentId,
-    missing,
-  ]);
+  const added = await tx.query<HeadRow>(select, [input.environmentId, missing]);
   return [...rows, ...added.rows];
 }
 
-/** Applies one push inside a transaction: lock the heads, plan, write every version and the event, or nothing. */
+/**
+ * Applies one push inside a transaction: consume the nonce and lock the heads, plan, write every
+ * version and the event, or nothing.
+ */
 async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Promise<ApplyPushResult> {
   // Sorted, so two pushes touching the same keys lock them in the same order and cannot deadlock.
   const keys = [...new Set(input.changes.map((c) => c.key))].sort();
+  const locked = await lockHeads(tx, t, input, keys);
+  if (locked === null) return { ok: false, replayed: true };
   const heads = new Map<string, KeyHead>();
-  for (const row of await lockHeads(tx, t, input, keys)) {
+  for (const row of locked) {
     const version = int(row.version);
     if (version > 0) heads.set(row.key, { version, deleted: row.deleted });
   }

@@ -35,12 +35,14 @@ export type TreeWrite = { tree: TreeState; nodes: StoredNode[] } | null;
 /**
  * The CTE that inserts an append's nodes, its parameters at `$first` to `$first + 2`
  * ({@link treeParams}); `$1` is the organization. Ends with a comma, to go before the final write.
+ * `when`, if given, is a condition the nodes are inserted under (none are, when it is false).
  */
-export function treeNodesStatement(t: Tables, first: number): string {
+export function treeNodesStatement(t: Tables, first: number, when = 'true'): string {
   return `stored_nodes AS (
       INSERT INTO ${t.treeNodes} (organization_id, level, idx, hash)
       SELECT $1, n.l, n.i, decode(n.h, 'hex')
       FROM unnest($${first}::smallint[], $${first + 1}::bigint[], $${first + 2}::text[]) AS n(l, i, h)
+      WHERE ${when}
       ON CONFLICT DO NOTHING
     ), `;
 }

@@ -13,22 +13,34 @@ function pruneNonces(state: MemoryState, now: number): void {
   }
 }
 
+/** `consume` of the port, in one synchronous step (also what `applyPush` does with its nonce). */
+export function consumeNonce(
+  state: MemoryState,
+  journal: Journal,
+  scope: string,
+  nonce: string,
+  expiresAt: number,
+  now: number,
+): boolean {
+  const key = `${scope}/${nonce}`;
+  const seen = state.nonces.get(key);
+  if (seen !== undefined && seen > now) return false;
+  if (state.nonces.size >= state.maxNonces) pruneNonces(state, now);
+  state.nonces.set(key, expiresAt);
+  if (journal) {
+    journal.push(() => {
+      if (seen === undefined) state.nonces.delete(key);
+      else state.nonces.set(key, seen);
+    });
+  }
+  return true;
+}
+
 /** Push nonces in memory, bounded by `maxNonces`. */
 export function memoryNonces(state: MemoryState, journal: Journal): NonceRepository {
   return {
     async consume(scope, nonce, expiresAt, now) {
-      const key = `${scope}/${nonce}`;
-      const seen = state.nonces.get(key);
-      if (seen !== undefined && seen > now) return false;
-      if (state.nonces.size >= state.maxNonces) pruneNonces(state, now);
-      state.nonces.set(key, expiresAt);
-      if (journal) {
-        journal.push(() => {
-          if (seen === undefined) state.nonces.delete(key);
-          else state.nonces.set(key, seen);
-        });
-      }
-      return true;
+      return consumeNonce(state, journal, scope, nonce, expiresAt, now);
     },
   };
 }

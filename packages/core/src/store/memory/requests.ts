@@ -20,7 +20,10 @@ export function composedRequests(repositories: Omit<StoreTransaction, 'requests'
         project && keys.environment !== undefined
           ? await repositories.environments.get(project.id, keys.environment)
           : null;
-      return { token, member: member ?? null, organization, project, environment };
+      const records = { token, member: member ?? null, organization, project, environment };
+      if (keys.device === undefined) return records;
+      const device = organization && (await repositories.devices.get(organization.id, keys.device));
+      return { ...records, device: device ?? null };
     },
   };
 }

@@ -8,6 +8,7 @@ import type {
   StoredValueRef,
 } from '../ports/secrets.js';
 import { journaledAssign, journaledEnsure, journaledSet } from './journaled.js';
+import { consumeNonce } from './nonces.js';
 import { byCodeUnits } from './order.js';
 import { appendVersions, memorySecretVersions } from './secret-versions.js';
 import { appendEvent, type Journal, type MemoryState } from './state.js';
@@ -65,6 +66,10 @@ export function memorySecrets(state: MemoryState, journal: Journal): SecretRepos
 
 /** The compare-and-set of a push: every planned version and the event, or, on a conflict, nothing. */
 function applyPush(state: MemoryState, journal: Journal, input: ApplyPushInput): ApplyPushResult {
+  const { nonce } = input;
+  if (nonce && !consumeNonce(state, journal, nonce.scope, nonce.value, nonce.expiresAt, nonce.now)) {
+    return { ok: false, replayed: true };
+  }
   const table = journaledEnsure(state.secrets, input.environmentId, () => new Map(), journal);
   const heads = new Map<string, KeyHead>();
   for (const change of input.changes) {

@@ -1,5 +1,5 @@
 /** Port: the records every authenticated request reads, fetched together. */
-import type { ApiToken, Environment, Member, Organization, Project } from '../../model.js';
+import type { ApiToken, Device, Environment, Member, Organization, Project } from '../../model.js';
 
 /** What a request names: its token's hash and the slugs of its path. */
 export interface RequestKeys {
@@ -7,6 +7,8 @@ export interface RequestKeys {
   organization?: string | undefined;
   project?: string | undefined;
   environment?: string | undefined;
+  /** The id of a device, looked up in the `organization` (a push's signing device). */
+  device?: string | undefined;
 }
 
 /** The records {@link RequestKeys} name; each is null when absent (or when its parent is). */
@@ -21,6 +23,11 @@ export interface RequestRecords {
   project: Project | null;
   /** The environment with the `environment` slug in that project. */
   environment: Environment | null;
+  /**
+   * Only when {@link RequestKeys.device} was given: the device with that id in the organization, as
+   * `devices.get` would return it.
+   */
+  device?: Device | null;
 }
 
 export interface RequestRepository {

@@ -26,6 +26,24 @@ export interface ApplyPushInput {
    * `DEFAULT_SECRET_VERSIONS_KEPT`. Older versions lose their value in the same transaction.
    */
   versionsKept?: number | undefined;
+  /**
+   * The push's nonce, consumed by the same step, before anything else, exactly as
+   * `nonces.consume(scope, value, expiresAt, now)` would: a nonce seen before answers `replayed`
+   * and writes nothing; otherwise it stays consumed whatever the plan (so a conflict leaves only the
+   * nonce, which the caller records with the conflict's event in its unit of work). Lets a SQL
+   * store consume it in the statement that locks the heads.
+   */
+  nonce?: PushNonce | undefined;
+}
+
+/** A push's nonce as {@link ApplyPushInput.nonce} consumes it (the arguments of `nonces.consume`). */
+export interface PushNonce {
+  scope: string;
+  value: string;
+  /** When the entry may be forgotten (ms). */
+  expiresAt: number;
+  /** Now (ms): an entry expired by then may be taken over. */
+  now: number;
 }
 
 export type ApplyPushResult =
@@ -35,7 +53,9 @@ export type ApplyPushResult =
    * pending: the draft, sealed by a later `sealPending` of the organization.
    */
   | { ok: true; versions: { key: string; version: number }[]; event: ActivityDraft; pending: true }
-  | { ok: false; conflicts: Extract<PushPlan, { ok: false }>['conflicts'] };
+  | { ok: false; conflicts: Extract<PushPlan, { ok: false }>['conflicts']; replayed?: false }
+  /** The input's `nonce` was seen before: nothing was written. */
+  | { ok: false; replayed: true };
 
 export interface SecretRepository {
   /**

@@ -1,0 +1,108 @@
+/**
+ * `tsx bench/postgres/profile.ts [--seconds 6] [--concurrency 16] [--store pg|memory|pglite|raw]`: signed
+ * pushes through `core.handle` in a closed loop, with what each push costs: Node CPU, and on
+ * PostgreSQL the statements sent per push (every `query` node-postgres' clients send, BEGIN and
+ * COMMIT included) and the transactions per push; `raw` is the bench's raw plain contender. Run it under `node --cpu-prof` to see where the
+ * CPU goes:
+ *
+ *   node --cpu-prof --conditions=@latchkey/source --import tsx bench/postgres/profile.ts
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createMemoryStore } from '@latchkey/core';
+import { createPostgresStore, pgDriver, pgliteDriver } from '@latchkey/store-postgres';
+import pg from 'pg';
+import { closedLoop } from './closed-loop.js';
+import { type Contender, corePushes, rawPushes } from './contenders.js';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '6' },
+    concurrency: { type: 'string', default: '16' },
+    store: { type: 'string', default: 'pg' },
+  },
+});
+const url = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
+const schema = `bench_profile_${process.pid}`;
+
+// Counts what node-postgres sends: each client `query` call is one round trip.
+const counts = new Map<string, number>();
+const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: unknown, ...a: unknown[]) {
+  const first = a[0] as string | { text: string };
+  const text = typeof first === 'string' ? first : first.text;
+  const kind = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+  counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return query.apply(this, a);
+} as typeof pg.Client.prototype.query;
+
+/** CPU time (µs) of every PostgreSQL process on this machine, by pid (Linux: /proc; else empty). */
+function postgresCpu(): Map<string, number> {
+  const byPid = new Map<string, number>();
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return byPid;
+  }
+  for (const pid of entries) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime, fields 14 and 15 of the line, in clock ticks (100 a second).
+      byPid.set(pid, (Number(fields[11]) + Number(fields[12])) * 10_000);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return byPid;
+}
+
+const rawPool = args.store === 'raw' ? new pg.Pool({ connectionString: url, max: 10 }) : null;
+const store =
+  args.store === 'memory' || rawPool
+    ? createMemoryStore()
+    : await createPostgresStore({
+        driver: args.store === 'pglite' ? await pgliteDriver() : await pgDriver({ connectionString: url }),
+        schema,
+      });
+try {
+  const contender: Contender = rawPool ? await rawPushes(rawPool, schema, false) : await corePushes(store);
+  contender.prepare(2_000);
+  await closedLoop((i) => contender.op(i), Number(args.concurrency), 1);
+  counts.clear();
+  const seconds = Number(args.seconds);
+  contender.prepare(Math.ceil(seconds * 4_000));
+  const before = postgresCpu();
+  const result = await closedLoop((i) => contender.op(i), Number(args.concurrency), seconds);
+  let database = 0;
+  for (const [pid, us] of postgresCpu()) database += us - (before.get(pid) ?? 0);
+  const perPush = (n: number) => (n / result.ops).toFixed(2);
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  process.stdout.write(
+    `${args.store}: ${result.opsPerSecond.toFixed(0)} pushes/s, p50 ${result.p50Ms.toFixed(1)} ms, ` +
+      `CPU ${result.cpuUsPerOp.toFixed(0)} µs/push in Node, ` +
+      `${(database / result.ops).toFixed(0)} µs/push in PostgreSQL's processes, errors ${result.errors}\n`,
+  );
+  if (total > 0) {
+    process.stdout.write(
+      `round trips per push ${perPush(total)}, transactions per push ${perPush(counts.get('BEGIN') ?? 0)}\n`,
+    );
+    for (const [kind, n] of [...counts].sort((a, b) => b[1] - a[1])) {
+      process.stdout.write(`  ${perPush(n).padStart(6)}  ${kind}\n`);
+    }
+  }
+} finally {
+  if (rawPool) {
+    await rawPool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await rawPool.end();
+  } else if (args.store !== 'memory') {
+    await (store as { close(): Promise<void> }).close();
+    if (args.store === 'pg') {
+      const pool = new pg.Pool({ connectionString: url });
+      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await pool.end();
+    }
+  }
+}
