@@ -1,6 +1,6 @@
 /**
- * Builds the dashboard's app (about a second) and bundles the CLI, the example servers and the
- * delivery worker (two seconds, beside the build) before the tests, so the example servers, the
+ * Builds the dashboard's app (about a second) and bundles the CLI and the programs the tests start
+ * as processes (a few seconds, beside the build) before the tests, so the example servers, the
  * browser tests and the CLI's end-to-end tests run the current sources, whichever tests run; and
  * saves an empty PGlite database the store's tests start their in-memory databases from.
  */
@@ -9,8 +9,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { bundleCli } from './scripts/test/cli-bundle.js';
-import { bundleExamples } from './scripts/test/example-bundles.js';
 import { savePgliteImage } from './scripts/test/pglite-image.js';
+import { bundleProcesses } from './scripts/test/process-bundles.js';
 
 export default async function setup(): Promise<void> {
   const cwd = fileURLToPath(new URL('./packages/dashboard/', import.meta.url));
@@ -21,5 +21,5 @@ export default async function setup(): Promise<void> {
   const build = promisify(execFile)(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd }).then(
     ({ stdout, stderr }) => process.stderr.write(stdout + stderr),
   );
-  await Promise.all([build, bundleCli(), bundleExamples(), savePgliteImage()]);
+  await Promise.all([build, bundleCli(), bundleProcesses(), savePgliteImage()]);
 }

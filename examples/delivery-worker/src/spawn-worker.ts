@@ -2,7 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { exampleBundle } from '@latchkey/test-utils/spawn';
+import { processBundle } from '@latchkey/test-utils/spawn';
 
 export interface Worker {
   child: ChildProcess;
@@ -13,7 +13,7 @@ export interface Worker {
 /**
  * Runs src/worker.ts with `env` and resolves once it says it started: `via: 'source'` under the tsx
  * loader, as a user runs it; `via: 'bundle'` as the bundle the test run's global setup builds, which
- * starts without compiling a few hundred modules (`scripts/test/example-bundles.ts`).
+ * starts without compiling a few hundred modules (`scripts/test/process-bundles.ts`).
  */
 export function startWorker(env: Record<string, string>, via: 'source' | 'bundle'): Promise<Worker> {
   const cwd = fileURLToPath(new URL('..', import.meta.url));
@@ -21,7 +21,7 @@ export function startWorker(env: Record<string, string>, via: 'source' | 'bundle
   const args =
     via === 'source'
       ? ['--conditions=@latchkey/source', '--import', tsx, 'src/worker.ts']
-      : [exampleBundle(cwd, 'worker')];
+      : [processBundle(cwd, 'worker')];
   const child = spawn(process.execPath, args, {
     cwd,
     env: { ...process.env, ...env },

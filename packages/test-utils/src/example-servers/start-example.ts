@@ -53,16 +53,17 @@ function pnpm(args: string[]): [string, string[]] {
 export type StartVia = 'pnpm' | 'node' | 'bundle';
 
 /**
- * Where the test run's global setup (`scripts/test/example-bundles.ts`) writes the bundle of an
- * example's `src/<entry>.ts`: beside the example's dependencies, which it imports as they are.
+ * Where the test run's global setup (`scripts/test/process-bundles.ts`) writes the bundle of a
+ * program the tests start (an example's `src/<entry>.ts`, a test script): beside the dependencies of
+ * its workspace folder, which it imports as they are.
  */
-export function exampleBundle(exampleDir: string, entry: string): string {
-  return join(exampleDir, 'node_modules', '.cache', `latchkey-${entry}.mjs`);
+export function processBundle(folder: string, entry: string): string {
+  return join(folder, 'node_modules', '.cache', `latchkey-${entry}.mjs`);
 }
 
 function command(dir: string, via: StartVia): [string, string[]] {
   if (via === 'pnpm') return pnpm(['--dir', dir, 'start']);
-  if (via === 'bundle') return [process.execPath, [exampleBundle(dir, 'server')]];
+  if (via === 'bundle') return [process.execPath, [processBundle(dir, 'server')]];
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return [process.execPath, ['--conditions=@latchkey/source', '--import', tsx, 'src/server.ts']];
 }

@@ -1,22 +1,27 @@
 /**
- * The example servers and the delivery worker as one file each for the tests: their sources and the
- * workspace sources they import, bundled by esbuild (tsup's) with the workspace's source condition,
- * so each of the tests' many starts is one plain Node process loading one file (about a quarter of
- * a second of CPU) instead of tsx compiling and loading a few hundred modules (a second and a half).
- * Each example's server test still starts it once as a user does (`pnpm --dir examples/<name> start`).
+ * The programs the tests start as processes of their own, one file each: the example servers, the
+ * delivery worker and the store's test scripts (a second app instance pushing or migrating). Their
+ * sources and the workspace sources they import are bundled by esbuild (tsup's) with the
+ * workspace's source condition, so each of the tests' many starts is one plain Node process loading
+ * one file (about a quarter of a second of CPU) instead of tsx compiling and loading a few hundred
+ * modules (a second and a half). Each example's server test still starts it once as a user does
+ * (`pnpm --dir examples/<name> start`), and the database-cut test runs the worker from source.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = new URL('../..', import.meta.url).pathname;
 
-/** The bundled entries: example folder and source file. */
+/** The bundled entries: the workspace folder and the source file in it. */
 const ENTRIES = [
-  ['express', 'src/server.ts'],
-  ['fastify', 'src/server.ts'],
-  ['hono', 'src/server.ts'],
-  ['delivery-worker', 'src/worker.ts'],
+  ['examples/express', 'src/server.ts'],
+  ['examples/fastify', 'src/server.ts'],
+  ['examples/hono', 'src/server.ts'],
+  ['examples/delivery-worker', 'src/worker.ts'],
+  ['packages/store-postgres', 'test/processes/pusher.ts'],
+  ['packages/store-postgres', 'test/processes/migrator.ts'],
 ] as const;
 
 interface Esbuild {
@@ -30,7 +35,7 @@ interface Esbuild {
 const ownUrls = {
   name: 'own-import-meta-url',
   setup(build: { onLoad(options: { filter: RegExp }, load: (args: { path: string }) => unknown): void }) {
-    build.onLoad({ filter: /\/(packages|examples)\/[^/]+\/src\/.*\.ts$/ }, async ({ path }) => {
+    build.onLoad({ filter: /\/(packages|examples)\/[^/]+\/(src|test)\/.*\.ts$/ }, async ({ path }) => {
       if (path.includes('/node_modules/')) return undefined;
       const text = await readFile(path, 'utf8');
       return {
@@ -42,16 +47,16 @@ const ownUrls = {
 };
 
 /**
- * Bundles each entry into `examples/<name>/node_modules/.cache/latchkey-<file>.mjs`, where
- * `exampleBundle` of `@latchkey/test-utils/spawn` finds it (about two seconds for the four).
+ * Bundles each entry into `<folder>/node_modules/.cache/latchkey-<file name>.mjs`, where
+ * `processBundle` of `@latchkey/test-utils/spawn` finds it (a few seconds for all).
  */
-export async function bundleExamples(): Promise<void> {
+export async function bundleProcesses(): Promise<void> {
   const esbuild = createRequire(createRequire(import.meta.url).resolve('tsup'))('esbuild') as Esbuild;
   await Promise.all(
-    ENTRIES.map(([name, entry]) =>
+    ENTRIES.map(([folder, entry]) =>
       esbuild.build({
-        entryPoints: [`${root}examples/${name}/${entry}`],
-        outfile: `${root}examples/${name}/node_modules/.cache/latchkey-${entry.replace(/^src\/|\.ts$/g, '')}.mjs`,
+        entryPoints: [`${root}${folder}/${entry}`],
+        outfile: `${root}${folder}/node_modules/.cache/latchkey-${basename(entry, '.ts')}.mjs`,
         bundle: true,
         platform: 'node',
         format: 'esm',
