@@ -148,10 +148,10 @@ describe.skipIf(unreachable !== null)(
         NODE_EXTRA_CA_CERTS: certificate.certFile,
       };
       // The first migrates and bootstraps acme alone; the others find both done.
-      servers.push(await startExample('hono', env, 'node'));
+      servers.push(await startExample('hono', env, 'bundle'));
       await Promise.all([
-        startExample('fastify', env, 'node').then((started) => servers.push(started)),
-        startWorker(env).then((started) => {
+        startExample('fastify', env, 'bundle').then((started) => servers.push(started)),
+        startWorker(env, 'source').then((started) => {
           worker = started;
         }),
       ]);

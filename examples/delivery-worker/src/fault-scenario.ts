@@ -161,7 +161,10 @@ export function faultScenario(
         NODE_EXTRA_CA_CERTS: certificate.certFile,
       };
     };
-    run.workers.push(await startWorker(env('worker-a')), await startWorker(env('worker-b')));
+    run.workers.push(
+      await startWorker(env('worker-a'), 'bundle'),
+      await startWorker(env('worker-b'), 'bundle'),
+    );
 
     // The events (the webhook's creation is the first), eight writers at a time, while the workers deliver.
     let next = 0;

@@ -1,7 +1,8 @@
-/** Starts the delivery worker as its own process, as a user would run it, and waits until it runs. */
+/** Starts the delivery worker as its own process and waits until it runs. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { processBundle } from '@latchkey/test-utils/spawn';
 
 export interface Worker {
   child: ChildProcess;
@@ -9,11 +10,19 @@ export interface Worker {
   output: () => string;
 }
 
-/** Runs src/worker.ts under the tsx loader with `env`; resolves once it says it started. */
-export function startWorker(env: Record<string, string>): Promise<Worker> {
+/**
+ * Runs src/worker.ts with `env` and resolves once it says it started: `via: 'source'` under the tsx
+ * loader, as a user runs it; `via: 'bundle'` as the bundle the test run's global setup builds, which
+ * starts without compiling a few hundred modules (`scripts/test/process-bundles.ts`).
+ */
+export function startWorker(env: Record<string, string>, via: 'source' | 'bundle'): Promise<Worker> {
   const cwd = fileURLToPath(new URL('..', import.meta.url));
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const child = spawn(process.execPath, ['--conditions=@latchkey/source', '--import', tsx, 'src/worker.ts'], {
+  const args =
+    via === 'source'
+      ? ['--conditions=@latchkey/source', '--import', tsx, 'src/worker.ts']
+      : [processBundle(cwd, 'worker')];
+  const child = spawn(process.execPath, args, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

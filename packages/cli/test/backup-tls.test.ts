@@ -99,12 +99,16 @@ describe('latchkey backups and TLS', () => {
   it('talks TLS to a server with a certificate it trusts, and refuses one it does not', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'latchkey-cli-tls-'));
     const certificate = makeLoopbackCertificate(dir);
-    const secure = await startExample('hono', {
-      PORT: '0',
-      LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
-      LATCHKEY_TLS_CERT: certificate.certFile,
-      LATCHKEY_TLS_KEY: certificate.keyFile,
-    });
+    const secure = await startExample(
+      'hono',
+      {
+        PORT: '0',
+        LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
+        LATCHKEY_TLS_CERT: certificate.certFile,
+        LATCHKEY_TLS_KEY: certificate.keyFile,
+      },
+      'bundle',
+    );
     try {
       expect(secure.url).toMatch(/^https:\/\//);
       const trusting = machine('tls', TOKEN, {

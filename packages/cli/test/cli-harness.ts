@@ -75,14 +75,18 @@ export function useCliServer() {
   const file = (name: string) => join(work, name);
 
   beforeAll(async () => {
-    server = await startExample('express', {
-      PORT: '0',
-      LATCHKEY_STORE: 'memory',
-      LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
-      LATCHKEY_DATA_DIR: join(work, 'server'),
-      // Webhooks to a loopback receiver may be created (backups carry them).
-      LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
-    });
+    server = await startExample(
+      'express',
+      {
+        PORT: '0',
+        LATCHKEY_STORE: 'memory',
+        LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
+        LATCHKEY_DATA_DIR: join(work, 'server'),
+        // Webhooks to a loopback receiver may be created (backups carry them).
+        LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
+      },
+      'bundle',
+    );
     expect((await api('POST', '/organizations/acme/projects', { slug: 'web' })).status).toBe(201);
     expect(
       (await api('POST', '/organizations/acme/projects/web/environments', { slug: 'prod' })).status,

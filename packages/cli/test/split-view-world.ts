@@ -71,16 +71,20 @@ export async function startSplitViewWorld() {
   );
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 
-  const server = await startExample('express', {
-    PORT: '0',
-    LATCHKEY_STORE: databaseUrl.href,
-    LATCHKEY_KEYRING: `k1:${generateKeyringKey()}`,
-    LATCHKEY_AUDIT_KEY_FILE: keyFile,
-    LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
-    LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
-    LATCHKEY_RETRY_SCHEDULE: '0,0.2',
-    NODE_EXTRA_CA_CERTS: certificate.certFile,
-  });
+  const server = await startExample(
+    'express',
+    {
+      PORT: '0',
+      LATCHKEY_STORE: databaseUrl.href,
+      LATCHKEY_KEYRING: `k1:${generateKeyringKey()}`,
+      LATCHKEY_AUDIT_KEY_FILE: keyFile,
+      LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
+      LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
+      LATCHKEY_RETRY_SCHEDULE: '0,0.2',
+      NODE_EXTRA_CA_CERTS: certificate.certFile,
+    },
+    'bundle',
+  );
   const db = await pgDriver(databaseUrl.href);
 
   const api = async (method: string, path: string, body?: unknown) => {

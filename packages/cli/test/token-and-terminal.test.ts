@@ -3,7 +3,9 @@
  * CLI must not trust): the token reaches the server from a file or stdin but never the arguments of
  * a process the CLI starts (`--token` warns, and the launcher hands it on through the environment),
  * `config set token VALUE` is refused, plain http goes to loopback addresses only, and names and
- * messages from the server cannot drive the terminal.
+ * messages from the server cannot drive the terminal. The token's tests run the launcher users run
+ * (how it hands the token on is their point); the others run the CLI's sources as the test run
+ * bundles them (one process instead of the launcher and tsx compiling the sources, the same code).
  */
 import { type ChildProcess, execFile } from 'node:child_process';
 import { once } from 'node:events';
@@ -15,8 +17,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CLI } from './cli-path.js';
 
-// Each test runs the binary a few times, each run starting Node twice (the launcher, then tsx).
+// The token's tests run the launcher a few times each, each run starting Node twice (it, then tsx).
 vi.setConfig({ testTimeout: 120_000 });
 
 const BIN = fileURLToPath(new URL('../bin/latchkey.mjs', import.meta.url));
@@ -72,14 +75,17 @@ interface Run {
   stderr: string;
 }
 
-/** Starts the binary with its own config directory and argument log; stdin stays open until `end`. */
-function start(name: string, args: string[], env: Record<string, string> = {}) {
+/**
+ * Starts `bin` (the launcher, or the CLI's bundle) with its own config directory and argument log;
+ * stdin stays open until `end`.
+ */
+function start(name: string, args: string[], env: Record<string, string> = {}, bin = BIN) {
   const log = join(work, `${name}.argv.ndjson`);
   let child!: ChildProcess;
   const done = new Promise<Run>((resolve) => {
     child = execFile(
       process.execPath,
-      [BIN, ...args],
+      [bin, ...args],
       {
         cwd: work,
         env: {
@@ -111,9 +117,9 @@ function start(name: string, args: string[], env: Record<string, string> = {}) {
   return { done, processes, end: (input = '') => child.stdin!.end(input) };
 }
 
-/** Runs the binary to the end with `input` on stdin. */
-const run = (name: string, args: string[], input = '', env: Record<string, string> = {}) => {
-  const started = start(name, args, env);
+/** Runs `bin` to the end with `input` on stdin. */
+const run = (name: string, args: string[], input = '', env: Record<string, string> = {}, bin = BIN) => {
+  const started = start(name, args, env, bin);
   started.end(input);
   return started.done.then((result) => ({ ...result, processes: started.processes() }));
 };
@@ -202,13 +208,13 @@ describe('plain http', () => {
   it('goes to loopback addresses in their spellings, and to no name that only starts like one', async () => {
     const port = new URL(url).port;
     for (const loopback of [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`]) {
-      const result = await run('loopback', ['whoami', '--url', loopback], '', { LATCHKEY_TOKEN: TOKEN });
+      const result = await run('loopback', ['whoami', '--url', loopback], '', { LATCHKEY_TOKEN: TOKEN }, CLI);
       // [::1] may have no listener here (the server is on 127.0.0.1): it is tried, not refused.
       expect({ loopback, refused: result.stderr.includes('Refusing') }).toEqual({ loopback, refused: false });
       expect([0, 1]).toContain(result.code);
     }
     for (const name of ['http://127.example.com', `http://localhost.evil.com:${port}`]) {
-      const refused = await run('loopback', ['whoami', '--url', name], '', { LATCHKEY_TOKEN: TOKEN });
+      const refused = await run('loopback', ['whoami', '--url', name], '', { LATCHKEY_TOKEN: TOKEN }, CLI);
       expect({ name, code: refused.code }).toEqual({ name, code: 2 });
       expect(refused.stderr).toMatch(
         /^latchkey: Refusing plain http:\/\/ to .*: secrets travel only over TLS\. .*loopback address: localhost, 127\.0\.0\.0\/8 or \[::1\]/,
@@ -219,7 +225,7 @@ describe('plain http', () => {
 
 describe('what the server says', () => {
   it('lists a device named with an OSC title change and CR LF as one clean row; --json keeps it exact', async () => {
-    const listed = await run('terminal', ['device', 'list'], '', { LATCHKEY_TOKEN: TOKEN });
+    const listed = await run('terminal', ['device', 'list'], '', { LATCHKEY_TOKEN: TOKEN }, CLI);
     expect(listed.code).toBe(0);
     const lines = listed.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
@@ -229,12 +235,18 @@ describe('what the server says', () => {
     expect(lines[3]).toMatch(/^dev_good0001\s+desktop\s+bob/);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
     expect(listed.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
-    const json = await run('terminal', ['device', 'list', '--json'], '', { LATCHKEY_TOKEN: TOKEN });
+    const json = await run('terminal', ['device', 'list', '--json'], '', { LATCHKEY_TOKEN: TOKEN }, CLI);
     expect((JSON.parse(json.stdout) as { devices: { name: string }[] }).devices[0]!.name).toBe(EVIL_NAME);
   });
 
   it('prints an error message from the server on one clean line', async () => {
-    const failed = await run('terminal', ['device', 'revoke', 'dev_gone0001'], '', { LATCHKEY_TOKEN: TOKEN });
+    const failed = await run(
+      'terminal',
+      ['device', 'revoke', 'dev_gone0001'],
+      '',
+      { LATCHKEY_TOKEN: TOKEN },
+      CLI,
+    );
     expect(failed.code).toBe(1);
     expect(failed.stderr).toBe(
       'latchkey: not_found: no such device latchkey: everything is fine (HTTP 404)\n',

@@ -121,15 +121,19 @@ export async function startPostgresServer(databaseUrl: string) {
   const keyFile = join(dir, 'audit-key.pem');
   const auditKey = generateAuditKey();
   writeFileSync(keyFile, auditKey.privateKeyPem, { mode: 0o600 });
-  const started = await startExample('express', {
-    PORT: '0',
-    LATCHKEY_STORE: databaseUrl,
-    LATCHKEY_KEYRING: `k1:${generateKeyringKey()}`,
-    LATCHKEY_AUDIT_KEY_FILE: keyFile,
-    LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
-    LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
-    LATCHKEY_RETRY_SCHEDULE: '0,0.2',
-  });
+  const started = await startExample(
+    'express',
+    {
+      PORT: '0',
+      LATCHKEY_STORE: databaseUrl,
+      LATCHKEY_KEYRING: `k1:${generateKeyringKey()}`,
+      LATCHKEY_AUDIT_KEY_FILE: keyFile,
+      LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: ADMIN_TOKEN,
+      LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
+      LATCHKEY_RETRY_SCHEDULE: '0,0.2',
+    },
+    'bundle',
+  );
   const api = async (method: string, path: string, body?: unknown, as = ADMIN_TOKEN) => {
     const response = await fetch(`${started.url}/api/v2${path}`, {
       method,

@@ -77,14 +77,18 @@ export async function startReceiver() {
 
 /** The Express example on a fresh in-memory store, delivering to `receiver` with a fast retry schedule. */
 export async function startServer(token: string, certFile: string) {
-  const started = await startExample('express', {
-    PORT: '0',
-    LATCHKEY_STORE: 'memory',
-    LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: token,
-    LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
-    LATCHKEY_RETRY_SCHEDULE: '0,0.2,0.2',
-    NODE_EXTRA_CA_CERTS: certFile,
-  });
+  const started = await startExample(
+    'express',
+    {
+      PORT: '0',
+      LATCHKEY_STORE: 'memory',
+      LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: token,
+      LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
+      LATCHKEY_RETRY_SCHEDULE: '0,0.2,0.2',
+      NODE_EXTRA_CA_CERTS: certFile,
+    },
+    'bundle',
+  );
   const api = async (method: string, path: string, body?: unknown, as = token) => {
     const response = await fetch(`${started.url}/api/v2${path}`, {
       method,

@@ -6,8 +6,9 @@
 import { createCore, generateKeyringKey, type LatchkeyStore } from '@latchkey/core';
 import { createDeliveryEngine, type SendResult, type Transport } from '@latchkey/core/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, type PostgresStore, pgliteDriver } from '../src/index.js';
+import { createPostgresStore, type PostgresStore } from '../src/index.js';
 import { onPostgres, postgresStore } from './databases.js';
+import { freshPglite } from './fresh-pglite.js';
 
 const TOKEN = 'lk_delivery_engine_test_token_00000000000000';
 const HOOKS = '/api/v2/organizations/acme/audit-webhooks';
@@ -163,7 +164,7 @@ function describeEngineOn(name: string, open: () => Promise<PostgresStore>) {
   });
 }
 
-describeEngineOn('PGlite', async () => createPostgresStore({ driver: await pgliteDriver() }));
+describeEngineOn('PGlite', async () => createPostgresStore({ driver: await freshPglite() }));
 onPostgres('delivery engine on PostgreSQL', () => {
   describeEngineOn('PostgreSQL', () => postgresStore());
 });

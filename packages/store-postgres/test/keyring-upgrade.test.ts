@@ -5,12 +5,13 @@
  */
 import { createCore, generateKeyringKey, KeyringMismatchError } from '@latchkey/core';
 import { describe, expect, it } from 'vitest';
-import { createPostgresStore, migrate, pgliteDriver, tablesOf } from '../src/index.js';
+import { createPostgresStore, migrate, tablesOf } from '../src/index.js';
 import { acmeKeyring, setUpAcme, TOKEN } from './acme.js';
+import { freshPglite } from './fresh-pglite.js';
 
 describe('migration 6 on a store sealed before it kept key ids (PGlite)', () => {
   it('records the key ids of sealed data, and the first right keyring binds them', async () => {
-    const driver = await pgliteDriver();
+    const driver = await freshPglite();
     const store = await createPostgresStore({ driver });
     try {
       const acme = await setUpAcme(store);

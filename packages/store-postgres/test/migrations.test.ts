@@ -2,8 +2,9 @@
 import { createCore } from '@latchkey/core';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, MIGRATIONS, pgDriver, pgliteDriver, type SqlDriver } from '../src/index.js';
+import { createPostgresStore, MIGRATIONS, pgDriver, type SqlDriver } from '../src/index.js';
 import { DATABASE_URL, dropSchema, freshSchema, postgresUnavailable } from './databases.js';
+import { freshPglite } from './fresh-pglite.js';
 import { runScript } from './processes/spawn.js';
 
 const newest = MIGRATIONS.at(-1)!.id;
@@ -12,7 +13,7 @@ const previous = MIGRATIONS.at(-2)!.id;
 
 describe('migrations on PGlite', () => {
   it('applies every migration once, records it, and finds nothing to do the second time', async () => {
-    const driver = await pgliteDriver();
+    const driver = await freshPglite();
     const first = await createPostgresStore({ driver, schema: 'tenant_a' });
     expect(first.migrations).toEqual({ applied: MIGRATIONS.map((m) => m.id), version: newest });
     const again = await createPostgresStore({ driver, schema: 'tenant_a' });
@@ -28,7 +29,7 @@ describe('migrations on PGlite', () => {
   });
 
   it('refuses a schema migrated by a newer version of the package', async () => {
-    const driver = await pgliteDriver();
+    const driver = await freshPglite();
     await createPostgresStore({ driver });
     await driver.query(`INSERT INTO latchkey.latchkey_migrations (id, name) VALUES ($1, 'from the future')`, [
       newest + 1,
@@ -38,7 +39,7 @@ describe('migrations on PGlite', () => {
   });
 
   it('reports the schema version for readiness: current, behind and not yet created', async () => {
-    const driver = await pgliteDriver();
+    const driver = await freshPglite();
     const store = await createPostgresStore({ driver, schema: 'ready_a' });
     expect(await store.status!()).toEqual({ migrations: { version: newest, expected: newest } });
     await driver.query('DELETE FROM ready_a.latchkey_migrations WHERE id = $1', [newest]);

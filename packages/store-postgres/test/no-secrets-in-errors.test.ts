@@ -1,8 +1,9 @@
 /** A failing query never carries its parameters (secret values, token hashes) into errors or logs. */
 import { createCore, createMemoryStore } from '@latchkey/core';
 import { describe, expect, it } from 'vitest';
-import { createPostgresStore, pgDriver, pgliteDriver, type SqlDriver } from '../src/index.js';
+import { createPostgresStore, pgDriver, type SqlDriver } from '../src/index.js';
 import { DATABASE_URL, postgresUnavailable } from './databases.js';
+import { freshPglite } from './fresh-pglite.js';
 
 const SECRET = 'sk_live_this_value_must_never_be_logged';
 
@@ -30,7 +31,7 @@ async function expectScrubbed(driver: SqlDriver) {
 
 describe('errors of a failing query', () => {
   it('carry no parameters on PGlite', async () => {
-    const driver = await pgliteDriver();
+    const driver = await freshPglite();
     await expectScrubbed(driver);
     await driver.close();
   });
@@ -43,7 +44,7 @@ describe('errors of a failing query', () => {
   });
 
   it('reach the core log as name, code and message only', async () => {
-    const driver = await pgliteDriver();
+    const driver = await freshPglite();
     const store = await createPostgresStore({ driver });
     const logged: unknown[] = [];
     const core = createCore({ store, logger: { error: (message, meta) => logged.push({ message, meta }) } });

@@ -6,16 +6,10 @@
 import { createPrivateKey } from 'node:crypto';
 import { createCore, generateKeyringKey, sealedKeyId, signPush } from '@latchkey/core';
 import { describe, expect, it } from 'vitest';
-import {
-  createPostgresStore,
-  type PostgresStore,
-  pgDriver,
-  pgliteDriver,
-  type SqlDriver,
-  tablesOf,
-} from '../src/index.js';
+import { createPostgresStore, type PostgresStore, pgDriver, type SqlDriver, tablesOf } from '../src/index.js';
 import { acmeKeyring, setUpAcme, TOKEN } from './acme.js';
 import { DATABASE_URL, dropSchema, freshSchema, onPostgres } from './databases.js';
+import { freshPglite } from './fresh-pglite.js';
 
 const VALUE = 'sk_live_visible_only_to_members';
 
@@ -93,7 +87,7 @@ async function checkSealedAtRest(driver: SqlDriver, schema: string) {
 
 describe('encryption at rest on PGlite', () => {
   it('keeps ciphertext in the tables and re-encrypts through the keyset walk', async () => {
-    await checkSealedAtRest(await pgliteDriver(), 'latchkey');
+    await checkSealedAtRest(await freshPglite(), 'latchkey');
   });
 });
 

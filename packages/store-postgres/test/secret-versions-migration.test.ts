@@ -3,11 +3,12 @@
  * (sealed or not, as stored) and no actor or event; placeholder rows of never-pushed keys are left out.
  */
 import { describe, expect, it } from 'vitest';
-import { createPostgresStore, MIGRATIONS, migrate, pgliteDriver, tablesOf } from '../src/index.js';
+import { createPostgresStore, MIGRATIONS, migrate, tablesOf } from '../src/index.js';
+import { freshPglite } from './fresh-pglite.js';
 
 describe('migration 10 on PGlite', () => {
   it('back-fills one version per head, with its value, then pushes go on from it', async () => {
-    const driver = await pgliteDriver();
+    const driver = await freshPglite();
     const t = tablesOf('latchkey');
     await migrate(
       driver,

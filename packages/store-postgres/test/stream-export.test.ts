@@ -6,16 +6,10 @@
  */
 import type { ActivityQuery, ActivityStreamQuery } from '@latchkey/core/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPostgresStore,
-  type PostgresStore,
-  pgDriver,
-  pgliteDriver,
-  type SqlDriver,
-  tablesOf,
-} from '../src/index.js';
+import { createPostgresStore, type PostgresStore, pgDriver, type SqlDriver, tablesOf } from '../src/index.js';
 import { joinedPages } from '../src/repositories/joined-pages.js';
 import { DATABASE_URL, dropSchema, freshSchema, onPostgres } from './databases.js';
+import { freshPglite } from './fresh-pglite.js';
 
 const ORG = 'org_streamexport000000000000';
 const TYPES = ['push_applied', 'member_added', 'project_created'];
@@ -128,7 +122,7 @@ function describeEngine(
 describeEngine(
   'PGlite',
   async () => {
-    const driver = await pgliteDriver();
+    const driver = await freshPglite();
     return { driver, store: await createPostgresStore({ driver }) };
   },
   false,

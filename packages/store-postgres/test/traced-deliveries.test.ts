@@ -8,7 +8,8 @@ import { createCore, generateDeviceKeyPair, generateKeyringKey, signPush } from 
 import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, pgliteDriver } from '../src/index.js';
+import { createPostgresStore } from '../src/index.js';
+import { freshPglite } from './fresh-pglite.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -25,7 +26,7 @@ const ORG = '/api/v2/organizations/acme';
 
 describe('deliveries keep the traceparent of the request that caused their event (PGlite)', () => {
   it('for an appended event and for a push', async () => {
-    const store = await createPostgresStore({ driver: await pgliteDriver() });
+    const store = await createPostgresStore({ driver: await freshPglite() });
     const keyring = { current: 'k1', keys: { k1: generateKeyringKey() } };
     const core = createCore({
       store,

@@ -13,9 +13,9 @@ import {
   MIGRATIONS,
   migrate,
   type PostgresStore,
-  pgliteDriver,
   tablesOf,
 } from '../src/index.js';
+import { freshPglite } from './fresh-pglite.js';
 
 const at = '2026-11-01T00:00:00.000Z';
 
@@ -56,7 +56,7 @@ async function expectTree(store: PostgresStore, orgId: string) {
 
 describe('migration 14 and the tree back-fill on PGlite', () => {
   it('back-fills logs written before the tree when the store opens; appends go on from it', async () => {
-    const driver = await pgliteDriver();
+    const driver = await freshPglite();
     const t = tablesOf('latchkey');
     await migrate(
       driver,
@@ -90,7 +90,7 @@ describe('migration 14 and the tree back-fill on PGlite', () => {
   });
 
   it('leaves a lagging tree to the back-fill, which catches up in batches and is then a no-op', async () => {
-    const driver = await pgliteDriver();
+    const driver = await freshPglite();
     const t = tablesOf('latchkey');
     const store = await createPostgresStore({ driver });
     await driver.query(`INSERT INTO ${t.organizations} VALUES ('org_1', 'acme', 'Acme', $1)`, [at]);

@@ -14,9 +14,10 @@ import { createCore } from '@latchkey/core';
 import { createUndiciTransport, parseAllowHosts } from '@latchkey/core/webhooks';
 import { makeMtlsCertificates } from '@latchkey/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createPostgresStore, pgDriver, pgliteDriver, type SqlDriver } from '../src/index.js';
+import { createPostgresStore, pgDriver, type SqlDriver } from '../src/index.js';
 import { acmeKeyring, TOKEN } from './acme.js';
 import { DATABASE_URL, dropSchema, freshSchema, onPostgres } from './databases.js';
+import { freshPglite } from './fresh-pglite.js';
 
 const HOST = 'intake.receiver.test';
 const API_KEY = 'siem-intake-key-7f3a9c1e5b2d4f60';
@@ -130,7 +131,7 @@ async function checkCredentialsAtRest(driver: SqlDriver, schema: string) {
 
 describe('receiver credentials at rest on PGlite', () => {
   it('delivers with the header and certificate, and keeps neither in clear anywhere', async () => {
-    await checkCredentialsAtRest(await pgliteDriver(), 'latchkey');
+    await checkCredentialsAtRest(await freshPglite(), 'latchkey');
   });
 });
 

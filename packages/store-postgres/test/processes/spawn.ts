@@ -1,11 +1,15 @@
-/** Runs a test's helper script in a Node process of its own, from source, as a second app instance would. */
+/**
+ * Runs a test's helper script in a Node process of its own, as a second app instance would: the
+ * script's bundle the test run's global setup builds (`scripts/test/process-bundles.ts`), which
+ * starts without compiling the store's sources under tsx each time.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { processBundle } from '@latchkey/test-utils/spawn';
 
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const PACKAGE = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Starts `processes/<script>.ts` with `env` added; stdout and stderr are collected. */
+/** Starts `processes/<script>.ts` (its bundle) with `env` added; stdout and stderr are collected. */
 export function startScript(
   script: string,
   env: Record<string, string>,
@@ -14,8 +18,7 @@ export function startScript(
   stdout: () => string;
   done: Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>;
 } {
-  const file = fileURLToPath(new URL(`./${script}.ts`, import.meta.url));
-  const child = spawn(process.execPath, ['--conditions=@latchkey/source', '--import', tsx, file], {
+  const child = spawn(process.execPath, [processBundle(PACKAGE, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -49,12 +49,12 @@ export function describePersistence(name: string): void {
     const dir = mkdtempSync(join(tmpdir(), 'latchkey-example-'));
     const env = { PORT: '0', LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN, LATCHKEY_STORE: join(dir, 'data') };
     try {
-      const first = await startExample(name, env, 'node');
+      const first = await startExample(name, env, 'bundle');
       expect(first.output()).toContain(`store: PGlite in ${join(dir, 'data')}`);
       await pushAndStop(first);
       // Rotate: a new key first, the one made on first start (beside the data) after it.
       const keyring = `k2:${generateKeyringKey()},${readFileSync(join(dir, 'keyring.txt'), 'utf8').trim()}`;
-      const second = await startExample(name, { ...env, LATCHKEY_KEYRING: keyring }, 'node');
+      const second = await startExample(name, { ...env, LATCHKEY_KEYRING: keyring }, 'bundle');
       try {
         // The key's head and its version 1, whose value is kept too: two sealed values.
         expect(second.output()).toContain('keyring: 2 values moved to the current key');

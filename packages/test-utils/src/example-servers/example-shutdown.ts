@@ -52,7 +52,7 @@ function heldBody(): { body: ReadableStream<Uint8Array>; release: () => void } {
 /** Registers the graceful-shutdown and TLS tests of the example `name`. */
 export function describeShutdown(name: string): void {
   it('finishes a request in flight, then exits 0 on SIGTERM', async () => {
-    const own = await startExample(name, { PORT: '0', LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN }, 'node');
+    const own = await startExample(name, { PORT: '0', LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN }, 'bundle');
     try {
       // A request whose body is still arriving when the signal comes must still be answered.
       const { body, release } = heldBody();
@@ -87,7 +87,7 @@ export function describeShutdown(name: string): void {
         LATCHKEY_TLS_CERT: certificate.certFile,
         LATCHKEY_TLS_KEY: certificate.keyFile,
       },
-      'node',
+      'bundle',
     );
     try {
       expect(secure.url).toMatch(/^https:\/\/localhost:\d+$/);

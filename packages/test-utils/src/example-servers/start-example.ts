@@ -1,7 +1,8 @@
 /**
- * Starting and stopping an example server exactly as a user would (`pnpm --dir examples/<name>
- * start`, from source): wait for its `listening on` line, hand back its URL, stop its whole process
- * group. Free of vitest, so benches and scripts can start an example too.
+ * Starting and stopping an example server: exactly as a user would (`pnpm --dir examples/<name>
+ * start`, from source), or as the bundle the test run builds (one plain Node process); wait for its
+ * `listening on` line, hand back its URL, stop its whole process group. Free of vitest, so benches
+ * and scripts can start an example too.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -48,8 +49,21 @@ function pnpm(args: string[]): [string, string[]] {
   return ['pnpm', args];
 }
 
-function command(dir: string, via: 'pnpm' | 'node'): [string, string[]] {
+/** How an example is started: see {@link startExample}. */
+export type StartVia = 'pnpm' | 'node' | 'bundle';
+
+/**
+ * Where the test run's global setup (`scripts/test/process-bundles.ts`) writes the bundle of a
+ * program the tests start (an example's `src/<entry>.ts`, a test script): beside the dependencies of
+ * its workspace folder, which it imports as they are.
+ */
+export function processBundle(folder: string, entry: string): string {
+  return join(folder, 'node_modules', '.cache', `latchkey-${entry}.mjs`);
+}
+
+function command(dir: string, via: StartVia): [string, string[]] {
   if (via === 'pnpm') return pnpm(['--dir', dir, 'start']);
+  if (via === 'bundle') return [process.execPath, [processBundle(dir, 'server')]];
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return [process.execPath, ['--conditions=@latchkey/source', '--import', tsx, 'src/server.ts']];
 }
@@ -57,12 +71,14 @@ function command(dir: string, via: 'pnpm' | 'node'): [string, string[]] {
 /**
  * Starts the example in its own process group and resolves with the URL it printed. `via: 'pnpm'`
  * runs its start script as a user would; `via: 'node'` runs the same source under the tsx loader in a
- * single process, so a signal reaches the server itself and its exit code is its own.
+ * single process, so a signal reaches the server itself and its exit code is its own; `via: 'bundle'`
+ * runs the same source bundled by the test run's global setup, also in a single process, without
+ * compiling a few hundred modules at each start (tests only: the bundle exists once a test run began).
  */
 export function startExample(
   name: string,
   env: Record<string, string>,
-  via: 'pnpm' | 'node' = 'pnpm',
+  via: StartVia = 'pnpm',
 ): Promise<StartedExample> {
   const dir = join(examplesFolder(), name);
   const [program, args] = command(dir, via);
@@ -95,14 +111,15 @@ export function startExample(
 }
 
 /**
- * Starts the example (in one process) expecting it to refuse: resolves with the failure (exit code
- * and output), or with undefined when it started after all (then it is stopped at once).
+ * Starts the example (in one process, its test bundle) expecting it to refuse: resolves with the
+ * failure (exit code and output), or with undefined when it started after all (then it is stopped
+ * at once).
  */
 export function startExampleFailure(
   name: string,
   env: Record<string, string>,
 ): Promise<FailedStart | undefined> {
-  return startExample(name, env, 'node').then(
+  return startExample(name, env, 'bundle').then(
     async (started) => {
       await stopExample(started.child, 'SIGKILL');
       return undefined;

@@ -88,13 +88,17 @@ export function describeWebhookDeliveries(name: string): void {
       });
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       receiverUrl = `https://localhost:${(receiver.address() as AddressInfo).port}`;
-      started = await startExample(name, {
-        PORT: '0',
-        LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
-        LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
-        LATCHKEY_RETRY_SCHEDULE: '0,0.2,0.2',
-        NODE_EXTRA_CA_CERTS: certificate.certFile,
-      });
+      started = await startExample(
+        name,
+        {
+          PORT: '0',
+          LATCHKEY_BOOTSTRAP_ADMIN_TOKEN: TOKEN,
+          LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
+          LATCHKEY_RETRY_SCHEDULE: '0,0.2,0.2',
+          NODE_EXTRA_CA_CERTS: certificate.certFile,
+        },
+        'bundle',
+      );
     }, 60_000);
 
     afterAll(async () => {
