@@ -70,8 +70,10 @@ describe.skipIf(skip !== null)(`the Activity page${skip ? ` (skipped: ${skip})` 
   });
 
   it('shows the organization’s history newest first, 50 at a time, with Load more', async () => {
+    // The first screen may still be settling right after sign-in (the page lays itself out before
+    // its history arrives, once in a busy run): wait for its rows rather than read them once.
+    await expect.poll(async () => (await rows(page)).length, { timeout: 20_000 }).toBe(50);
     const first = await rows(page);
-    expect(first).toHaveLength(50);
     expect(first[0]!.seq).toBe(head);
     expect(first.map((r) => r.seq)).toEqual([...first.map((r) => r.seq)].sort((a, b) => b - a));
     expect(await page.getByRole('link', { name: 'Activity' }).getAttribute('aria-current')).toBe('page');
