@@ -7,11 +7,11 @@
  *
  *   node --cpu-prof --conditions=@latchkey/source --import tsx bench/postgres/profile.ts
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createMemoryStore } from '@latchkey/core';
 import { createPostgresStore, pgDriver, pgliteDriver } from '@latchkey/store-postgres';
 import pg from 'pg';
+import { postgresCpuSeconds, postgresTicks } from '../delivery/cpu.js';
 import { closedLoop } from './closed-loop.js';
 import { type Contender, corePushes, rawPushes } from './contenders.js';
 
@@ -36,29 +36,6 @@ pg.Client.prototype.query = function (this: unknown, ...a: unknown[]) {
   return query.apply(this, a);
 } as typeof pg.Client.prototype.query;
 
-/** CPU time (µs) of every PostgreSQL process on this machine, by pid (Linux: /proc; else empty). */
-function postgresCpu(): Map<string, number> {
-  const byPid = new Map<string, number>();
-  let entries: string[] = [];
-  try {
-    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
-  } catch {
-    return byPid;
-  }
-  for (const pid of entries) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime and stime, fields 14 and 15 of the line, in clock ticks (100 a second).
-      byPid.set(pid, (Number(fields[11]) + Number(fields[12])) * 10_000);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return byPid;
-}
-
 const rawPool = args.store === 'raw' ? new pg.Pool({ connectionString: url, max: 10 }) : null;
 const store =
   args.store === 'memory' || rawPool
@@ -74,10 +51,10 @@ try {
   counts.clear();
   const seconds = Number(args.seconds);
   contender.prepare(Math.ceil(seconds * 4_000));
-  const before = postgresCpu();
+  const before = postgresTicks();
   const result = await closedLoop((i) => contender.op(i), Number(args.concurrency), seconds);
-  let database = 0;
-  for (const [pid, us] of postgresCpu()) database += us - (before.get(pid) ?? 0);
+  // PostgreSQL's CPU in µs (0 without /proc).
+  const database = (postgresCpuSeconds(before, postgresTicks()) ?? 0) * 1e6;
   const perPush = (n: number) => (n / result.ops).toFixed(2);
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   process.stdout.write(
