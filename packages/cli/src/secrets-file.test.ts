@@ -22,6 +22,14 @@ describe('secrets files', () => {
     expect(parseSecrets(text, 'f')).toEqual({ A: '1', B: 'two', C: 'it is "quoted"', D: 'line\nbreak' });
   });
 
+  it('escape U+2028 and U+2029 in .env, and read them raw from files written elsewhere', () => {
+    const value = 'a\u2028b\u2029c';
+    const text = formatSecrets({ A: value }, 'env');
+    expect(text).toBe('A="a\\u2028b\\u2029c"\n');
+    expect(parseSecrets(text, 'f')).toEqual({ A: value });
+    expect(parseSecrets(`A="${value}"\n`, 'f')).toEqual({ A: value });
+  });
+
   it('name the line that is not KEY=value, and an unterminated quote', () => {
     expect(() => parseSecrets('A=1\nnot a line\n', '.env')).toThrow('.env:2: expected KEY=value.');
     expect(() => parseSecrets('A="open\n', '.env')).toThrow('.env:1: unterminated double quote.');

@@ -11,8 +11,14 @@ export type SecretsFormat = 'env' | 'json';
 const KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const PLAIN = /^[A-Za-z0-9_./:@%+,=-]*$/;
 
-/** A value as a `.env` line holds it: plain, or double-quoted with JSON's escapes. */
-export const formatEnvValue = (value: string) => (PLAIN.test(value) ? value : JSON.stringify(value));
+/**
+ * A value as a `.env` line holds it: plain, or double-quoted with JSON's escapes. U+2028 and U+2029,
+ * which JSON leaves raw but editors and other tools take as line breaks, are escaped too.
+ */
+export const formatEnvValue = (value: string) =>
+  PLAIN.test(value)
+    ? value
+    : JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 
 /** `values` as a new file, keys sorted. */
 export function formatSecrets(values: Record<string, string>, format: SecretsFormat): string {
@@ -47,7 +53,8 @@ export function parseSecrets(text: string, source: string): Record<string, strin
   text.split(/\r?\n/).forEach((raw, index) => {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
-    const match = /^(?:export\s+)?([^=\s]+)\s*=\s*(.*)$/.exec(line);
+    // `s`: a raw U+2028 or U+2029 in a value (a file written elsewhere) is part of it, as in JSON.
+    const match = /^(?:export\s+)?([^=\s]+)\s*=\s*(.*)$/s.exec(line);
     if (!match || !KEY.test(match[1]!)) throw new CliError(`${source}:${index + 1}: expected KEY=value.`);
     values[match[1]!] = parseValue(match[2]!, `${source}:${index + 1}`);
   });

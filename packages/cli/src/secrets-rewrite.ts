@@ -21,14 +21,14 @@ const ASSIGNMENT = /^(\s*)(export\s+)?([^=\s]+)\s*=/;
 
 /** `text` (a file of `format`, or of another format) rewritten to hold exactly `values`. */
 export function rewriteSecrets(text: string, values: Values, format: SecretsFormat): string {
-  let next: string;
   try {
     if (detectFormat(text) !== format) return formatSecrets(values, format);
-    next = format === 'json' ? rewriteJson(text, values) : rewriteEnv(text, values);
+    const next = format === 'json' ? rewriteJson(text, values) : rewriteEnv(text, values);
+    if (isDeepStrictEqual(parseSecrets(next, 'rewritten'), values)) return next;
   } catch {
-    return formatSecrets(values, format);
+    // A layout that cannot be kept (or read back) is written afresh, below.
   }
-  return isDeepStrictEqual(parseSecrets(next, 'rewritten'), values) ? next : formatSecrets(values, format);
+  return formatSecrets(values, format);
 }
 
 function rewriteJson(text: string, values: Values): string {
