@@ -44,15 +44,34 @@ const store =
         driver: args.store === 'pglite' ? await pgliteDriver() : await pgDriver({ connectionString: url }),
         schema,
       });
+// Times the seals the sequencer runs: with the bench's one organization, their time over the run's
+// is the share of it the seal lane (one seal at a time) was busy.
+const seals = { count: 0, ms: 0, events: 0 };
+const activity = store.activity as unknown as Record<string, ((o: string) => Promise<unknown>) | undefined>;
+for (const name of ['sealNext', 'sealPending']) {
+  const seal = activity[name]?.bind(activity);
+  if (!seal) continue;
+  activity[name] = async (organizationId) => {
+    const start = performance.now();
+    const result = await seal(organizationId);
+    seals.count++;
+    seals.ms += performance.now() - start;
+    seals.events += typeof result === 'number' ? result : (result as { sealed: number }).sealed;
+    return result;
+  };
+}
 try {
   const contender: Contender = rawPool ? await rawPushes(rawPool, schema, false) : await corePushes(store);
   contender.prepare(2_000);
   await closedLoop((i) => contender.op(i), Number(args.concurrency), 1);
   counts.clear();
+  Object.assign(seals, { count: 0, ms: 0, events: 0 });
   const seconds = Number(args.seconds);
   contender.prepare(Math.ceil(seconds * 4_000));
   const before = postgresTicks();
+  const started = performance.now();
   const result = await closedLoop((i) => contender.op(i), Number(args.concurrency), seconds);
+  const elapsedMs = performance.now() - started;
   // PostgreSQL's CPU in µs (0 without /proc).
   const database = (postgresCpuSeconds(before, postgresTicks()) ?? 0) * 1e6;
   const perPush = (n: number) => (n / result.ops).toFixed(2);
@@ -62,9 +81,17 @@ try {
       `CPU ${result.cpuUsPerOp.toFixed(0)} µs/push in Node, ` +
       `${(database / result.ops).toFixed(0)} µs/push in PostgreSQL's processes, errors ${result.errors}\n`,
   );
-  if (total > 0) {
+  if (seals.count > 0) {
     process.stdout.write(
-      `round trips per push ${perPush(total)}, transactions per push ${perPush(counts.get('BEGIN') ?? 0)}\n`,
+      `seals: ${perPush(seals.count)} per push, ${(seals.ms / seals.count).toFixed(1)} ms and ` +
+        `${(seals.events / seals.count).toFixed(1)} events each, busy ${((100 * seals.ms) / elapsedMs).toFixed(0)} % of the run\n`,
+    );
+  }
+  if (total > 0) {
+    // A transaction's BEGIN may share its round trip with a first statement.
+    const begins = [...counts].filter(([kind]) => kind.startsWith('BEGIN')).reduce((a, [, n]) => a + n, 0);
+    process.stdout.write(
+      `round trips per push ${perPush(total)}, transactions per push ${perPush(begins)}\n`,
     );
     for (const [kind, n] of [...counts].sort((a, b) => b[1] - a[1])) {
       process.stdout.write(`  ${perPush(n).padStart(6)}  ${kind}\n`);
