@@ -16,6 +16,7 @@ import { verifyConsistency, verifyInclusion } from '@latchkey/core/client';
 import { appendLeaves, EMPTY_TREE, type NodeReader, treeRoot } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from './keyed.js';
+import { createEnvironment, createProject } from './store-org-environment.js';
 
 export interface ActivityTreeFixture {
   store: LatchkeyStore;
@@ -77,23 +78,8 @@ export function describeActivityTreeTests(fixture: () => ActivityTreeFixture): v
     const { store, id } = fixture();
     const orgId = await organization();
     expect(await store.activity.treeHead(orgId)).toEqual({ size: 0, rootHash: treeRoot(EMPTY_TREE) });
-    const projectId = id('prj');
-    await store.projects.create({
-      id: projectId,
-      organization_id: orgId,
-      slug: 'p',
-      name: 'p',
-      created_at: T0,
-    });
-    const envId = id('env');
-    await store.environments.create({
-      id: envId,
-      organization_id: orgId,
-      project_id: projectId,
-      slug: 'prod',
-      require_strict_conflict_mode: false,
-      created_at: T0,
-    });
+    const projectId = await createProject(store, id, orgId, T0);
+    const envId = await createEnvironment(store, id, orgId, projectId, T0);
     for (let n = 0; n < 13; n++) {
       if (n % 3 === 0) {
         const changes = [{ key: `K${n}`, value: `v${n}` }];

@@ -10,6 +10,7 @@ import { describeClaimStoreTests } from './store-claims.js';
 import { describeKeyIdTests } from './store-key-ids.js';
 import { describeMemberTests } from './store-members.js';
 import { describeMetricsStoreTests } from './store-metrics.js';
+import { createEnvironment, createProject } from './store-org-environment.js';
 import { describePushNonceTests } from './store-push-nonces.js';
 import { describeRecordManyTests } from './store-record-many.js';
 import { describeRequestStoreTests } from './store-requests.js';
@@ -62,23 +63,8 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
       store = await create();
       orgId = id('org');
       await store.organizations.create({ id: orgId, slug: `org-${counter}`, name: 'Org', created_at: at });
-      const projectId = id('prj');
-      await store.projects.create({
-        id: projectId,
-        organization_id: orgId,
-        slug: 'web',
-        name: 'web',
-        created_at: at,
-      });
-      envId = id('env');
-      await store.environments.create({
-        id: envId,
-        organization_id: orgId,
-        project_id: projectId,
-        slug: 'prod',
-        require_strict_conflict_mode: false,
-        created_at: at,
-      });
+      const projectId = await createProject(store, id, orgId, at, 'web');
+      envId = await createEnvironment(store, id, orgId, projectId, at);
     });
 
     afterAll(async () => {

@@ -6,6 +6,7 @@
 import type { ActivityDraft, LatchkeyStore, StoredValue } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from './keyed.js';
+import { createEnvironment, createProject } from './store-org-environment.js';
 
 export interface SealedValueFixture {
   store: LatchkeyStore;
@@ -20,27 +21,10 @@ export function describeSealedValueTests(fixture: () => SealedValueFixture): voi
     const { store, id } = fixture();
     const orgId = id('org');
     await store.organizations.create({ id: orgId, slug: `sv-${orgId.slice(-8)}`, name: 'S', created_at: T0 });
-    const projectId = id('prj');
-    await store.projects.create({
-      id: projectId,
-      organization_id: orgId,
-      slug: 'p',
-      name: 'p',
-      created_at: T0,
-    });
+    const projectId = await createProject(store, id, orgId, T0);
     const envIds: string[] = [];
-    for (const slug of ['dev', 'prod']) {
-      const envId = id('env');
-      await store.environments.create({
-        id: envId,
-        organization_id: orgId,
-        project_id: projectId,
-        slug,
-        require_strict_conflict_mode: false,
-        created_at: T0,
-      });
-      envIds.push(envId);
-    }
+    for (const slug of ['dev', 'prod'])
+      envIds.push(await createEnvironment(store, id, orgId, projectId, T0, slug));
     const draft = (): ActivityDraft => ({
       id: id('evt'),
       type: 'push_applied',
