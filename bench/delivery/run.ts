@@ -51,6 +51,10 @@ const concurrency = Number(args.concurrency);
 const url = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
 const GOAL = 0.5;
 const ROUNDS = 5;
+/** The PostgreSQL runs: 1, 2 and 4 worker processes on one webhook, then on eight; `key` names each's result. */
+const POSTGRES_RUNS = [1, 8].flatMap((webhooks) =>
+  [1, 2, 4].map((processes) => ({ processes, webhooks, key: `pg${processes}x${webhooks}` })),
+);
 const at = new Date().toISOString();
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const dir = mkdtempSync(join(tmpdir(), 'latchkey-bench-delivery-'));
@@ -200,10 +204,8 @@ try {
   if (engineRuns.length > 0) results.set('engine', median(engineRuns));
   cpuPerDelivery.set('bare', microsPerDelivery(bareRuns));
   if (engineRuns.length > 0) cpuPerDelivery.set('engine', microsPerDelivery(engineRuns));
-  for (const webhooks of !only || only.has('postgres') ? [1, 8] : []) {
-    for (const processes of [1, 2, 4]) {
-      results.set(`pg${processes}x${webhooks}`, await onPostgres(processes, webhooks));
-    }
+  for (const { processes, webhooks, key } of !only || only.has('postgres') ? POSTGRES_RUNS : []) {
+    results.set(key, await onPostgres(processes, webhooks));
   }
 } finally {
   receiver.kill();
@@ -269,12 +271,10 @@ const block = [
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   row('bare undici loop', bare),
   row('engine, one process, in-memory store', results.get('engine')),
-  ...[1, 8].flatMap((webhooks) =>
-    [1, 2, 4].map((processes) =>
-      row(
-        `engine on PostgreSQL, ${processes} worker process${processes > 1 ? 'es' : ''}, ${webhooks} webhook${webhooks > 1 ? 's' : ''}`,
-        results.get(`pg${processes}x${webhooks}`),
-      ),
+  ...POSTGRES_RUNS.map(({ processes, webhooks, key }) =>
+    row(
+      `engine on PostgreSQL, ${processes} worker process${processes > 1 ? 'es' : ''}, ${webhooks} webhook${webhooks > 1 ? 's' : ''}`,
+      results.get(key),
     ),
   ),
   '',
@@ -288,12 +288,10 @@ const block = [
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   cpuRow('bare undici loop', bare),
   cpuRow('engine, one process, in-memory store', results.get('engine')),
-  ...[1, 8].flatMap((webhooks) =>
-    [1, 2, 4].map((processes) =>
-      cpuRow(
-        `engine on PostgreSQL, ${processes} worker${processes > 1 ? 's' : ''}, ${webhooks} webhook${webhooks > 1 ? 's' : ''}`,
-        results.get(`pg${processes}x${webhooks}`),
-      ),
+  ...POSTGRES_RUNS.map(({ processes, webhooks, key }) =>
+    cpuRow(
+      `engine on PostgreSQL, ${processes} worker${processes > 1 ? 's' : ''}, ${webhooks} webhook${webhooks > 1 ? 's' : ''}`,
+      results.get(key),
     ),
   ),
 ].join('\n');
