@@ -3,10 +3,10 @@
  * transactions per delivery. It wraps the driver rather than the store, so the figures hold whatever
  * the store's repositories do.
  *
- * - `statements`: each `query`, on the driver or on the transaction handle given to `fn` (a failed
- *   one included: it was sent), and each `streamLines` (one SELECT). Not counted: what the driver
+ * - `statements`: each `query` or `defer`, on the driver or on the transaction handle given to `fn`
+ *   (a failed one included: it was sent), and each `streamLines` (one SELECT). Not counted: what the driver
  *   sends on its own around a transaction (BEGIN, COMMIT or ROLLBACK, and the pg driver's look at the
- *   transaction id just before COMMIT), and its LISTEN; the notifications LISTEN brings are not
+ *   transaction id with BEGIN), and its LISTEN; the notifications LISTEN brings are not
  *   statements and are not counted either.
  * - `transactions`: each attempt at one, that is each time the driver calls `fn`. A transaction the
  *   driver runs again after a deadlock or serialization failure is seen (it calls `fn` again) and
@@ -39,6 +39,14 @@ export function countingDriver(driver: SqlDriver): CountingDriver {
       counters.statements++;
       return queryable.query(text, params);
     },
+    ...(queryable.defer
+      ? {
+          defer(text: string, params?: readonly unknown[]) {
+            counters.statements++;
+            queryable.defer!(text, params);
+          },
+        }
+      : {}),
   });
   const direct = counted(driver);
   const { streamLines, listen } = driver;

@@ -13,6 +13,23 @@ export interface SqlResult<Row = Record<string, unknown>> {
 export interface SqlQueryable {
   /** One statement with `$1…$n` parameters. Values are passed as parameters, never spliced in. */
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<Row>>;
+  /**
+   * Optional, on a transaction: a statement whose answer the caller does not need, sent with the
+   * transaction's next round trip (its next query, or its COMMIT) instead of one of its own. Its
+   * failure fails that round trip, and so the transaction. Without it, send with {@link query}
+   * (see {@link sendDeferred}).
+   */
+  defer?(text: string, params?: readonly unknown[]): void;
+}
+
+/** Sends a statement whose answer is not needed the cheapest way `q` offers: deferred, or now. */
+export async function sendDeferred(
+  q: SqlQueryable,
+  text: string,
+  params?: readonly unknown[],
+): Promise<void> {
+  if (q.defer) q.defer(text, params);
+  else await q.query(text, params);
 }
 
 /** A PostgreSQL engine, as the store uses it. */

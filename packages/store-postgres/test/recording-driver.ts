@@ -13,6 +13,14 @@ export function recording(inner: SqlDriver): Recorded {
       statements.set(text, params);
       return target.query(text, params);
     },
+    ...(target.defer
+      ? {
+          defer(text: string, params: readonly unknown[] = []) {
+            statements.set(text, params);
+            target.defer!(text, params);
+          },
+        }
+      : {}),
   });
   const direct = wrap(inner);
   return {

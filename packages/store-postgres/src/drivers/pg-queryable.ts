@@ -12,7 +12,8 @@ import { translated } from './translated.js';
 /** Texts seen so far and their statement names, bounded so a stream of distinct texts cannot grow it. */
 const names = new Map<string, string>();
 
-function nameOf(text: string): string {
+/** The prepared statement name of `text` (the same on every connection). */
+export function nameOf(text: string): string {
   let name = names.get(text);
   if (name === undefined) {
     name = `lk_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;

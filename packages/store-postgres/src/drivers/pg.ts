@@ -107,12 +107,16 @@ export async function pgDriver(source: string | Pool | PgDriverOptions): Promise
 }
 
 /**
- * What opens a transaction: `BEGIN`, and behind a transaction-mode pooler the timeouts too (one
- * simple query, so still one round trip), since the connection's own settings may belong to another
- * client's session.
+ * What opens a transaction, one statement each: `BEGIN`, and behind a transaction-mode pooler the
+ * timeouts too (sent in the round trip of the transaction's first statement, so no round trip of
+ * their own), since the connection's own settings may belong to another client's session.
  */
-function beginStatement(options: PgDriverOptions | null): string {
+function beginStatement(options: PgDriverOptions | null): string[] {
   const timeout = options?.statementTimeoutMs ?? 5_000;
-  if (!options?.pooler || timeout <= 0) return 'BEGIN';
-  return `BEGIN; SET LOCAL statement_timeout = ${Math.floor(timeout)}; SET LOCAL idle_in_transaction_session_timeout = ${Math.floor(timeout * 2)}`;
+  if (!options?.pooler || timeout <= 0) return ['BEGIN'];
+  return [
+    'BEGIN',
+    `SET LOCAL statement_timeout = ${Math.floor(timeout)}`,
+    `SET LOCAL idle_in_transaction_session_timeout = ${Math.floor(timeout * 2)}`,
+  ];
 }

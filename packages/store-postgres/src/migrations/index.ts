@@ -15,6 +15,7 @@ import { webhookCredentials } from './0013-webhook-credentials.js';
 import { merkleTree } from './0014-merkle-tree.js';
 import { witnesses } from './0015-witnesses.js';
 import { pendingEvents } from './0016-pending-events.js';
+import { versionRowsLockNothing } from './0017-version-rows-lock-nothing.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   merkleTree,
   witnesses,
   pendingEvents,
+  versionRowsLockNothing,
 ];

@@ -8,7 +8,7 @@ import {
   type SecretRepository,
   versionRows,
 } from '@latchkey/core/store';
-import type { SqlQueryable } from '../driver.js';
+import { type SqlQueryable, sendDeferred } from '../driver.js';
 import { int, iso } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
@@ -93,14 +93,16 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
     input.environmentId,
     ...versionParams(versionRows(plan.writes, draft)[0], kept),
   ];
-  // The heads, their version rows and pruning, and the pending event in one statement.
-  await tx.query(
+  // The heads, their version rows and pruning, and the pending event in one statement, sent with
+  // the COMMIT: its answer says nothing the push needs (the heads are locked, so it cannot miss).
+  await sendDeferred(
+    tx,
     storePendingStatement(
       t,
       `written AS (
         UPDATE ${t.secrets} AS s SET version = w.version, deleted = w.value IS NULL, value = w.value, updated_at = $5
         FROM unnest($6::text[], $7::int[], $8::text[]) AS w(key, version, value)
-        WHERE s.environment_id = $9 AND s.key = w.key
+        WHERE s.environment_id = $9 AND s.key = ANY($6::text[]) AND s.key = w.key
       ), ${versionStatement(t, 6)}`,
     ),
     params,
