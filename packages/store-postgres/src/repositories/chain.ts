@@ -15,7 +15,7 @@ import { int } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { queueParams, queueStatement } from './outbox.js';
-import { type LockedChain, pendingColumns, pendingOfRow, sealAfter, sealLocked } from './seal.js';
+import { type LockedChain, pendingLateral, pendingOfRow, sealAfter, sealLocked } from './seal.js';
 import { TREE_COLUMNS, treeHeadSet, treeNodesStatement, treeOfRow, treeParams } from './tree.js';
 
 /** Locks the organization's chain head (creating it, race-safely, before the first event) and reads it. */
@@ -71,7 +71,7 @@ export async function sealPending(db: Runner, t: Tables, organizationId: string)
   type Row = { seq: unknown; hash: string; tree_size: unknown; tree_frontier: string };
   for (let tries = 0; tries < OPTIMISTIC_TRIES; tries++) {
     const { rows } = await db.query<Row & Parameters<typeof pendingOfRow>[0]>(
-      `SELECT seq, hash, ${TREE_COLUMNS}, ${pendingColumns(t)} FROM ${t.chains} WHERE organization_id = $1`,
+      `SELECT seq, hash, ${TREE_COLUMNS}, pending.* FROM ${t.chains}, ${pendingLateral(t)} WHERE organization_id = $1`,
       [organizationId],
     );
     const row = rows[0];

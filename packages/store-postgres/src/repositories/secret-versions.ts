@@ -11,7 +11,11 @@ import type { Tables } from '../schema-name.js';
 
 /**
  * The CTEs of a push that write its version rows and drop the values of versions up to each key's
- * new version minus the kept count. Placed in the push's statement, after its `written` CTE, it
+ * new version minus the kept count. The pruning finds its rows key by key in the kept-value index
+ * (usually the one version that just fell out of the window) and updates them by row address: a
+ * plain join let the planner read every kept version of the environment for each push, which grows
+ * with the environment. The keys' heads are locked by the push, so no other push moves those rows;
+ * a re-encryption that rewrites one meanwhile leaves it to the key's next push (the bound is `<=`). Placed in the push's statement, after its `written` CTE, it
  * reads the push's keys, versions, values and environment at `$first` to `$first + 3`, and its own
  * six parameters right after them (see {@link versionParams}). The pruning cannot touch the rows
  * inserted beside it (the same snapshot), nor would it: a new version is always kept.
@@ -25,8 +29,14 @@ export function versionStatement(t: Tables, first: number): string {
         FROM unnest(${p(0)}::text[], ${p(1)}::int[], ${p(2)}::text[]) AS w(key, version, value)
       ), pruned AS (
         UPDATE ${t.secretVersions} AS v SET value = NULL
-        FROM unnest(${p(0)}::text[], ${p(1)}::int[]) AS p(key, version)
-        WHERE v.environment_id = ${p(3)} AND v.key = p.key AND v.value IS NOT NULL AND v.version <= p.version - ${p(9)}
+        WHERE v.ctid = ANY (ARRAY(
+          SELECT old.ctid FROM unnest(${p(0)}::text[], ${p(1)}::int[]) AS p(key, version)
+          CROSS JOIN LATERAL (
+            SELECT x.ctid FROM ${t.secretVersions} x
+            WHERE x.environment_id = ${p(3)} AND x.key = p.key AND x.value IS NOT NULL AND x.version <= p.version - ${p(9)}
+            OFFSET 0
+          ) AS old
+        ))
       ), `;
 }
 
