@@ -51,25 +51,56 @@ export interface PostgresStore extends LatchkeyStore {
   close(): Promise<void>;
 }
 
-function repositories(db: Runner, t: Tables, driver?: SqlDriver): StoreTransaction {
+/** How each repository is made on a runner. */
+function makers(
+  t: Tables,
+  driver?: SqlDriver,
+): { [K in keyof StoreTransaction]: (db: Runner) => StoreTransaction[K] } {
   return {
-    organizations: sqlOrganizations(db, t),
-    projects: sqlProjects(db, t),
-    environments: sqlEnvironments(db, t),
-    members: sqlMembers(db, t),
-    tokens: sqlTokens(db, t),
-    devices: sqlDevices(db, t),
-    nonces: sqlNonces(db, t),
-    secrets: sqlSecrets(db, t),
-    activity: sqlActivity(db, t, driver?.streamLines?.bind(driver), driver && sealRunner(driver)),
-    requests: sqlRequests(db, t),
-    auditWebhooks: sqlAuditWebhooks(db, t),
-    deliveries: sqlDeliveries(db, t),
-    restores: sqlRestores(db, t),
-    keyIds: sqlKeyIds(db, t),
-    witnesses: sqlWitnesses(db, t),
-    webhookSigningKeys: sqlWebhookSigningKeys(db, t),
+    organizations: (db) => sqlOrganizations(db, t),
+    projects: (db) => sqlProjects(db, t),
+    environments: (db) => sqlEnvironments(db, t),
+    members: (db) => sqlMembers(db, t),
+    tokens: (db) => sqlTokens(db, t),
+    devices: (db) => sqlDevices(db, t),
+    nonces: (db) => sqlNonces(db, t),
+    secrets: (db) => sqlSecrets(db, t),
+    activity: (db) => sqlActivity(db, t, driver?.streamLines?.bind(driver), driver && sealRunner(driver)),
+    requests: (db) => sqlRequests(db, t),
+    auditWebhooks: (db) => sqlAuditWebhooks(db, t),
+    deliveries: (db) => sqlDeliveries(db, t),
+    restores: (db) => sqlRestores(db, t),
+    keyIds: (db) => sqlKeyIds(db, t),
+    witnesses: (db) => sqlWitnesses(db, t),
+    webhookSigningKeys: (db) => sqlWebhookSigningKeys(db, t),
   };
+}
+
+/** Every repository on `db`, made now. */
+function repositories(db: Runner, t: Tables, driver?: SqlDriver): StoreTransaction {
+  const make = makers(t, driver);
+  const all = {} as Record<string, unknown>;
+  for (const [name, maker] of Object.entries(make)) all[name] = (maker as (db: Runner) => unknown)(db);
+  return all as unknown as StoreTransaction;
+}
+
+/**
+ * The repositories of one transaction, each made when first used: a transaction uses one or two
+ * of them, and making all sixteen for each was a measurable share of a push's CPU.
+ */
+function lazyRepositories(db: Runner, make: ReturnType<typeof makers>): StoreTransaction {
+  const made = {} as Record<string, unknown>;
+  const lazy = {} as Record<string, unknown>;
+  for (const [name, maker] of Object.entries(make)) {
+    Object.defineProperty(lazy, name, {
+      enumerable: true,
+      get: () => {
+        if (!(name in made)) made[name] = (maker as (db: Runner) => unknown)(db);
+        return made[name];
+      },
+    });
+  }
+  return lazy as unknown as StoreTransaction;
 }
 
 /**
@@ -87,11 +118,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // Events a process left pending when it died between a push's commit and its seal.
   if (options.migrate !== false) await sealEveryPending(sealRunner(driver), tables);
   const sweep = sealSweep(sealRunner(driver), tables, options.sealSweepMs ?? 5000);
+  const transactionMakers = makers(tables);
   return {
     ...repositories(runner, tables, driver),
     migrations: report,
     schema: tables.schema,
-    transaction: (fn) => driver.transaction((tx) => fn(repositories(transactionRunner(tx), tables))),
+    transaction: (fn) =>
+      driver.transaction((tx) => fn(lazyRepositories(transactionRunner(tx), transactionMakers))),
     ...(driver.listen
       ? {
           watchDeliveries: (onQueued: () => void) =>
