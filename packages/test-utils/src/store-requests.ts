@@ -109,6 +109,58 @@ export function describeRequestStoreTests(fixture: () => RequestFixture): void {
     expect((await store.requests.resolve({ tokenHash })).token?.revoked_at).toBe(revokedAt);
   });
 
+  it('answers lookups made at the same moment each with its own records, as when made one by one', async () => {
+    const { store, orgId, id, at } = fixture();
+    const org = (await store.organizations.getById(orgId))!;
+    const hashes = [0, 1, 2].map((i) => id(`hash${i}`).padEnd(64, '0'));
+    for (const [i, tokenHash] of hashes.entries()) {
+      await store.members.create({
+        organization_id: orgId,
+        user: `batch-${i}`,
+        role: i === 0 ? 'admin' : 'developer',
+        grants: i === 2 ? [{ project: 'web', environments: ['prod'] }] : [],
+        created_at: at,
+      });
+      await store.tokens.create({
+        id: id(`tok${i}`),
+        organization_id: orgId,
+        user: `batch-${i}`,
+        name: `t${i}`,
+        token_hash: tokenHash,
+        created_at: at,
+        revoked_at: null,
+      });
+    }
+    const deviceId = id('dev');
+    await store.devices.create({
+      id: deviceId,
+      organization_id: orgId,
+      user: 'batch-1',
+      name: 'laptop',
+      public_key: 'k',
+      status: 'active',
+      created_at: at,
+      revoked_at: null,
+    });
+    // Different tokens, slugs that match and that do not, with and without a device, repeated.
+    const keys = [
+      { tokenHash: hashes[0], organization: org.slug, project: 'web', environment: 'prod' },
+      { tokenHash: hashes[1], organization: org.slug, device: deviceId },
+      { tokenHash: hashes[2], organization: org.slug, project: 'web', environment: 'nope' },
+      {},
+      { tokenHash: 'e'.repeat(64), organization: 'no-such-org', project: 'web', device: deviceId },
+      { tokenHash: hashes[1], organization: org.slug, project: 'nope', device: id('dev') },
+    ];
+    const all = [...keys, ...keys.slice().reverse(), ...keys];
+    const oneByOne = [];
+    for (const k of all) oneByOne.push(await store.requests.resolve(k));
+    expect(await Promise.all(all.map((k) => store.requests.resolve(k)))).toEqual(oneByOne);
+    expect(oneByOne[0]!.member?.user).toBe('batch-0');
+    expect(oneByOne[1]!.device?.id).toBe(deviceId);
+    expect(oneByOne[2]!.member?.user).toBe('batch-2');
+    expect(oneByOne[0]).not.toHaveProperty('device');
+  });
+
   it('revokes devices and tokens idempotently and scopes them to their organization', async () => {
     const { store, orgId, id, at } = fixture();
     const deviceId = id('dev');
