@@ -189,6 +189,23 @@ export function describeRecordManyTests(fixture: () => RecordManyFixture): void 
     expect(got.totals[0]![1]!.attempted).toBe(3);
   });
 
+  it('record many: a batch whose every lease is held leaves exactly what recording each in turn leaves', async () => {
+    // No record to skip (the other test has a lost lease): the whole batch is written at once.
+    const script = SCRIPT.filter((step) => !step.stale);
+    const batched = await setUp();
+    const single = await setUp();
+    const results = await batched.store.deliveries.recordMany(script.map((step) => recordOf(batched, step)));
+    expect(results).toEqual(script.map(() => true));
+    for (const step of script) {
+      const { lease, ...record } = recordOf(single, step);
+      expect(await single.store.deliveries.record(record, lease)).toBe(true);
+    }
+    const got = await outcome(batched);
+    expect(got).toEqual(await outcome(single));
+    expect(got.health[0]).toMatchObject({ status: 'dead_letter', consecutive_failures: 1 });
+    expect(got.health[1]).toMatchObject({ status: 'active', consecutive_failures: 1 });
+  });
+
   it('record many: batches over the same webhooks in opposite orders, at once, neither deadlock nor lose a count', async () => {
     const org = await setUp();
     const tests = (w: 0 | 1, n: number): LeasedAttemptRecord[] =>

@@ -91,7 +91,8 @@ function withCustomHeaders(
   custom: Readonly<Record<string, string>>,
   signed: Readonly<Record<string, string>>,
 ): Record<string, string> {
-  if (Object.keys(custom).length === 0) return { ...signed };
+  // Nothing to add: the scheme's headers are this attempt's own object already.
+  if (Object.keys(custom).length === 0) return signed as Record<string, string>;
   const ours = new Set(Object.keys(signed).map((name) => name.toLowerCase()));
   const kept = Object.entries(custom).filter(([name]) => !ours.has(name.toLowerCase()));
   return { ...Object.fromEntries(kept), ...signed };

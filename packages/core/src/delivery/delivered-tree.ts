@@ -90,13 +90,17 @@ function remember(cache: DeliveredTreeCache, key: string, pending: Promise<strin
   });
 }
 
-/** The `"hash":"…"}` a stored event ends with (how events are written), without parsing the rest. */
-const TRAILING_HASH = /,"hash":"([0-9a-f]{64})"}$/;
+/** The `,"hash":"` before the 64 hex digits and `"}` a stored event ends with (how events are written). */
+const HASH_FIELD = ',"hash":"';
+const HEX64 = /^[0-9a-f]{64}$/;
 
-/** The stored event's own chain hash. */
+/** The stored event's own chain hash, read off its end without parsing the rest (every attempt asks). */
 function chainHash(json: string): string {
-  const trailing = TRAILING_HASH.exec(json.slice(-80));
-  if (trailing) return trailing[1]!;
+  const at = json.length - 66;
+  if (at > HASH_FIELD.length && json.endsWith('"}') && json.startsWith(HASH_FIELD, at - HASH_FIELD.length)) {
+    const hash = json.slice(at, at + 64);
+    if (HEX64.test(hash)) return hash;
+  }
   try {
     return String((JSON.parse(json) as { hash?: unknown }).hash);
   } catch {

@@ -4,6 +4,7 @@
  * never followed, and the SSRF guard inside the connection's DNS lookup, so the address connected
  * to is the address vetted. Every outcome is classified as `last_error` reports it.
  */
+import { EventEmitter } from 'node:events';
 import { isIP } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import type { DeliveryError } from '../model.js';
@@ -117,13 +118,14 @@ function transportPools(options: UndiciTransportOptions) {
 export function createUndiciTransport(options: UndiciTransportOptions): Transport {
   const now = options.now ?? (() => performance.now());
   const pools = transportPools(options);
+  const targets = parsedTargets();
   return {
     async send({ url, body, headers, timeoutMs, clientCertificate }) {
       const started = now();
-      const target = new URL(url);
-      const host = targetHost(target);
+      const target = targets.get(url);
+      const { host } = target;
       // An address literal never reaches a DNS lookup: check it here, before connecting.
-      if (isIP(host) !== 0 && !options.allowHosts.has(host) && !isGlobalAddress(host)) {
+      if (target.literal && !options.allowHosts.has(host) && !isGlobalAddress(host)) {
         return {
           ok: false,
           statusCode: null,
@@ -132,21 +134,14 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
           retryAfterSeconds: null,
         };
       }
-      // A timer cleared when the attempt ends, not `AbortSignal.timeout`: that one's timer lives on
-      // until the timeout has passed, for every attempt, and costs many times more to set up.
-      const abort = new AbortController();
-      const timer = setTimeout(
-        () => abort.abort(new DOMException('the attempt timed out', 'TimeoutError')),
-        timeoutMs,
-      );
-      timer.unref();
-      const { signal } = abort;
+      const deadline = attemptDeadline(timeoutMs);
+      const { signal } = deadline;
       const sentAt = Date.now();
       try {
         const pool = pools.pool(clientCertificate);
         const response = await pool.request({
           origin: target.origin,
-          path: `${target.pathname}${target.search}`,
+          path: target.path,
           method: 'POST',
           headers: withUserAgent(headers),
           body,
@@ -181,16 +176,75 @@ export function createUndiciTransport(options: UndiciTransportOptions): Transpor
           statusCode: null,
           latencyMs: now() - started,
           error: withTlsAlert(
-            classifySendError(error, signal.aborted),
-            pools.alerts.since(target.hostname, target.port || '443', sentAt),
+            classifySendError(error, deadline.passed),
+            pools.alerts.since(target.hostname, target.port, sentAt),
           ),
           retryAfterSeconds: null,
         };
       } finally {
-        clearTimeout(timer);
+        deadline.clear();
       }
     },
     close: () => pools.close(),
+  };
+}
+
+/**
+ * An attempt's timeout: a timer cleared when the attempt ends, not `AbortSignal.timeout` (whose
+ * timer lives on until the timeout has passed, for every attempt, and costs many times more to set
+ * up), and a plain emitter as the signal, which undici takes as well: an AbortController's event
+ * target and its listeners cost several times more, on every attempt.
+ */
+function attemptDeadline(timeoutMs: number) {
+  const signal = new EventEmitter();
+  const deadline = { signal, passed: false, clear: () => clearTimeout(timer) };
+  const timer = setTimeout(() => {
+    deadline.passed = true;
+    signal.emit('abort');
+  }, timeoutMs);
+  timer.unref();
+  return deadline;
+}
+
+/** What a send needs of its webhook's URL. */
+interface Target {
+  origin: string;
+  path: string;
+  /** The host as the SSRF guard compares it (lowercase, IPv6 without brackets). */
+  host: string;
+  /** The host is an address literal (no DNS lookup, so checked before connecting). */
+  literal: boolean;
+  hostname: string;
+  port: string;
+}
+
+const TARGETS_LIMIT = 10_000;
+
+/**
+ * URLs parsed once, not at every attempt: a webhook's URL is sent to many times, and parsing it and
+ * telling an address literal from a name cost more than the rest of a send's own work.
+ */
+function parsedTargets() {
+  const parsed = new Map<string, Target>();
+  return {
+    get(url: string): Target {
+      let target = parsed.get(url);
+      if (target === undefined) {
+        const at = new URL(url);
+        const host = targetHost(at);
+        target = {
+          origin: at.origin,
+          path: `${at.pathname}${at.search}`,
+          host,
+          literal: isIP(host) !== 0,
+          hostname: at.hostname,
+          port: at.port || '443',
+        };
+        if (parsed.size >= TARGETS_LIMIT) parsed.clear();
+        parsed.set(url, target);
+      }
+      return target;
+    },
   };
 }
 
@@ -201,6 +255,10 @@ function withTlsAlert(error: Omit<DeliveryError, 'at'>, alert: string | null): O
 
 /** The headers with our user agent, unless a custom header already names one. */
 function withUserAgent(headers: Record<string, string>): Record<string, string> {
-  const named = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent');
-  return named ? headers : { ...headers, 'user-agent': 'Latchkey-Webhooks/1' };
+  // By length first: lowercasing every header name of every attempt showed in profiles.
+  for (const name in headers)
+    if (name.length === USER_AGENT.length && name.toLowerCase() === USER_AGENT) return headers;
+  return { ...headers, [USER_AGENT]: 'Latchkey-Webhooks/1' };
 }
+
+const USER_AGENT = 'user-agent';
