@@ -14,7 +14,7 @@ import {
   lastDeliveryOf,
   sumShares,
 } from '@latchkey/core/store';
-import type { SqlQueryable } from '../driver.js';
+import { type SqlQueryable, sendDeferred } from '../driver.js';
 import type { Tables } from '../schema-name.js';
 import { attemptsCte, rollupsCte, SqlParams, totalsCte } from './delivery-record-figures.js';
 
@@ -165,7 +165,8 @@ export async function recordAttempts(
     healthCte(t, p, healths),
     ...settleCtes(t, p, kept, dead),
   ];
-  // Data-modifying CTEs all run, to the end, whether the final SELECT reads them or not.
-  await q.query(`WITH ${ctes.join(',\n')}\nSELECT 1`, p.values);
+  // Data-modifying CTEs all run, to the end, whether the final SELECT reads them or not. Nothing of
+  // its answer is needed: on pg it goes with the COMMIT, so the locks are held one round trip less.
+  await sendDeferred(q, `WITH ${ctes.join(',\n')}\nSELECT 1`, p.values);
   return recorded;
 }
