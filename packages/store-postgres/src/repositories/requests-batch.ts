@@ -20,7 +20,11 @@ export function batchedLookups<K, R>(
       return;
     }
     batch(taken.map((w) => w.keys)).then(
-      (rows) => taken.forEach((w, i) => w.resolve(rows[i]!)),
+      (rows) => {
+        taken.forEach((w, i) => {
+          w.resolve(rows[i]!);
+        });
+      },
       (error: unknown) => {
         for (const w of taken) w.reject(error);
       },

@@ -77,7 +77,7 @@ export function sqlRequests(db: Runner, t: Tables): RequestRepository {
     async (batch) => {
       const columns: (string | null)[][] = [[], [], [], [], []];
       for (const keys of batch) {
-        [...params(keys), keys.device ?? null].forEach((value, c) => columns[c]!.push(value));
+        for (const [c, value] of [...params(keys), keys.device ?? null].entries()) columns[c]!.push(value);
       }
       const { rows } = await db.query<RequestRow & { i: unknown }>(many, columns);
       const byIndex = new Map(rows.map((row) => [Number(row.i), row]));
