@@ -116,6 +116,24 @@ onPostgres('pipelines on node-postgres', () => {
     }
   });
 
+  it('refuses one name for two texts before sending anything, and the client goes on', async () => {
+    const c = await client();
+    try {
+      writes.length = 0;
+      await expect(
+        pipeline(c, [
+          { text: `SELECT $1::int AS a`, values: [1], name: 'lk_pipeline_twice' },
+          { text: `SELECT $1::int AS b`, values: [2], name: 'lk_pipeline_twice' },
+        ]),
+      ).rejects.toThrow('names two texts');
+      expect(writes).toHaveLength(0);
+      const answers = await pipeline(c, [{ text: `SELECT $1::int AS c`, values: [3] }]);
+      expect(answers[0]!.rows).toEqual([{ c: 3 }]);
+    } finally {
+      c.release();
+    }
+  });
+
   it('fails before sending anything when a value cannot be sent', async () => {
     const c = await client();
     try {

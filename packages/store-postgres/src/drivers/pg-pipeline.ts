@@ -69,15 +69,29 @@ class Pipeline {
     return this.statements[this.at]?.text;
   }
 
-  submit(connection: Connection): void {
+  /**
+   * Sends the pipeline. Like node-postgres' own queries it answers a statement it cannot send with
+   * an error (which the client reports through `handleError`) rather than throwing, and it finds
+   * such a statement before anything is written.
+   */
+  submit(connection: Connection): Error | null {
+    const parse: boolean[] = [];
+    // Names this pipeline parses: a second use of one is bound, not parsed again.
+    const here = new Map<string, string>();
+    for (const statement of this.statements) {
+      const name = statement.name ?? '';
+      const known =
+        name &&
+        (connection.parsedStatements[name] ?? connection.submittedNamedStatements[name] ?? here.get(name));
+      if (known && known !== statement.text) return new Error(`prepared statement ${name} names two texts`);
+      if (name && !known) here.set(name, statement.text);
+      parse.push(!known);
+    }
     connection.stream.cork?.();
     try {
       this.statements.forEach((statement, i) => {
         const name = statement.name ?? '';
-        const known =
-          name && (connection.parsedStatements[name] ?? connection.submittedNamedStatements[name]);
-        if (known && known !== statement.text) throw new Error(`prepared statement ${name} names two texts`);
-        if (!known) {
+        if (parse[i]) {
           connection.parse({ text: statement.text, name });
           if (name) {
             connection.submittedNamedStatements[name] = statement.text;
@@ -92,6 +106,7 @@ class Pipeline {
     } finally {
       connection.stream.uncork?.();
     }
+    return null;
   }
 
   handleRowDescription(message: { fields: Field[] }): void {
