@@ -50,6 +50,12 @@ export interface RunningServer {
 /** Waits until `server` (already told to listen on 127.0.0.1, port 0) listens, and wraps it. */
 export async function running(server: http.Server): Promise<RunningServer> {
   if (!server.listening) await once(server, 'listening');
+  // The suites' fetch keeps connections alive between requests. A test that blocks the event loop
+  // (outside verifiers run as synchronous child processes) can outlast Node's 5 s idle timeout,
+  // after which the server's timer and the client's (the server's hint less a second, on timers of
+  // a second's grain) fire in either order: a request sent on a connection the server has just
+  // closed fails with ECONNRESET. No test idles a minute, so the server never closes first.
+  server.keepAliveTimeout = 60_000;
   const { port } = server.address() as AddressInfo;
   return {
     base: `http://127.0.0.1:${port}`,
