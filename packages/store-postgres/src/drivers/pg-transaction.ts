@@ -15,6 +15,7 @@ import { wasCommitted } from './commit-outcome.js';
 import { checkout, type HeldClient } from './pg-checkout.js';
 import { type PipelinedStatement, pipeline } from './pg-pipeline.js';
 import { nameOf, pgQueryable } from './pg-queryable.js';
+import { translated } from './translated.js';
 
 /** The transaction's id, read with its BEGIN. */
 const XID = 'SELECT txid_current()::text AS xid';
@@ -79,24 +80,27 @@ class Transaction {
   private async query<Row>(text: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
     if (params === undefined || params.length === 0) {
       // Text without parameters may hold several statements, which only a simple query can carry.
-      if (!this.opened || this.deferred.length > 0) await this.send(this.deferred.splice(0));
+      if (!this.opened || this.deferred.length > 0)
+        await translated(() => this.send(this.deferred.splice(0)));
       return this.plain.query<Row>(text, params);
     }
-    const answers = await this.send([...this.deferred.splice(0), this.statement(text, params)]);
+    // Failed as the connection's plain queries fail: translated (503 for "not now").
+    const answers = await translated(() =>
+      this.send([...this.deferred.splice(0), this.statement(text, params)]),
+    );
     return answers[answers.length - 1] as SqlResult<Row>;
   }
 
   /**
    * Sends what is deferred with the COMMIT. The transaction is opened first when it is not (its id
-   * must be known before the COMMIT goes, see `commit-outcome.ts`). False when nothing was ever
+   * must be known before the COMMIT goes, see `commit-outcome.ts`). Nothing when nothing was ever
    * sent: there is nothing to commit.
    */
-  async commit(): Promise<boolean> {
+  async commit(): Promise<void> {
     await this.turn;
-    if (!this.opened && this.deferred.length === 0) return false;
+    if (!this.opened && this.deferred.length === 0) return;
     if (!this.opened) await this.send([]);
     await pipeline(this.held.client, [...this.deferred.splice(0), { text: 'COMMIT' }]);
-    return true;
   }
 }
 
