@@ -22,14 +22,36 @@ export interface SqlQueryable {
   defer?(text: string, params?: readonly unknown[]): void;
 }
 
-/** Sends a statement whose answer is not needed the cheapest way `q` offers: deferred, or now. */
+/**
+ * Makes the rest of the transaction run its prepared statements on their generic plans, with
+ * sequential scans disabled. A statement whose custom plan the planner always finds cheaper (arrays
+ * of unknown length make a generic plan look dear) is otherwise planned again at every execution,
+ * which can cost more than running it; and a generic plan chosen on a table that was small when it
+ * was analyzed would read a hot table whole once updates have bloated it. Parameters, so that it is
+ * prepared once per connection like the statements it goes with.
+ */
+export const GENERIC_PLANS = {
+  text: `SELECT set_config('plan_cache_mode', $1, true), set_config('enable_seqscan', $2, true)`,
+  params: ['force_generic_plan', 'off'],
+} as const;
+
+/**
+ * Sends a statement whose answer is not needed the cheapest way `q` offers: deferred, or now.
+ * `genericPlan`, for the last statement of a transaction whose generic plan is checked (the explain
+ * test does), sends {@link GENERIC_PLANS} before it where statements are deferred (and prepared).
+ */
 export async function sendDeferred(
   q: SqlQueryable,
   text: string,
   params?: readonly unknown[],
+  options: { genericPlan?: boolean } = {},
 ): Promise<void> {
-  if (q.defer) q.defer(text, params);
-  else await q.query(text, params);
+  if (!q.defer) {
+    await q.query(text, params);
+    return;
+  }
+  if (options.genericPlan) q.defer(GENERIC_PLANS.text, GENERIC_PLANS.params);
+  q.defer(text, params);
 }
 
 /** A PostgreSQL engine, as the store uses it. */

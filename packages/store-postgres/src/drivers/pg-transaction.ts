@@ -69,7 +69,8 @@ class Transaction {
 
   /** BEGIN and the id, and then `statements`, in one round trip; their answers. */
   private async send(statements: PipelinedStatement[]): Promise<SqlResult<Record<string, unknown>>[]> {
-    const head = this.opened ? [] : [...this.settings.begin.map((text) => ({ text })), { text: XID }];
+    const xid = this.settings.prepared ? { text: XID, name: nameOf(XID) } : { text: XID };
+    const head = this.opened ? [] : [...this.settings.begin.map((text) => ({ text })), xid];
     const opening = !this.opened;
     this.opened = true;
     const answers = await pipeline(this.held.client, [...head, ...statements]);

@@ -106,6 +106,7 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
       ), ${versionStatement(t, 6)}`,
     ),
     params,
+    { genericPlan: true },
   );
   return {
     ok: true,
