@@ -47,13 +47,16 @@ const store =
 // Times the seals the sequencer runs: with the bench's one organization, their time over the run's
 // is the share of it the seal lane (one seal at a time) was busy.
 const seals = { count: 0, ms: 0, events: 0 };
-const activity = store.activity as unknown as Record<string, ((o: string) => Promise<unknown>) | undefined>;
+const activity = store.activity as unknown as Record<
+  string,
+  ((...a: unknown[]) => Promise<unknown>) | undefined
+>;
 for (const name of ['sealNext', 'sealPending']) {
   const seal = activity[name]?.bind(activity);
   if (!seal) continue;
-  activity[name] = async (organizationId) => {
+  activity[name] = async (...a) => {
     const start = performance.now();
-    const result = await seal(organizationId);
+    const result = await seal(...a);
     seals.count++;
     seals.ms += performance.now() - start;
     seals.events += typeof result === 'number' ? result : (result as { sealed: number }).sealed;

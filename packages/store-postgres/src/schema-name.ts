@@ -20,6 +20,8 @@ export interface Tables {
   events: string;
   /** Events committed by pushes, waiting for the sequencer to seal them onto the chain. */
   pendingEvents: string;
+  /** The identity sequence numbering pending events (`n`, their order). */
+  pendingEventsOrder: string;
   /** The complete subtrees of each organization's Merkle tree. */
   treeNodes: string;
   webhooks: string;
@@ -78,6 +80,7 @@ export function tablesOf(schema: string): Tables {
     chains: table('activity_chains'),
     events: table('activity_events'),
     pendingEvents: table('activity_pending_events'),
+    pendingEventsOrder: table('activity_pending_events_n_seq'),
     treeNodes: table('activity_tree_nodes'),
     webhooks: table('audit_webhooks'),
     deliveries: table('webhook_deliveries'),

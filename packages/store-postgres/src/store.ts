@@ -4,7 +4,7 @@ import type { SqlDriver } from './driver.js';
 import { type MigrationReport, migrate, schemaVersion } from './migrate.js';
 import { sqlActivity } from './repositories/activity.js';
 import { sqlAuditWebhooks } from './repositories/audit-webhooks.js';
-import { sealEveryPending } from './repositories/chain.js';
+import { SealedHeads, sealEveryPending } from './repositories/chain.js';
 import { sqlDeliveries } from './repositories/deliveries.js';
 import { sqlDevices } from './repositories/devices.js';
 import { sqlEnvironments } from './repositories/environments.js';
@@ -55,6 +55,7 @@ export interface PostgresStore extends LatchkeyStore {
 function makers(
   t: Tables,
   driver?: SqlDriver,
+  heads?: SealedHeads,
 ): { [K in keyof StoreTransaction]: (db: Runner) => StoreTransaction[K] } {
   return {
     organizations: (db) => sqlOrganizations(db, t),
@@ -65,7 +66,8 @@ function makers(
     devices: (db) => sqlDevices(db, t),
     nonces: (db) => sqlNonces(db, t),
     secrets: (db) => sqlSecrets(db, t),
-    activity: (db) => sqlActivity(db, t, driver?.streamLines?.bind(driver), driver && sealRunner(driver)),
+    activity: (db) =>
+      sqlActivity(db, t, driver?.streamLines?.bind(driver), driver && sealRunner(driver), heads),
     requests: (db) => sqlRequests(db, t),
     auditWebhooks: (db) => sqlAuditWebhooks(db, t),
     deliveries: (db) => sqlDeliveries(db, t),
@@ -77,8 +79,8 @@ function makers(
 }
 
 /** Every repository on `db`, made now. */
-function repositories(db: Runner, t: Tables, driver?: SqlDriver): StoreTransaction {
-  const make = makers(t, driver);
+function repositories(db: Runner, t: Tables, driver: SqlDriver, heads: SealedHeads): StoreTransaction {
+  const make = makers(t, driver, heads);
   const all = {} as Record<string, unknown>;
   for (const [name, maker] of Object.entries(make)) all[name] = (maker as (db: Runner) => unknown)(db);
   return all as unknown as StoreTransaction;
@@ -120,7 +122,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const sweep = sealSweep(sealRunner(driver), tables, options.sealSweepMs ?? 5000);
   const transactionMakers = makers(tables);
   return {
-    ...repositories(runner, tables, driver),
+    // The heads the store's own seals left, for its next seals (see `sealPending`).
+    ...repositories(runner, tables, driver, new SealedHeads()),
     migrations: report,
     schema: tables.schema,
     transaction: (fn) =>

@@ -2,15 +2,18 @@
  * Waiting for a committed push's event to be sealed, with group commit. A store that sequences in
  * batches (`activity.sealPending`) leaves a push's event pending when the push commits; the push
  * answers once a seal that began after its commit has ended, since such a seal seals every event
- * of the organization pending when it locked the chain head (or finds them sealed by another
- * process). In one process, concurrent pushes of an organization share seals: while one runs,
- * every push that committed meanwhile waits for it and then shares the one seal that follows.
+ * of the organization it finds pending, and at least the events handed to it (`own`: the pushes of
+ * this process that wait for it). In one process, concurrent pushes of an organization share
+ * seals: while one runs, every push that committed meanwhile waits for it and then shares the one
+ * seal that follows.
  */
-import type { ActivityRepository } from '../store/ports/activity.js';
+import type { ActivityRepository, PendingEvent } from '../store/ports/activity.js';
 
 interface Lane {
   running: Promise<unknown> | null;
   next: Promise<unknown> | null;
+  /** The events of the pushes waiting for the next seal to begin, in the order they committed. */
+  waiting: PendingEvent[];
 }
 
 const lanes = new WeakMap<object, Map<string, Lane>>();
@@ -20,24 +23,27 @@ const ATTEMPTS = 2;
 
 /**
  * Resolves once every event of the organization that was pending when it was called is sealed
- * (at once for stores that seal inline). `owner` names the process's store: calls with the same
- * owner and organization coalesce.
+ * (at once for stores that seal inline), `stored` (the caller's own pending event, when the store
+ * described it) among them. `owner` names the process's store: calls with the same owner and
+ * organization coalesce.
  */
 export function sealCommitted(
   owner: object,
   activity: ActivityRepository,
   organizationId: string,
+  stored?: PendingEvent,
 ): Promise<unknown> {
   const seal = activity.sealPending?.bind(activity);
   if (!seal) return Promise.resolve();
   const byOrganization = lanes.get(owner) ?? new Map<string, Lane>();
   lanes.set(owner, byOrganization);
-  const lane = byOrganization.get(organizationId) ?? { running: null, next: null };
+  const lane = byOrganization.get(organizationId) ?? { running: null, next: null, waiting: [] };
   byOrganization.set(organizationId, lane);
-  const run = async () => {
+  if (stored) lane.waiting.push(stored);
+  const run = async (own: PendingEvent[]) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await seal(organizationId);
+        return await seal(organizationId, own);
       } catch (error) {
         if (attempt >= ATTEMPTS) throw error;
       }
@@ -46,8 +52,10 @@ export function sealCommitted(
   return request(lane, run, () => byOrganization.delete(organizationId));
 }
 
+type Run = (own: PendingEvent[]) => Promise<unknown>;
+
 /** The seal this caller waits for: the next one to begin, or one beginning now when none runs. */
-function request(lane: Lane, run: () => Promise<unknown>, idle: () => void): Promise<unknown> {
+function request(lane: Lane, run: Run, idle: () => void): Promise<unknown> {
   if (lane.next) return lane.next;
   if (lane.running === null) return begin(lane, run, idle);
   const next = lane.running
@@ -63,8 +71,11 @@ function request(lane: Lane, run: () => Promise<unknown>, idle: () => void): Pro
   return next;
 }
 
-function begin(lane: Lane, run: () => Promise<unknown>, idle: () => void): Promise<unknown> {
-  const running: Promise<unknown> = run().finally(() => {
+/** Begins a seal of the waiting pushes' events (and whatever else it finds pending). */
+function begin(lane: Lane, run: Run, idle: () => void): Promise<unknown> {
+  const own = lane.waiting;
+  lane.waiting = [];
+  const running: Promise<unknown> = run(own).finally(() => {
     if (lane.running !== running) return;
     lane.running = null;
     if (lane.next === null) idle();

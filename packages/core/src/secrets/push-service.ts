@@ -109,7 +109,9 @@ export async function applySignedPush(services: PushServices, push: SignedPush):
   // is sealed by the organization's next seal or the store's sweep (a refusal would invite a retry
   // that applies the change twice).
   if (result.pending) {
-    await sealCommitted(services.store, services.store.activity, organization.id).catch(() => undefined);
+    await sealCommitted(services.store, services.store.activity, organization.id, result.stored).catch(
+      () => undefined,
+    );
   }
   return { versions: result.versions, eventId: result.event.id };
 }

@@ -3,7 +3,12 @@
  * repository under `ports/`, each stating what must be atomic and race-safe. The shared store
  * conformance suite checks those contracts against every store.
  */
-export type { ActivityQuery, ActivityRepository, ActivityStreamQuery } from './ports/activity.js';
+export type {
+  ActivityQuery,
+  ActivityRepository,
+  ActivityStreamQuery,
+  PendingEvent,
+} from './ports/activity.js';
 export type { ActivityTreeReads } from './ports/activity-tree.js';
 export type { AuditWebhookRepository, WebhookCredentials } from './ports/audit-webhooks.js';
 export type { CreateResult } from './ports/common.js';

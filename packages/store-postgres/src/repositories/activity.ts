@@ -8,7 +8,7 @@ import type { SqlDriver } from '../driver.js';
 import { int } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
-import { appendToChain, sealPending } from './chain.js';
+import { appendToChain, type SealedHeads, sealPending } from './chain.js';
 import { joinedPages } from './joined-pages.js';
 import { sqlTreeReads } from './tree.js';
 
@@ -22,14 +22,15 @@ export function sqlActivity(
   t: Tables,
   stream?: SqlDriver['streamLines'],
   seals: Runner = db,
+  heads?: SealedHeads,
 ): ActivityRepository {
   const repository: ActivityRepository = {
     ...sqlTreeReads(db, t),
     append(organizationId, draft) {
       return db.atomic((tx) => appendToChain(tx, t, organizationId, draft));
     },
-    sealPending(organizationId) {
-      return sealPending(seals, t, organizationId);
+    sealPending(organizationId, own) {
+      return sealPending(seals, t, organizationId, own, heads);
     },
     async list(query: ActivityQuery) {
       return (await select(query)).map((r) => JSON.parse(r.body) as ActivityEvent);

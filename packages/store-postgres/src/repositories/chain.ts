@@ -8,6 +8,7 @@ import {
   type ActivityEvent,
   type ChainHead,
   extendTree,
+  type PendingEvent,
   sealEvent,
 } from '@latchkey/core/store';
 import type { SqlQueryable } from '../driver.js';
@@ -60,14 +61,78 @@ export async function lockChain(
 /** Reads of the head that found it moved before the seal could write, before the seal locks it instead. */
 const OPTIMISTIC_TRIES = 5;
 
+/** How many organizations' chain heads a store remembers after its own seals. */
+const REMEMBERED_HEADS = 1_000;
+
 /**
- * Seals every pending event of the organization (see `seal.ts`); returns how many it sealed. Two
- * round trips and no transaction: one statement reads the chain head with the pending events (one
- * snapshot), the other writes the seal only if the head is still that one (`sealAfter`). A head
- * another seal or append moved in between writes nothing, and the seal reads again; after
- * {@link OPTIMISTIC_TRIES} such tries (or with no head yet) it locks the head in a transaction.
+ * The chain head (and tree) each organization's last seal by this store left, so that its next
+ * seal of events it committed itself can write them after it without reading anything first.
  */
-export async function sealPending(db: Runner, t: Tables, organizationId: string): Promise<number> {
+export class SealedHeads {
+  private readonly heads = new Map<string, LockedChain>();
+
+  get(organizationId: string): LockedChain | undefined {
+    return this.heads.get(organizationId);
+  }
+
+  set(organizationId: string, chain: LockedChain): void {
+    this.heads.delete(organizationId);
+    this.heads.set(organizationId, chain);
+    if (this.heads.size > REMEMBERED_HEADS) this.heads.delete(this.heads.keys().next().value!);
+  }
+
+  forget(organizationId: string): void {
+    this.heads.delete(organizationId);
+  }
+}
+
+/**
+ * Seals every pending event of the organization (see `seal.ts`); returns how many it sealed.
+ *
+ * With `own` (events this process committed, numbered by their pushes) and the head its last seal
+ * left (`heads`), one statement seals just those after that head: it writes only if the head has
+ * not moved and they are all still pending, so a seal by another process in between makes it
+ * write nothing, and the seal reads instead. Reading is two round trips and no transaction: one
+ * statement reads the chain head with every pending event (one snapshot), the other writes the
+ * seal only if the head is still that one (`sealAfter`). A head another seal or append moved in
+ * between writes nothing, and the seal reads again; after {@link OPTIMISTIC_TRIES} such tries (or
+ * with no head yet) it locks the head in a transaction.
+ */
+export async function sealPending(
+  db: Runner,
+  t: Tables,
+  organizationId: string,
+  own: readonly PendingEvent[] = [],
+  heads?: SealedHeads,
+): Promise<number> {
+  try {
+    const known = own.length > 0 ? heads?.get(organizationId) : undefined;
+    if (known) {
+      const sealed = await sealAfter(db, t, organizationId, known, {
+        ns: own.map((e) => e.position),
+        drafts: own.map((e) => JSON.parse(e.draft) as ActivityDraft),
+        traceparents: own.map((e) => e.traceparent),
+      });
+      if (sealed) {
+        heads!.set(organizationId, { head: sealed.head, tree: sealed.tree });
+        return sealed.sealed;
+      }
+    }
+    const sealed = await readAndSeal(db, t, organizationId);
+    heads?.set(organizationId, sealed);
+    return sealed.sealed;
+  } catch (error) {
+    heads?.forget(organizationId);
+    throw error;
+  }
+}
+
+/** Reads the chain head and the pending events, and seals them after it (see {@link sealPending}). */
+async function readAndSeal(
+  db: Runner,
+  t: Tables,
+  organizationId: string,
+): Promise<LockedChain & { sealed: number }> {
   type Row = { seq: unknown; hash: string; tree_size: unknown; tree_frontier: string };
   for (let tries = 0; tries < OPTIMISTIC_TRIES; tries++) {
     const { rows } = await db.query<Row & Parameters<typeof pendingOfRow>[0]>(
@@ -76,16 +141,14 @@ export async function sealPending(db: Runner, t: Tables, organizationId: string)
     );
     const row = rows[0];
     if (!row) break;
-    const pending = pendingOfRow(row);
-    if (pending.ns.length === 0) return 0;
     const seq = int(row.seq);
     const chain = { head: seq === 0 ? null : { seq, hash: row.hash }, tree: treeOfRow(row) };
-    const sealed = await sealAfter(db, t, organizationId, chain, pending);
-    if (sealed) return sealed.sealed;
+    const sealed = await sealAfter(db, t, organizationId, chain, pendingOfRow(row));
+    if (sealed) return sealed;
   }
   return db.atomic(async (tx) => {
     const locked = await lockChain(tx, t, organizationId);
-    return (await sealLocked(tx, t, organizationId, locked)).sealed;
+    return sealLocked(tx, t, organizationId, locked);
   });
 }
 

@@ -30,15 +30,17 @@ export interface LockedChain {
 
 /**
  * The seal's one statement. It writes only when the chain head still is what the seal was computed
- * after (`seq` $22 and tree size $23; always so under the head's lock): the head's move is the gate
- * every other write joins, so a seal computed from a head another seal moved meanwhile writes
- * nothing and answers `moved` false.
+ * after (`seq` $22 and tree size $23; always so under the head's lock) and every event it seals is
+ * still pending (rows $15): the head's move is the gate every other write joins, so a seal computed
+ * from a head another seal moved meanwhile, or naming an event sealed already, writes nothing and
+ * answers `moved` false.
  */
 function sealStatement(t: Tables): string {
   const moved = 'EXISTS (SELECT 1 FROM moved)';
   return `WITH moved AS (
       UPDATE ${t.chains} SET seq = $16, hash = $17, ${treeHeadSet(18, '$16')}
       WHERE organization_id = $1 AND seq = $22 AND tree_size = $23
+        AND (SELECT count(*) FROM ${t.pendingEvents} WHERE organization_id = $1 AND n = ANY($15::bigint[])) = cardinality($15::bigint[])
       RETURNING 1
     ), e AS (
       SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::text[])
@@ -182,9 +184,11 @@ async function readPending(tx: SqlQueryable, t: Tables, organizationId: string):
 /**
  * The statement a push stores its event with, as pending: the data-modifying CTEs of the push
  * (`before`, ending with a comma) and the pending row. $1 organization, $2 event id, $3 the draft's
- * JSON, $4 the request's traceparent; `before` may use $5 onwards.
+ * JSON, $4 the request's traceparent; `before` may use $5 onwards; the parameter `positionAt` is the
+ * event's `n` when the push took one (else null: the next of the sequence).
  */
-export function storePendingStatement(t: Tables, before: string): string {
+export function storePendingStatement(t: Tables, before: string, positionAt: number): string {
   return `WITH ${before.replace(/,\s*$/, '')}
-    INSERT INTO ${t.pendingEvents} (organization_id, id, draft, traceparent) VALUES ($1, $2, $3, $4)`;
+    INSERT INTO ${t.pendingEvents} (organization_id, n, id, draft, traceparent) OVERRIDING SYSTEM VALUE
+    VALUES ($1, COALESCE($${positionAt}::bigint, nextval('${t.pendingEventsOrder}'::regclass)), $2, $3, $4)`;
 }

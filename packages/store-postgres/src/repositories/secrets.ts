@@ -18,38 +18,49 @@ import { sqlSecretVersions, versionParams, versionStatement } from './secret-ver
 
 type HeadRow = { key: string; version: unknown; deleted: boolean };
 
+/** The locked heads, and the position the push's pending event takes when the lock told it. */
+interface Locked {
+  rows: HeadRow[];
+  position: number | null;
+}
+
 /**
- * Consumes the push's nonce and locks the heads of `keys` (sorted) in one statement; null when the
- * nonce was seen before (nothing is locked for the push then, and nothing written). A key pushed
- * for the first time has no row to lock yet: a placeholder (version 0, read as "no such key") is
- * inserted first, which concurrent pushes then queue on.
+ * Consumes the push's nonce and locks the heads of `keys` (sorted) in one statement, which also
+ * numbers the push's pending event (its `n`, so that this process's seal can name it without
+ * reading it back); null when the nonce was seen before (nothing is locked for the push then, and
+ * nothing written). A key pushed for the first time has no row to lock yet: a placeholder (version
+ * 0, read as "no such key") is inserted first, which concurrent pushes then queue on.
  */
 async function lockHeads(
   tx: SqlQueryable,
   t: Tables,
   input: ApplyPushInput,
   keys: string[],
-): Promise<HeadRow[] | null> {
+): Promise<Locked | null> {
   const select = `SELECT key, version, deleted FROM ${t.secrets}
      WHERE environment_id = $1 AND key = ANY($2::text[]) ORDER BY key FOR UPDATE`;
   let rows: HeadRow[];
+  let position: number | null = null;
   const { nonce } = input;
   if (nonce) {
     // The nonce's CTE runs whether or not its rows are read; the heads' lock joins a one-row select
-    // so the statement answers even when no key has a row yet.
-    const result = await tx.query<HeadRow & { fresh: boolean }>(
+    // so the statement answers even when no key has a row yet. The position is an init plan: one
+    // number for the statement, whatever rows it answers.
+    const result = await tx.query<HeadRow & { fresh: boolean; position: unknown }>(
       `WITH consumed AS (${consumeNonceSql(t, 3)}), locked AS (${select})
-       SELECT EXISTS (SELECT 1 FROM consumed) AS fresh, l.key, l.version, l.deleted
+       SELECT EXISTS (SELECT 1 FROM consumed) AS fresh,
+         (SELECT nextval('${t.pendingEventsOrder}'::regclass)) AS position, l.key, l.version, l.deleted
        FROM (SELECT 1) AS one LEFT JOIN locked l ON true`,
       [input.environmentId, keys, nonce.scope, nonce.value, nonce.expiresAt, nonce.now],
     );
     await afterConsume(tx, t, nonce.now);
     if (!result.rows[0]?.fresh) return null;
+    position = int(result.rows[0].position);
     rows = result.rows.filter((r) => r.key !== null);
   } else {
     ({ rows } = await tx.query<HeadRow>(select, [input.environmentId, keys]));
   }
-  if (rows.length === keys.length) return rows;
+  if (rows.length === keys.length) return { rows, position };
   const found = new Set(rows.map((r) => r.key));
   const missing = keys.filter((key) => !found.has(key));
   await tx.query(
@@ -59,7 +70,7 @@ async function lockHeads(
     [input.environmentId, missing, input.now],
   );
   const added = await tx.query<HeadRow>(select, [input.environmentId, missing]);
-  return [...rows, ...added.rows];
+  return { rows: [...rows, ...added.rows], position };
 }
 
 /**
@@ -72,7 +83,7 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
   const locked = await lockHeads(tx, t, input, keys);
   if (locked === null) return { ok: false, replayed: true };
   const heads = new Map<string, KeyHead>();
-  for (const row of locked) {
+  for (const row of locked.rows) {
     const version = int(row.version);
     if (version > 0) heads.set(row.key, { version, deleted: row.deleted });
   }
@@ -81,17 +92,20 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
   // The event is stored as pending: no chain head lock here; the sequencer seals it after the commit.
   const draft = input.event(plan);
   const kept = input.versionsKept ?? DEFAULT_SECRET_VERSIONS_KEPT;
+  const json = JSON.stringify(draft);
+  const traceparent = causingTraceparent();
   const params = [
     input.organizationId,
     draft.id,
-    JSON.stringify(draft),
-    causingTraceparent(),
+    json,
+    traceparent,
     input.now,
     plan.writes.map((w) => w.key),
     plan.writes.map((w) => w.version),
     plan.writes.map((w) => w.value),
     input.environmentId,
     ...versionParams(versionRows(plan.writes, draft)[0], kept),
+    locked.position,
   ];
   // The heads, their version rows and pruning, and the pending event in one statement, sent with
   // the COMMIT: its answer says nothing the push needs (the heads are locked, so it cannot miss).
@@ -104,6 +118,7 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
         FROM unnest($6::text[], $7::int[], $8::text[]) AS w(key, version, value)
         WHERE s.environment_id = $9 AND s.key = ANY($6::text[]) AND s.key = w.key
       ), ${versionStatement(t, 6)}`,
+      16,
     ),
     params,
     { genericPlan: true },
@@ -113,6 +128,7 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
     versions: plan.writes.map((w) => ({ key: w.key, version: w.version })),
     event: draft,
     pending: true,
+    ...(locked.position === null ? {} : { stored: { position: locked.position, draft: json, traceparent } }),
   };
 }
 

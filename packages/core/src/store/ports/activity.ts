@@ -36,6 +36,16 @@ export interface ActivityStreamQuery
   throughSeq: number;
 }
 
+/**
+ * A pending event as the store that stored it describes it (`ApplyPushResult.stored`): where it is
+ * in the store's order, the draft's JSON exactly as stored, and the traceparent its deliveries carry.
+ */
+export interface PendingEvent {
+  position: number;
+  draft: string;
+  traceparent: string | null;
+}
+
 /** The log, and its Merkle tree ({@link ActivityTreeReads}). */
 export interface ActivityRepository extends ActivityTreeReads {
   /**
@@ -45,13 +55,18 @@ export interface ActivityRepository extends ActivityTreeReads {
   append(organizationId: string, draft: ActivityDraft): Promise<ActivityEvent>;
   /**
    * Optional, for stores that sequence in batches (their `applyPush` leaves its event pending):
-   * seals every event of the organization that is pending when the call takes the chain head's
-   * lock, in one transaction, in the order the store keeps them (`sealBatch`: seq, chain hash,
-   * tree leaves, and their deliveries by the outbox rule), and returns how many it sealed. Pending
-   * events are never visible to the reads below; every other append seals them first. Core calls
-   * it through `sealCommitted`, which coalesces concurrent callers.
+   * seals every event of the organization that is pending when the call reads the store's pending
+   * events, in one step, in the order the store keeps them (`sealBatch`: seq, chain hash, tree
+   * leaves, and their deliveries by the outbox rule), and returns how many it sealed. Pending events
+   * are never visible to the reads below; every other append seals them first. Core calls it
+   * through `sealCommitted`, which coalesces concurrent callers.
+   *
+   * `own`, when given, are pending events this process committed (as `applyPush` described them in
+   * `stored`, none sealed by an earlier call of this process): the store may seal just those, in
+   * the given order, without reading the others, when it knows the chain head they go after (its
+   * last seal); it must seal at least them, or find them sealed.
    */
-  sealPending?(organizationId: string): Promise<number>;
+  sealPending?(organizationId: string, own?: readonly PendingEvent[]): Promise<number>;
   /** Events matching the query, newest first (or oldest first), at most `limit`. */
   list(query: ActivityQuery): Promise<ActivityEvent[]>;
   /**

@@ -3,6 +3,7 @@
 import type { ActivityDraft, ActivityEvent, SecretVersion } from '../../model.js';
 import type { PushChange, PushPlan } from '../../secrets/push-plan.js';
 import type { StoredSecretVersion } from '../../secrets/versions.js';
+import type { PendingEvent } from './activity.js';
 
 export type { StoredSecretVersion } from '../../secrets/versions.js';
 
@@ -52,7 +53,14 @@ export type ApplyPushResult =
    * A store that sequences in batches (see `ActivityRepository.sealPending`) stores the event as
    * pending: the draft, sealed by a later `sealPending` of the organization.
    */
-  | { ok: true; versions: { key: string; version: number }[]; event: ActivityDraft; pending: true }
+  | {
+      ok: true;
+      versions: { key: string; version: number }[];
+      event: ActivityDraft;
+      pending: true;
+      /** How the store knows the pending event, handed back to its `sealPending` by the push's process. */
+      stored?: PendingEvent;
+    }
   | { ok: false; conflicts: Extract<PushPlan, { ok: false }>['conflicts']; replayed?: false }
   /** The input's `nonce` was seen before: nothing was written. */
   | { ok: false; replayed: true };
