@@ -16,6 +16,7 @@ import { merkleTree } from './0014-merkle-tree.js';
 import { witnesses } from './0015-witnesses.js';
 import { pendingEvents } from './0016-pending-events.js';
 import { versionRowsLockNothing } from './0017-version-rows-lock-nothing.js';
+import { dueDeliveriesInOrder } from './0018-due-deliveries-in-order.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   witnesses,
   pendingEvents,
   versionRowsLockNothing,
+  dueDeliveriesInOrder,
 ];

@@ -70,15 +70,14 @@ function claimSql(t: Tables): string {
       )) AS most, l.per_second IS NOT NULL AS rated
       FROM limited l
     ), heads AS (
-      -- Locked here, each webhook's own: rows another claim holds are skipped, and the next due
-      -- taken instead, so concurrent claims share the work rather than all wanting the same heads.
+      -- Each webhook's first due, read in index order up to its share. Not locked here: claims
+      -- take turns (the advisory lock), and only the rows taken are locked, by the lease below.
       SELECT c.id, a.id AS webhook_id, a.organization_id, c.next_attempt_at
       FROM allowed a CROSS JOIN LATERAL (
         SELECT d.id, d.next_attempt_at FROM ${t.deliveries} d
         WHERE d.webhook_id = a.id AND d.state = 'pending' AND d.next_attempt_at <= $1
           AND (d.lease_until IS NULL OR d.lease_until <= $1)
         ORDER BY d.next_attempt_at, d.id LIMIT a.most
-        FOR UPDATE SKIP LOCKED
       ) c WHERE a.most > 0
     ), ranked AS (
       SELECT id, organization_id, next_attempt_at,
@@ -94,6 +93,8 @@ function claimSql(t: Tables): string {
       UPDATE ${t.deliveries} d SET lease_until = $3
       FROM due, ${t.webhooks} w, ${t.events} e
       WHERE d.id = due.id AND w.id = d.webhook_id AND e.organization_id = d.organization_id AND e.seq = d.event_seq
+        -- Checked again on the row as it is now: a flush that held it may have recorded it meanwhile.
+        AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until <= $1)
       RETURNING due.turn, ${DELIVERY_COLUMNS.split(', ')
         .map((c) => `d.${c}`)
         .join(
