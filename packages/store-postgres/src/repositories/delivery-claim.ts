@@ -13,6 +13,7 @@ import {
   type WebhookHeader,
   webhookLimit,
 } from '@latchkey/core/store';
+import { sendDeferred } from '../driver.js';
 import { json } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
@@ -140,7 +141,9 @@ const LOCK_SQL = 'SELECT pg_advisory_xact_lock(hashtext($1)) AS locked';
  */
 export async function claimDue(db: Runner, t: Tables, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   return db.atomic(async (q) => {
-    await q.query(LOCK_SQL, [`${t.schema}.delivery_claim`]);
+    // On a driver that defers, the lock goes in the claim's round trip: the claim still starts, and
+    // takes its snapshot, only once the lock is held.
+    await sendDeferred(q, LOCK_SQL, [`${t.schema}.delivery_claim`]);
     return (await q.query(claimSql(t), claimParams(options))).rows.map(toClaimed);
   });
 }
