@@ -1,6 +1,6 @@
 /**
- * The audit webhook outbox on SQL, one concern per file: claiming (`FOR UPDATE SKIP LOCKED` and a
- * lease), recording an attempt in one transaction (refused if the lease was lost), the rollups and
+ * The audit webhook outbox on SQL, one concern per file: claiming (in turns, under an advisory
+ * lock, and a lease), recording an attempt in one transaction (refused if the lease was lost), the rollups and
  * running totals, replay, and the queries.
  */
 import type { DeliveryRepository } from '@latchkey/core/store';

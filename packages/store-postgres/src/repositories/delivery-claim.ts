@@ -1,8 +1,9 @@
 /**
  * Claiming due deliveries on SQL, fairly (see `DeliveryRepository.claim`): one statement walks the
  * webhooks with pending deliveries (a skip scan of the due index, one probe each, however long a
- * backlog), locks each one's oldest due with `FOR UPDATE SKIP LOCKED` up to what its share and
- * limits allow, lets organizations take turns, leases the claim and reads what sending needs.
+ * backlog), reads each one's oldest due in the index's order up to what its share and limits
+ * allow, lets organizations take turns, and leases the ones it takes (the only rows it locks),
+ * reading what sending needs.
  * Claims take turns on an advisory transaction lock, so the counts they read (live leases, claims
  * this second) are never raced by another worker; the lock ends with the claim's transaction.
  */

@@ -75,7 +75,8 @@ export interface DeliveryRepository extends RollupSource {
    * Claims up to `limit` deliveries that are `pending`, due at `now`, of an `active` webhook, and not
    * leased to anyone else (or whose lease has ended: a crashed worker's claims are taken over),
    * leasing each to the caller until `leaseUntil`. Concurrent callers never get the same delivery
-   * (SQL: `FOR UPDATE SKIP LOCKED`); no lock outlives the claim, none is held across the network.
+   * (SQL: claims take turns under an advisory lock and lease what they take); no lock outlives the
+   * claim, none is held across the network.
    *
    * Fair, round-robin: each webhook's due deliveries are ranked oldest first, each organization's
    * candidates take turns by that rank (its webhooks' first, then their second, ...), and the claim
