@@ -14,6 +14,7 @@ import {
   pgDriver,
   pgliteDriver,
   type SqlDriver,
+  tablesOf,
 } from '../src/index.js';
 import { DATABASE_URL, dropSchema, freshSchema, postgresUnavailable } from './databases.js';
 
@@ -82,7 +83,7 @@ function describeOwnSeals(name: string, open: () => Promise<{ driver: SqlDriver;
         require_strict_conflict_mode: false,
         created_at: T0,
       });
-      return { a, b, orgId, envId, readsOfA: counted.reads };
+      return { a, b, orgId, envId, readsOfA: counted.reads, driver, chains: tablesOf(schema).chains };
     }
 
     const draft = (n: number): ActivityDraft => ({
@@ -168,6 +169,19 @@ function describeOwnSeals(name: string, open: () => Promise<{ driver: SqlDriver;
       expect(await a.activity.sealPending!(orgId)).toBe(1);
       expect(await a.activity.sealPending!(orgId, [two])).toBe(0);
       await expectOneLog(a, orgId, [0, 1, 2]);
+    });
+
+    it('reads instead when the head was replaced at the same length (a restore)', async () => {
+      const { a, orgId, envId, readsOfA, driver, chains } = await twoProcesses();
+      await a.activity.sealPending!(orgId, [await push(a, orgId, envId, 0)]);
+      // Another history of one event took its place: same seq and tree size, another hash.
+      const other = 'f'.repeat(64);
+      await driver.query(`UPDATE ${chains} SET hash = $2 WHERE organization_id = $1`, [orgId, other]);
+      const before = readsOfA();
+      expect(await a.activity.sealPending!(orgId, [await push(a, orgId, envId, 1)])).toBe(1);
+      expect(readsOfA() - before).toBe(1);
+      const [second] = await a.activity.list({ organizationId: orgId, limit: 1 });
+      expect(second).toMatchObject({ seq: 2, prev_hash: other });
     });
 
     it('two processes pushing at once, each waiting for its seal, leave one chain with every event once', async () => {

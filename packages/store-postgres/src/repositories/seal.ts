@@ -30,16 +30,16 @@ export interface LockedChain {
 
 /**
  * The seal's one statement. It writes only when the chain head still is what the seal was computed
- * after (`seq` $22 and tree size $23; always so under the head's lock) and every event it seals is
- * still pending (rows $15): the head's move is the gate every other write joins, so a seal computed
- * from a head another seal moved meanwhile, or naming an event sealed already, writes nothing and
- * answers `moved` false.
+ * after (`seq` $22, tree size $23 and hash $24; always so under the head's lock) and every event it
+ * seals is still pending (rows $15): the head's move is the gate every other write joins, so a seal
+ * computed from a head another seal moved meanwhile (or a restore replaced, even at the same
+ * length), or naming an event sealed already, writes nothing and answers `moved` false.
  */
 function sealStatement(t: Tables): string {
   const moved = 'EXISTS (SELECT 1 FROM moved)';
   return `WITH moved AS (
       UPDATE ${t.chains} SET seq = $16, hash = $17, ${treeHeadSet(18, '$16')}
-      WHERE organization_id = $1 AND seq = $22 AND tree_size = $23
+      WHERE organization_id = $1 AND seq = $22 AND tree_size = $23 AND (seq = 0 OR hash = $24)
         AND (SELECT count(*) FROM ${t.pendingEvents} WHERE organization_id = $1 AND n = ANY($15::bigint[])) = cardinality($15::bigint[])
       RETURNING 1
     ), e AS (
@@ -168,6 +168,7 @@ export async function sealAfter(
     ...treeParams(batch.tree),
     chain.head?.seq ?? 0,
     chain.tree.size,
+    chain.head?.hash ?? '',
   ]);
   if (!rows[0]?.moved) return null;
   return { head: batch.head, tree: batch.tree?.tree ?? chain.tree, sealed: events.length };
