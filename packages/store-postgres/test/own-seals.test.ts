@@ -17,6 +17,7 @@ import {
   tablesOf,
 } from '../src/index.js';
 import { DATABASE_URL, dropSchema, freshSchema, postgresUnavailable } from './databases.js';
+import { pendingOrganization } from './pending-organization.js';
 
 const T0 = '2026-11-27T00:00:00.000Z';
 const id = (prefix: string) => `${prefix}_${randomUUID().replaceAll('-', '')}`;
@@ -58,31 +59,14 @@ function describeOwnSeals(name: string, open: () => Promise<{ driver: SqlDriver;
       close = null;
     });
 
-    /** Two stores on one database, the first counting its reads of pending events; an environment. */
+    /** Two stores on one database, the first counting its reads of pending events; an organization. */
     async function twoProcesses() {
       const { driver, schema } = await open();
       close = () => driver.close();
       const counted = countingReads(driver);
       const a = await createPostgresStore({ driver: counted.driver, schema, sealSweepMs: 0 });
       const b = await createPostgresStore({ driver, schema, sealSweepMs: 0, migrate: false });
-      const orgId = id('org');
-      const envId = `${orgId}_e`;
-      await a.organizations.create({ id: orgId, slug: `own-${orgId.slice(-8)}`, name: 'O', created_at: T0 });
-      await a.projects.create({
-        id: `${orgId}_p`,
-        organization_id: orgId,
-        slug: 'p',
-        name: 'p',
-        created_at: T0,
-      });
-      await a.environments.create({
-        id: envId,
-        organization_id: orgId,
-        project_id: `${orgId}_p`,
-        slug: 'prod',
-        require_strict_conflict_mode: false,
-        created_at: T0,
-      });
+      const { orgId, envId } = await pendingOrganization(a);
       return { a, b, orgId, envId, readsOfA: counted.reads, driver, chains: tablesOf(schema).chains };
     }
 

@@ -14,43 +14,9 @@ import {
   type SqlDriver,
 } from '../src/index.js';
 import { DATABASE_URL, dropSchema, freshSchema, postgresUnavailable } from './databases.js';
+import { pendingOrganization } from './pending-organization.js';
 
 const T0 = '2026-11-27T00:00:00.000Z';
-
-async function organization(store: PostgresStore) {
-  const orgId = `org_${randomUUID()}`;
-  await store.organizations.create({ id: orgId, slug: `pe-${orgId.slice(-8)}`, name: 'P', created_at: T0 });
-  await store.projects.create({
-    id: `${orgId}_p`,
-    organization_id: orgId,
-    slug: 'p',
-    name: 'p',
-    created_at: T0,
-  });
-  await store.environments.create({
-    id: `${orgId}_e`,
-    organization_id: orgId,
-    project_id: `${orgId}_p`,
-    slug: 'prod',
-    require_strict_conflict_mode: false,
-    created_at: T0,
-  });
-  await store.auditWebhooks.create({
-    id: `${orgId}_w`,
-    organization_id: orgId,
-    name: 'w',
-    url: 'https://receiver.test/hook',
-    status: 'active',
-    event_types: [],
-    secret_sealed: 'sealed',
-    consecutive_failures: 0,
-    last_delivery: null,
-    last_error: null,
-    created_at: T0,
-    created_by: 'alice',
-  });
-  return { orgId, envId: `${orgId}_e` };
-}
 
 const draft = (n: number): ActivityDraft => ({
   id: `evt_${randomUUID()}`,
@@ -84,7 +50,7 @@ function describePendingEvents(
   describe(`pending events left by a crash (${name})`, () => {
     it('are invisible to readers, then sealed in order when a store opens on the data', async () => {
       const first = await open({ sealSweepMs: 0 });
-      const { orgId, envId } = await organization(first);
+      const { orgId, envId } = await pendingOrganization(first);
       for (let n = 0; n < 3; n++) await pushWithoutSeal(first, orgId, envId, n);
       expect(await history(first, orgId)).toEqual([]);
       expect((await first.activity.treeHead(orgId))?.size).toBe(0);
@@ -102,7 +68,7 @@ function describePendingEvents(
 
     it('are sealed by the periodic sweep of an open store', async () => {
       const store = await open({ sealSweepMs: 20 });
-      const { orgId, envId } = await organization(store);
+      const { orgId, envId } = await pendingOrganization(store);
       await pushWithoutSeal(store, orgId, envId, 7);
       const deadline = Date.now() + 10_000;
       while ((await history(store, orgId)).length === 0 && Date.now() < deadline) {
