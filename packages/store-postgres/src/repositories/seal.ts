@@ -37,10 +37,15 @@ export interface LockedChain {
  */
 function sealStatement(t: Tables): string {
   const moved = 'EXISTS (SELECT 1 FROM moved)';
-  return `WITH moved AS (
+  // The pending rows, found one by one by their key: a scan of the organization's part of the
+  // index would walk every dead entry the churn left there until a vacuum.
+  return `WITH found AS MATERIALIZED (
+      SELECT p.ctid AS row FROM unnest($15::bigint[]) AS s(n)
+      CROSS JOIN LATERAL (SELECT ctid FROM ${t.pendingEvents} WHERE organization_id = $1 AND n = s.n LIMIT 1) AS p
+    ), moved AS (
       UPDATE ${t.chains} SET seq = $16, hash = $17, ${treeHeadSet(18, '$16')}
       WHERE organization_id = $1 AND seq = $22 AND tree_size = $23 AND (seq = 0 OR hash = $24)
-        AND (SELECT count(*) FROM ${t.pendingEvents} WHERE organization_id = $1 AND n = ANY($15::bigint[])) = cardinality($15::bigint[])
+        AND (SELECT count(*) FROM found) = cardinality($15::bigint[])
       RETURNING 1
     ), e AS (
       SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::text[])
@@ -57,7 +62,7 @@ function sealStatement(t: Tables): string {
       WHERE cardinality(w.event_types) = 0
          OR w.event_types && ARRAY(SELECT s.p FROM unnest($13::bigint[], $14::text[]) AS s(seq, p) WHERE s.seq = e.seq)
     ), ${treeNodesStatement(t, 18, moved)}sealed AS (
-      DELETE FROM ${t.pendingEvents} WHERE organization_id = $1 AND n = ANY($15::bigint[]) AND ${moved}
+      DELETE FROM ${t.pendingEvents} WHERE ctid = ANY(ARRAY(SELECT row FROM found)) AND ${moved}
     )
     SELECT ${moved} AS moved`;
 }
