@@ -8,8 +8,9 @@ import type { SqlDriver } from '../driver.js';
 import { int } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
-import { appendToChain, type SealedHeads, sealPending } from './chain.js';
+import { appendToChain, sealPending } from './chain.js';
 import { joinedPages } from './joined-pages.js';
+import type { SealedHeads } from './sealed-heads.js';
 import { sqlTreeReads } from './tree.js';
 
 /**

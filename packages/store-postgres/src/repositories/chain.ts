@@ -17,6 +17,7 @@ import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { queueParams, queueStatement } from './outbox.js';
 import { type LockedChain, pendingLateral, pendingOfRow, sealAfter, sealLocked } from './seal.js';
+import type { SealedHeads } from './sealed-heads.js';
 import { TREE_COLUMNS, treeHeadSet, treeNodesStatement, treeOfRow, treeParams } from './tree.js';
 
 /** Locks the organization's chain head (creating it, race-safely, before the first event) and reads it. */
@@ -60,31 +61,6 @@ export async function lockChain(
 
 /** Reads of the head that found it moved before the seal could write, before the seal locks it instead. */
 const OPTIMISTIC_TRIES = 5;
-
-/** How many organizations' chain heads a store remembers after its own seals. */
-const REMEMBERED_HEADS = 1_000;
-
-/**
- * The chain head (and tree) each organization's last seal by this store left, so that its next
- * seal of events it committed itself can write them after it without reading anything first.
- */
-export class SealedHeads {
-  private readonly heads = new Map<string, LockedChain>();
-
-  get(organizationId: string): LockedChain | undefined {
-    return this.heads.get(organizationId);
-  }
-
-  set(organizationId: string, chain: LockedChain): void {
-    this.heads.delete(organizationId);
-    this.heads.set(organizationId, chain);
-    if (this.heads.size > REMEMBERED_HEADS) this.heads.delete(this.heads.keys().next().value!);
-  }
-
-  forget(organizationId: string): void {
-    this.heads.delete(organizationId);
-  }
-}
 
 /**
  * Seals every pending event of the organization (see `seal.ts`); returns how many it sealed.
