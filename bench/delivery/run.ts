@@ -11,10 +11,10 @@
  * sending processes waited for a core: on a small machine that is what limits more workers.
  *
  *   tsx bench/delivery/run.ts [--deliveries 5000] [--concurrency 16] [--write] [--only bare,engine]
- *                             [--profile dir]
+ *                             [--profile dir] [--runs 1x8,2x8]
  *
  * `--only` picks contenders (`bare` always runs: the others are measured against it): `engine`,
- * `postgres`. `--profile dir` runs the contenders under `node --cpu-prof` and leaves their profiles
+ * `postgres`. `--runs` picks PostgreSQL runs by processes x webhooks. `--profile dir` runs the contenders under `node --cpu-prof` and leaves their profiles
  * in `dir` (read them with bench/push/profile-summary.ts).
  *
  * Goal: the engine in one process at least 0.5x of the bare loop. DATABASE_URL (default the local
@@ -42,6 +42,7 @@ const { values: args } = parseArgs({
     write: { type: 'boolean', default: false },
     only: { type: 'string' },
     profile: { type: 'string' },
+    runs: { type: 'string' },
   },
 });
 const only = args.only ? new Set(args.only.split(',')) : null;
@@ -52,9 +53,13 @@ const url = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/t
 const GOAL = 0.5;
 const ROUNDS = 5;
 /** The PostgreSQL runs: 1, 2 and 4 worker processes on one webhook, then on eight; `key` names each's result. */
-const POSTGRES_RUNS = [1, 8].flatMap((webhooks) =>
+const ALL_POSTGRES_RUNS = [1, 8].flatMap((webhooks) =>
   [1, 2, 4].map((processes) => ({ processes, webhooks, key: `pg${processes}x${webhooks}` })),
 );
+/** `--runs 1x8,2x8`: only these PostgreSQL runs (processes x webhooks), to compare code quickly. */
+const POSTGRES_RUNS = args.runs
+  ? ALL_POSTGRES_RUNS.filter((run) => args.runs!.split(',').includes(`${run.processes}x${run.webhooks}`))
+  : ALL_POSTGRES_RUNS;
 const at = new Date().toISOString();
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const dir = mkdtempSync(join(tmpdir(), 'latchkey-bench-delivery-'));
@@ -225,7 +230,7 @@ function postgresGoals(): string[] {
   const ratio = (key: string) => (results.get(key)?.perSecond ?? 0) / bare.perSecond;
   const pg1 = results.get('pg1x8');
   const pg2 = results.get('pg2x8');
-  if (!pg1 || !pg2) return [];
+  if (!pg1 || !pg2 || !results.has('pg1x1')) return [];
   const verdict = (met: boolean) => (met ? 'meets' : 'MISSES');
   const scaling = pg2.perSecond / pg1.perSecond;
   const transactions = Math.max(
@@ -263,7 +268,7 @@ function cpuLine(): string[] {
 const block = [
   `Date: ${at.slice(0, 10)}. Machine: ${machine()}. Code: ${codeVersion()}. PostgreSQL and the receiver on the same machine.`,
   '',
-  `\`pnpm bench:delivery\`: ${count.toLocaleString('en-US')} deliveries queued (events plus the webhooks' own creation events), for one audit webhook or spread over eight of one organization, then delivered over HTTPS with keep-alive to a loopback receiver in a process of its own that answers 204; ${concurrency} requests in flight per process. Rates run from the first arrival to the last; the one-process contenders take turns for five rounds and each keeps its median; each run starts once the machine has been nearly idle (under half a core busy) for a quarter of a second, or after 10 s. "bare undici loop" posts the same event bodies, signed beforehand, with \`undici.request\` and nothing else, over as many connections as the engine keeps per receiver (8): the raw limit. The engine claims, signs each attempt afresh, sends through the SSRF guard (address vetted, connection pinned), and records the outcomes in batches: a flush, one transaction, when the batch is complete, 64 outcomes wait or 10 ms have passed (on PostgreSQL two statements in two round trips: one locking the webhooks and the leases, sent with BEGIN, one writing the attempt rows, minute and hour rollups, running totals, webhook state and delivery states, sent with COMMIT). The \`tree\` fields of a claimed batch are read in one statement.`,
+  `\`pnpm bench:delivery\`: ${count.toLocaleString('en-US')} deliveries queued (events plus the webhooks' own creation events), for one audit webhook or spread over eight of one organization, then delivered over HTTPS with keep-alive to a loopback receiver in a process of its own that answers 204; ${concurrency} requests in flight per process. Rates run from the first arrival to the last; the one-process contenders take turns for five rounds and each keeps its median; each run starts once the machine has been nearly idle (under half a core busy) for a quarter of a second, or after 10 s. "bare undici loop" posts the same event bodies, signed beforehand, with \`undici.request\` and nothing else, over as many connections as the engine keeps per receiver (8): the raw limit. The engine (its defaults: batches of 64 claimed, another as soon as fewer than 64 wait) claims, signs each attempt afresh, sends through the SSRF guard (address vetted, connection pinned), and records the outcomes in batches: a flush, one transaction, when the batch is complete, 64 outcomes wait or 10 ms have passed (on PostgreSQL two statements in two round trips: one locking the webhooks and the leases, sent with BEGIN, one writing the attempt rows, minute and hour rollups, running totals, webhook state and delivery states, sent with COMMIT; claims and flushes run on generic plans). The \`tree\` fields of a claimed batch are read in one statement.`,
   '',
   "Statements and transactions per delivery (PostgreSQL only) are counted in each worker's database driver, from the start signal to its stop, summed over the workers and divided by the deliveries. Statements are the queries the store sends, on the pool or inside a transaction; the BEGIN and COMMIT the driver puts around each transaction (and its look at the transaction id with BEGIN) are not counted, nor are LISTEN and its notifications. Transactions count each attempt, a retried one again. Both include the engine's start and the claims that find nothing once the outbox is empty.",
   '',
