@@ -71,8 +71,7 @@ process.on('message', async (message: { go?: boolean; cpu?: boolean; stop?: bool
   if (message.cpu)
     process.send!({ cpu: ownCpuSeconds() - cpuAtGo, preempted: ownPreemptions() - preemptedAtGo });
   if (message.go && env['MODE'] === 'bare') void bare();
-  if (message.go && env['MODE'] !== 'bare')
-    void filled.core.startDeliveries({ concurrency, batchSize: concurrency * 2 });
+  if (message.go && env['MODE'] !== 'bare') void filled.core.startDeliveries({ concurrency });
   if (message.stop) {
     await filled.core.stopDeliveries();
     process.exit(0);

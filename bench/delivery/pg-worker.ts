@@ -27,7 +27,6 @@ const engine = createDeliveryEngine({
   keyring: env['KEYRING']!,
   webhooks: { allowHosts: 'localhost' },
   concurrency,
-  batchSize: concurrency * 2,
 });
 process.send!({ ready: true });
 let cpuAtGo = 0;

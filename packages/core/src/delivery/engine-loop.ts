@@ -1,10 +1,10 @@
 /**
  * The running loop. It keeps up to `concurrency` attempts in flight, at most `webhookShare` of them
- * for one webhook, and claims ahead: whenever the queue is down to half as many deliveries as there
- * are slots, it claims a batch (one transaction however many it brings), so a freed slot never
- * waits for a claim. Half, not all: the queue still feeds the slots while the claim is made, and a
- * claim made later brings more (one webhook may hold its share and a batch, queued included), so
- * one busy webhook costs fewer claims.
+ * for one webhook, and claims ahead: whenever fewer than a batch of deliveries are queued, it claims
+ * a batch (one transaction however many it brings), so a freed slot never waits for a claim. A
+ * whole batch, not just the slots: under load a claim takes a few milliseconds (its round trip,
+ * and the turns of an event loop busy with sending), in which a busy engine starts dozens of
+ * deliveries; a queue shorter than that runs dry and the slots wait for the claim.
  * Woken (something was queued) or at each poll it claims whatever the queue holds, so deliveries
  * queued behind a webhook that holds its share (a hanging receiver) never keep another webhook's
  * from being claimed. When nothing more is due it sleeps until woken, the next poll, or a slot
@@ -30,7 +30,7 @@ export async function runLoop(parts: LoopParts): Promise<void> {
   const { settings, slots } = parts;
   // Woken or polled since the last claim: something may be due that the queue must not delay.
   let woken = true;
-  const low = Math.ceil(settings.concurrency / 2);
+  const low = settings.batchSize;
   while (parts.running()) {
     await parts.pruneIfDue();
     if (woken || slots.queued < low) {
@@ -65,9 +65,10 @@ async function claimAhead(
 ): Promise<{ asked: number; got: number }> {
   const asked = settings.batchSize;
   try {
-    // One webhook may bring its share of the slots and a batch more: enough to keep its slots busy
-    // until the next claim, and no more, so its deliveries never wait long on their leases.
-    const cap = settings.webhookShare + settings.batchSize;
+    // One webhook may hold its share of the slots, a queue just short of a batch and a batch more:
+    // a claim made as the queue runs short still brings a whole batch when one webhook is busy,
+    // and no more, so its deliveries never wait long on their leases.
+    const cap = settings.webhookShare + 2 * settings.batchSize;
     const claimed = await claimDue(settings, asked, { perWebhook: cap, room: slots.room(cap) });
     slots.enqueue(claimed);
     return { asked, got: claimed.length };

@@ -20,7 +20,11 @@ export interface DeliveryEngineOptions {
   webhooks?: WebhookOptions;
   /** Sends deliveries. Default: undici with keep-alive and the SSRF guard. */
   transport?: Transport;
-  /** Deliveries claimed at once, at most (`runOnce` claims this many). Default 32. */
+  /**
+   * Deliveries claimed at once, at most (`runOnce` claims this many); the running engine claims
+   * another batch whenever fewer than this many wait for a slot. Default four times `concurrency`
+   * (64).
+   */
   batchSize?: number;
   /** Attempts in flight at once. Default 16. */
   concurrency?: number;
@@ -101,7 +105,7 @@ export function engineSettings(options: DeliveryEngineOptions): EngineSettings {
     throw new RangeError('webhookShare must be a whole number of at least 1');
   return {
     store: options.store,
-    batchSize: options.batchSize ?? 32,
+    batchSize: positiveWhole('batchSize', options.batchSize ?? 4 * concurrency),
     concurrency,
     flushSize: positiveWhole('flushSize', options.flushSize ?? 64),
     flushDelayMs: options.flushDelayMs ?? 10,

@@ -9,6 +9,7 @@
  * it up once the lease ends), so nothing is ever sent outside its lease.
  */
 import type { ClaimedDelivery } from '../store/ports/deliveries.js';
+import { WebhookQueues } from './engine-queue.js';
 
 /** Attempts `claimed` with at most `concurrency` at once, taking them in order. */
 export async function attemptAll(
@@ -37,7 +38,7 @@ export interface SlotSettings {
 export class InFlight {
   private readonly running = new Set<Promise<void>>();
   private readonly byWebhook = new Map<string, number>();
-  private queue: ClaimedDelivery[] = [];
+  private readonly queue = new WebhookQueues();
   private slotFreed: (() => void) | null = null;
   /** Queued deliveries dropped because too little of their lease was left. */
   expired = 0;
@@ -54,7 +55,7 @@ export class InFlight {
 
   /** Deliveries claimed and waiting for a slot. */
   get queued(): number {
-    return this.queue.length;
+    return this.queue.size;
   }
 
   /**
@@ -63,7 +64,7 @@ export class InFlight {
    */
   room(cap: number): Record<string, number> {
     const held = new Map(this.byWebhook);
-    for (const claimed of this.queue) held.set(claimed.webhook.id, (held.get(claimed.webhook.id) ?? 0) + 1);
+    for (const [id, n] of this.queue.counts()) held.set(id, (held.get(id) ?? 0) + n);
     const room: Record<string, number> = {};
     for (const [id, n] of held) room[id] = Math.max(0, cap - n);
     return room;
@@ -71,15 +72,13 @@ export class InFlight {
 
   /** Queues claimed deliveries, in claim order, and starts as many as the slots allow. */
   enqueue(claimed: readonly ClaimedDelivery[]): void {
-    this.queue.push(...claimed);
+    for (const one of claimed) this.queue.push(one);
     this.pump();
   }
 
   /** Takes every queued delivery out, unstarted (to give its claim back). */
   takeQueued(): ClaimedDelivery[] {
-    const queued = this.queue;
-    this.queue = [];
-    return queued;
+    return this.queue.takeAll();
   }
 
   /**
@@ -89,33 +88,24 @@ export class InFlight {
    */
   private pump(): void {
     const { concurrency, webhookShare } = this.settings;
-    this.dropExpired();
+    if (this.queue.size === 0) return;
+    const latest = this.settings.now() + this.settings.leaseMarginMs;
+    const expired = (claimed: ClaimedDelivery) => !this.leaseLeft(claimed, latest);
+    this.expired += this.queue.dropFront(expired);
+    const inFlight = (id: string) => this.byWebhook.get(id) ?? 0;
     while (this.running.size < concurrency) {
-      let best = -1;
-      let fewest = webhookShare;
-      for (const [i, claimed] of this.queue.entries()) {
-        const n = this.byWebhook.get(claimed.webhook.id) ?? 0;
-        if (n < fewest) {
-          best = i;
-          fewest = n;
-          if (n === 0) break;
-        }
-      }
-      if (best < 0) return;
-      this.launch(this.queue.splice(best, 1)[0]!);
+      const next = this.queue.take(inFlight, webhookShare);
+      if (!next) return;
+      // Leases end in claim order, so the fronts dropped above are all; this holds whatever the clock did.
+      if (expired(next)) this.expired++;
+      else this.launch(next);
     }
   }
 
-  /** Drops the queued deliveries with too little of their lease left to be attempted within it. */
-  private dropExpired(): void {
-    if (this.queue.length === 0) return;
-    const latest = this.settings.now() + this.settings.leaseMarginMs;
-    const before = this.queue.length;
-    this.queue = this.queue.filter(
-      (claimed) =>
-        claimed.delivery.lease_until === null || this.leaseEnd(claimed.delivery.lease_until) > latest,
-    );
-    this.expired += before - this.queue.length;
+  /** Whether `claimed`'s lease lasts past `latest` (ms since the epoch). */
+  private leaseLeft(claimed: ClaimedDelivery, latest: number): boolean {
+    const lease = claimed.delivery.lease_until;
+    return lease === null || this.leaseEnd(lease) > latest;
   }
 
   /** The last lease parsed: a claim leases its whole batch until one time, checked at every start. */
