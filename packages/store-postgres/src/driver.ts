@@ -36,9 +36,17 @@ export const GENERIC_PLANS = {
 } as const;
 
 /**
+ * Where statements are deferred (and prepared), defers {@link GENERIC_PLANS}: the statements `q`
+ * runs from there on, to the end of its transaction, run on their generic plans (the explain test
+ * checks the generic plan of each statement sent this way). Elsewhere (PGlite), nothing.
+ */
+export function onGenericPlans(q: SqlQueryable): void {
+  q.defer?.(GENERIC_PLANS.text, GENERIC_PLANS.params);
+}
+
+/**
  * Sends a statement whose answer is not needed the cheapest way `q` offers: deferred, or now.
- * `genericPlan`, for the last statement of a transaction whose generic plan is checked (the explain
- * test does), sends {@link GENERIC_PLANS} before it where statements are deferred (and prepared).
+ * `genericPlan` runs it, and the rest of its transaction, on generic plans ({@link onGenericPlans}).
  */
 export async function sendDeferred(
   q: SqlQueryable,
@@ -50,7 +58,7 @@ export async function sendDeferred(
     await q.query(text, params);
     return;
   }
-  if (options.genericPlan) q.defer(GENERIC_PLANS.text, GENERIC_PLANS.params);
+  if (options.genericPlan) onGenericPlans(q);
   q.defer(text, params);
 }
 

@@ -143,8 +143,9 @@ const LOCK_SQL = 'SELECT pg_advisory_xact_lock(hashtext($1)) AS locked';
 export async function claimDue(db: Runner, t: Tables, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   return db.atomic(async (q) => {
     // On a driver that defers, the lock goes in the claim's round trip: the claim still starts, and
-    // takes its snapshot, only once the lock is held.
-    await sendDeferred(q, LOCK_SQL, [`${t.schema}.delivery_claim`]);
+    // takes its snapshot, only once the lock is held. The claim runs on its generic plan: custom
+    // plans, made at each of its first executions on a connection, took three times as long.
+    await sendDeferred(q, LOCK_SQL, [`${t.schema}.delivery_claim`], { genericPlan: true });
     return (await q.query(claimSql(t), claimParams(options))).rows.map(toClaimed);
   });
 }

@@ -14,7 +14,7 @@ import {
   lastDeliveryOf,
   sumShares,
 } from '@latchkey/core/store';
-import { type SqlQueryable, sendDeferred } from '../driver.js';
+import { onGenericPlans, type SqlQueryable, sendDeferred } from '../driver.js';
 import type { Tables } from '../schema-name.js';
 import { attemptsCte, rollupsCte, SqlParams, totalsCte } from './delivery-record-figures.js';
 
@@ -136,6 +136,8 @@ export async function recordAttempts(
   records: readonly LeasedAttemptRecord[],
 ): Promise<boolean[]> {
   if (records.length === 0) return [];
+  // Both statements on their generic plans: planned afresh at each execution they cost more.
+  onGenericPlans(q);
   const { webhooks, leased } = await lockRecords(q, t, records);
   const healths = new Map<string, Health>();
   const recorded = records.map((record) => {
