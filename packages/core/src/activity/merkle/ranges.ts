@@ -28,6 +28,8 @@ export function splitPoint(n: number): number {
  * this is exactly its MTH.
  */
 export function subtreesOf(start: number, end: number): NodeAddress[] {
+  // Below 2^31 (every tree in practice), the same steps in 32-bit integers: every delivery asks.
+  if (start >= 0 && end > start && end <= 0x7fffffff) return smallSubtreesOf(start, end);
   const out: NodeAddress[] = [];
   let at = start;
   let level = 0;
@@ -37,6 +39,20 @@ export function subtreesOf(start: number, end: number): NodeAddress[] {
     if (at + width > end) continue;
     if (at % width !== 0) throw new RangeError(`[${start}, ${end}) is not a range of the tree`);
     out.push({ level, index: at / width });
+    at += width;
+  }
+  return out;
+}
+
+/** {@link subtreesOf} for `0 <= start < end < 2^31`. */
+function smallSubtreesOf(start: number, end: number): NodeAddress[] {
+  const out: NodeAddress[] = [];
+  let at = start;
+  for (let level = 31 - Math.clz32(end - start); level >= 0 && at < end; level--) {
+    const width = 1 << level;
+    if (at + width > end) continue;
+    if ((at & (width - 1)) !== 0) throw new RangeError(`[${start}, ${end}) is not a range of the tree`);
+    out.push({ level, index: at >>> level });
     at += width;
   }
   return out;
