@@ -10,6 +10,7 @@
  * timers and the transport are injected, so whole retry schedules run in tests without sleeping.
  */
 
+import { loadTelemetry } from '../telemetry/tracing.js';
 import { createAttemptRunner, type EngineCounts } from './engine-attempts.js';
 import { claimDue } from './engine-claim.js';
 import { engineKeyringOpens } from './engine-keyring.js';
@@ -47,6 +48,8 @@ export interface DeliveryEngine {
 export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEngine {
   const settings = engineSettings(options);
   const { services } = settings;
+  // Each attempt is traced: load the tracing API now, not while the first attempts wait for it.
+  void loadTelemetry();
   const state = { running: false, stopped: false };
   const running = () => state.running;
   const runner = createAttemptRunner(settings);
