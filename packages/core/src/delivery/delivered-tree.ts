@@ -9,7 +9,7 @@
  * bytes; absent while the tree is still being back-filled.
  */
 import * as crypto from 'node:crypto';
-import { inclusionRanges, type LeafRange, type NodeAddress, subtreesOf } from '../activity/merkle/ranges.js';
+import { type NodeAddress, subtreesOf } from '../activity/merkle/ranges.js';
 import type { LatchkeyStore } from '../store/types.js';
 
 /**
@@ -108,21 +108,8 @@ function chainHash(json: string): string {
   }
 }
 
-/** The ranges whose roots make the field of the event at `seq`: the tree head, then the audit path. */
-const fieldRanges = (seq: number) => [[0, seq] as const, ...inclusionRanges(seq - 1, seq)];
-
 const base64 = (hash: Uint8Array) =>
   Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('base64');
-
-/**
- * The field's JSON from the roots of {@link fieldRanges}: `{"tree_size":…,"root_hash":…,"hashes":[…]}`,
- * written out (base64 needs no escaping), as every delivery builds one.
- */
-function fieldJson(seq: number, roots: readonly Uint8Array[]): string {
-  let hashes = '';
-  for (let i = 1; i < roots.length; i++) hashes += `${i > 1 ? ',' : ''}"${base64(roots[i]!)}"`;
-  return `{"tree_size":${seq},"root_hash":"${base64(roots[0]!)}","hashes":[${hashes}]}`;
-}
 
 /** Node's one-shot digest where it has one (20.12 on), faster than a hash object for 65 bytes. */
 const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'buffer') => Buffer })
@@ -140,25 +127,59 @@ function interior(left: Uint8Array, right: Uint8Array): Uint8Array {
 }
 
 /**
- * The roots of `ranges`, reading every stored node they need in one call: core's `rangeRoots`, with
- * the server's native SHA-256 (the RFC 6962 interior hash, `0x01 || left || right`) instead of the
- * portable one, as every delivery folds a few nodes.
+ * The stored nodes a field needs: the complete subtrees of `[0, seq)`, whose right fold is the root
+ * of the tree at `seq`, and the audit path of its last leaf, leaf upward. RFC 6962's PATH of the
+ * last leaf always takes the right branch, so each of its hashes is one complete subtree: those of
+ * `[0, seq - 1)`, smallest first.
  */
-async function rootsOf(
-  ranges: readonly LeafRange[],
-  read: (addresses: readonly NodeAddress[]) => Promise<readonly Uint8Array[]>,
-): Promise<Uint8Array[]> {
-  const plans = ranges.map(([start, end]) => subtreesOf(start, end));
-  const hashes = await read(plans.flat());
-  let at = 0;
-  return plans.map((plan) => {
-    const nodes = hashes.slice(at, at + plan.length);
-    at += plan.length;
-    // Every range here holds at least one leaf.
-    let hash = nodes[nodes.length - 1]!;
-    for (let i = nodes.length - 2; i >= 0; i--) hash = interior(nodes[i]!, hash);
-    return hash;
+const fieldNodes = (seq: number) => ({ root: subtreesOf(0, seq), path: subtreesOf(0, seq - 1).reverse() });
+
+/**
+ * The fields of events of one organization at `seqs`, from one read of the distinct nodes they all
+ * need (consecutive events share most of them), each node encoded once. Throws when a node is not
+ * stored (a back-fill).
+ */
+async function fieldsOf(
+  store: Pick<LatchkeyStore, 'activity'>,
+  organizationId: string,
+  seqs: readonly number[],
+): Promise<Map<number, string>> {
+  const slot = new Map<number, number>();
+  const distinct: NodeAddress[] = [];
+  const slotOf = (address: NodeAddress) => {
+    // A level is below 64 and an index below 2^47: one exact number names the node.
+    const key = address.index * 64 + address.level;
+    let i = slot.get(key);
+    if (i === undefined) {
+      i = distinct.push(address) - 1;
+      slot.set(key, i);
+    }
+    return i;
+  };
+  const plans = seqs.map((seq) => {
+    const { root, path } = fieldNodes(seq);
+    return { seq, root: root.map(slotOf), path: path.map(slotOf) };
   });
+  const hashes = await store.activity.treeNodes(organizationId, distinct);
+  const encoded: (string | undefined)[] = [];
+  const encode = (i: number) => {
+    encoded[i] ??= base64(hashes[i]!);
+    return encoded[i];
+  };
+  const fields = new Map<number, string>();
+  for (const { seq, root, path } of plans) {
+    // Every tree here holds at least one leaf.
+    let rootHash = encode(root[root.length - 1]!);
+    if (root.length > 1) {
+      let hash = hashes[root[root.length - 1]!]!;
+      for (let i = root.length - 2; i >= 0; i--) hash = interior(hashes[root[i]!]!, hash);
+      rootHash = base64(hash);
+    }
+    let list = '';
+    for (let i = 0; i < path.length; i++) list += `${i > 0 ? ',' : ''}"${encode(path[i]!)}"`;
+    fields.set(seq, `{"tree_size":${seq},"root_hash":"${rootHash}","hashes":[${list}]}`);
+  }
+  return fields;
 }
 
 /** The `tree` field's JSON for the event at `seq`, or null when the tree does not reach it. */
@@ -168,12 +189,7 @@ async function readField(
   seq: number,
 ): Promise<string | null> {
   try {
-    // One read of stored nodes gives both the root of the first `seq` leaves and the event's audit
-    // path in that tree; a node not stored yet (a back-fill) throws, and the field is left out.
-    return fieldJson(
-      seq,
-      await rootsOf(fieldRanges(seq), (addresses) => store.activity.treeNodes(organizationId, addresses)),
-    );
+    return (await fieldsOf(store, organizationId, [seq])).get(seq)!;
   } catch {
     // The field is optional: a tree that cannot be read now (a back-fill, a lagging replica) must not hold the delivery.
     return null;
@@ -186,41 +202,10 @@ async function readFields(
   organizationId: string,
   seqs: readonly number[],
 ): Promise<Map<number, string | null>> {
-  const ranges = seqs.map(fieldRanges);
   try {
-    const roots = await rootsOf(ranges.flat(), (addresses) => readOnce(store, organizationId, addresses));
-    let at = 0;
-    return new Map(
-      seqs.map((seq, i) => {
-        const own = roots.slice(at, at + ranges[i]!.length);
-        at += ranges[i]!.length;
-        return [seq, fieldJson(seq, own)];
-      }),
-    );
+    return await fieldsOf(store, organizationId, seqs);
   } catch {
     const fields = await Promise.all(seqs.map((seq) => readField(store, organizationId, seq)));
     return new Map(seqs.map((seq, i) => [seq, fields[i]!]));
   }
-}
-
-/** Nodes in the order asked, each distinct one read once. */
-async function readOnce(
-  store: Pick<LatchkeyStore, 'activity'>,
-  organizationId: string,
-  addresses: readonly NodeAddress[],
-): Promise<readonly Uint8Array[]> {
-  const slot = new Map<number, number>();
-  const distinct: NodeAddress[] = [];
-  const at = addresses.map((address) => {
-    // A level is below 64 and an index below 2^47: one exact number names the node.
-    const key = address.index * 64 + address.level;
-    let i = slot.get(key);
-    if (i === undefined) {
-      i = distinct.push(address) - 1;
-      slot.set(key, i);
-    }
-    return i;
-  });
-  const hashes = await store.activity.treeNodes(organizationId, distinct);
-  return at.map((i) => hashes[i]!);
 }
