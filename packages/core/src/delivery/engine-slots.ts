@@ -96,7 +96,8 @@ export class InFlight {
     while (this.running.size < concurrency) {
       const next = this.queue.take(inFlight, webhookShare);
       if (!next) return;
-      // Leases end in claim order, so the fronts dropped above are all; this holds whatever the clock did.
+      // Leases end in claim order, so dropping the fronts dropped every expired one; checked again
+      // here all the same, so nothing is sent outside its lease whatever the clock did.
       if (expired(next)) this.expired++;
       else this.launch(next);
     }
