@@ -2,9 +2,11 @@
  * One contender of `bench:delivery` in one process, on the in-memory store: MODE `engine` runs our
  * delivery engine (claim, sign afresh, send with undici through the SSRF guard, record the attempt
  * and its metrics rollups); MODE `bare` posts the same event bodies, signed beforehand, with a bare
- * undici loop at the same concurrency: the raw limit of the machine and the receiver.
+ * undici loop at the same concurrency: the raw limit of the machine and the receiver. With PARTS
+ * (default 1) bare processes, each posts the bodies whose index modulo PARTS is its PART: the raw
+ * limit of several sending processes, to hold several workers against.
  *
- * Env: MODE, RECEIVER_URL, COUNT, KEYRING, CONCURRENCY, NODE_EXTRA_CA_CERTS. IPC: sends `{ready}`
+ * Env: MODE, RECEIVER_URL, COUNT, KEYRING, CONCURRENCY, NODE_EXTRA_CA_CERTS, PART, PARTS. IPC: sends `{ready}`
  * once the outbox is filled; starts on `{go}`; answers `{cpu}` with its CPU seconds and preemptions since `{go}`;
  * exits on `{stop}`.
  */
@@ -31,7 +33,9 @@ async function bare(): Promise<void> {
     oldestFirst: true,
     limit: filled.owed + 100,
   });
-  const bodies = events.slice(-filled.owed).map(({ json }) => ({
+  const [part, parts] = [Number(env['PART'] ?? 0), Number(env['PARTS'] ?? 1)];
+  const mine = events.slice(-filled.owed).filter((_, i) => i % parts === part);
+  const bodies = mine.map(({ json }) => ({
     body: json,
     headers: {
       'content-type': 'application/json',
