@@ -26,6 +26,8 @@ export interface Tables {
   treeNodes: string;
   webhooks: string;
   deliveries: string;
+  /** How many deliveries each claim leased per webhook and still holds: the attempts in flight. */
+  leases: string;
   attempts: string;
   rollups: string;
   totals: string;
@@ -84,6 +86,7 @@ export function tablesOf(schema: string): Tables {
     treeNodes: table('activity_tree_nodes'),
     webhooks: table('audit_webhooks'),
     deliveries: table('webhook_deliveries'),
+    leases: table('webhook_leases'),
     attempts: table('webhook_attempts'),
     rollups: table('webhook_rollups'),
     totals: table('webhook_running_totals'),

@@ -57,6 +57,7 @@ function seedStatements(schema: string): string[] {
     `INSERT INTO ${t.signingKeys} SELECT 'whk_seed_' || i, 'org_seed_' || (i % ${n} + 1), 'whpk_' || i, 's', now() - (i || ' seconds')::interval, CASE WHEN i > ${n} THEN now() + interval '1 day' END FROM generate_series(1, ${2 * n}) i`,
     `INSERT INTO ${t.events} SELECT 'org_seed_' || (i % ${n} + 1), i, 'evt_seed_' || i, CASE WHEN i % 3 = 0 THEN 'push_applied' ELSE 'project_created' END, 'web', 'prod', now(), '{}' FROM generate_series(1, ${10 * n}) i`,
     `INSERT INTO ${t.quoted}.webhook_claim_rates SELECT 'awh_seed_' || i, now(), 1 FROM generate_series(1, ${n / 10}) i`,
+    `INSERT INTO ${t.leases} SELECT 'awh_seed_' || (i % ${n} + 1), now() + (i || ' ms')::interval, 1 FROM generate_series(1, ${4 * n}) i`,
     // Drafts waiting for a seal: a few per organization, in flight (the sweep looks for old ones).
     // Dated ahead so they stay younger than the sweep's period however long the explains take on a
     // busy machine: dated now(), they were all older than 5 s by the sweep's explain once, and then

@@ -191,6 +191,46 @@ export function describeClaimStoreTests(fixture: () => ClaimFixture): void {
     expect(ids).toHaveLength(3);
   });
 
+  it('claims: the in-flight room comes back as claims are given back, or recorded several at once', async () => {
+    await drain(at(599));
+    const { store, id, hooks } = await organization(1, 8, 600);
+    const hook = hooks[0]!;
+    const limits = { inFlight: 4 };
+    const first = ofHook(await claim(store, { now: at(610), leaseUntil: at(640), limits }), hook);
+    expect(first).toHaveLength(4);
+    expect(ofHook(await claim(store, { now: at(611), leaseUntil: at(641), limits }), hook)).toHaveLength(0);
+    // Two given back: those two, the oldest due, go again.
+    const lease = (c: ClaimedDelivery) => ({ id: c.delivery.id, lease: c.delivery.lease_until });
+    expect(await store.deliveries.release(first.slice(0, 2).map(lease))).toBe(2);
+    const second = ofHook(await claim(store, { now: at(612), leaseUntil: at(642), limits }), hook);
+    expect(second.map((c) => c.delivery.id)).toEqual(first.slice(0, 2).map((c) => c.delivery.id));
+    // Three of two claims recorded in one batch, one a retry due later: three more may go.
+    const outcome = (c: ClaimedDelivery, retry: boolean) => ({
+      attempt: {
+        id: id('att'),
+        organization_id: c.delivery.organization_id,
+        webhook_id: hook,
+        delivery_id: c.delivery.id,
+        event_id: c.delivery.event_id,
+        event_type: 'push_applied',
+        attempt: 1,
+        at: at(613),
+        error: null,
+        next_attempt_at: retry ? at(900) : null,
+        succeeded: !retry,
+        status_code: retry ? 500 : 200,
+        latency_ms: 5,
+      },
+      outcome: retry ? ('retry' as const) : ('delivered' as const),
+      lease: c.delivery.lease_until,
+    });
+    const batch = [outcome(first[2]!, true), outcome(second[0]!, false), outcome(second[1]!, false)];
+    expect(await store.deliveries.recordMany(batch)).toEqual([true, true, true]);
+    const third = ofHook(await claim(store, { now: at(614), leaseUntil: at(644), limits }), hook);
+    expect(third).toHaveLength(3);
+    expect(third.map((c) => c.delivery.id)).not.toContain(first[2]!.delivery.id);
+  });
+
   it('claims: claims given back are claimable at once; one leased anew meanwhile is left alone', async () => {
     await drain(at(499));
     const { store, hooks } = await organization(1, 3, 500);

@@ -17,6 +17,7 @@ import { witnesses } from './0015-witnesses.js';
 import { pendingEvents } from './0016-pending-events.js';
 import { versionRowsLockNothing } from './0017-version-rows-lock-nothing.js';
 import { dueDeliveriesInOrder } from './0018-due-deliveries-in-order.js';
+import { countedLeases } from './0019-counted-leases.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   pendingEvents,
   versionRowsLockNothing,
   dueDeliveriesInOrder,
+  countedLeases,
 ];

@@ -3,7 +3,9 @@
  * webhooks with pending deliveries (a skip scan of the due index, one probe each, however long a
  * backlog), reads each one's oldest due in the index's order up to what its share and limits
  * allow, lets organizations take turns, and leases the ones it takes (the only rows it locks),
- * reading what sending needs.
+ * reading what sending needs. It counts what it leased per webhook under its lease end (`leases`,
+ * migration 19): a webhook's attempts in flight are its unexpired counts, and a lease rewrites no
+ * index of the outbox.
  * Claims take turns on an advisory transaction lock, so the counts they read (live leases, claims
  * this second) are never raced by another worker; the lock ends with the claim's transaction.
  */
@@ -65,8 +67,8 @@ function claimSql(t: Tables): string {
     ), allowed AS (
       SELECT l.id, l.organization_id, greatest(0, least(
         ($5::jsonb ->> l.id)::int, $4::int, $2::int,
-        CASE WHEN l.in_flight IS NOT NULL THEN l.in_flight - (SELECT count(*) FROM ${t.deliveries} x
-          WHERE x.webhook_id = l.id AND x.lease_until IS NOT NULL AND x.lease_until > $1) END,
+        CASE WHEN l.in_flight IS NOT NULL THEN l.in_flight - (SELECT coalesce(sum(x.leased), 0)::int
+          FROM ${t.leases} x WHERE x.webhook_id = l.id AND x.lease_until > $1) END,
         CASE WHEN l.per_second IS NOT NULL THEN l.per_second - coalesce((SELECT r.claimed FROM ${rates} r
           WHERE r.webhook_id = l.id AND r.second = date_trunc('second', $1::timestamptz)), 0) END
       )) AS most, l.per_second IS NOT NULL AS rated
@@ -102,6 +104,15 @@ function claimSql(t: Tables): string {
         .join(
           ', ',
         )}, w.name AS webhook_name, w.url, w.secret_sealed, w.headers, w.client_certificate, w.signature_scheme, w.previous_secret, e.body, e.type AS event_type
+    ), leases_counted AS (
+      INSERT INTO ${t.leases} AS c (webhook_id, lease_until, leased)
+      SELECT webhook_id, $3, count(*)::int FROM leased GROUP BY webhook_id
+      ON CONFLICT (webhook_id, lease_until) DO UPDATE SET leased = c.leased + excluded.leased
+    ), leases_swept AS (
+      -- Counts all recorded or given back, and those of leases that ended long ago (a worker that
+      -- died holding them): never ones a flush may still be taking off.
+      DELETE FROM ${t.leases} x WHERE x.webhook_id = ANY (ARRAY(SELECT id FROM limited))
+        AND (x.leased <= 0 OR x.lease_until <= $1::timestamptz - interval '1 hour')
     ), counted AS (
       INSERT INTO ${rates} AS r (webhook_id, second, claimed)
       SELECT l.webhook_id, date_trunc('second', $1::timestamptz), count(*)
@@ -150,6 +161,12 @@ export async function claimDue(db: Runner, t: Tables, options: ClaimOptions): Pr
   });
 }
 
+/** The CTE taking `ended` (webhook_id, lease, n: leases recorded or given back) off the lease counts. */
+export function leasesEndedCte(t: Tables, ended: string): string {
+  return `leases_ended AS (UPDATE ${t.leases} c SET leased = c.leased - e.n
+     FROM (${ended}) e WHERE c.webhook_id = e.webhook_id AND c.lease_until = e.lease)`;
+}
+
 /** See `DeliveryRepository.release`: one statement, only the leases still as claimed. */
 export async function releaseClaims(
   db: Runner,
@@ -157,11 +174,14 @@ export async function releaseClaims(
   claims: readonly { id: string; lease: string | null }[],
 ): Promise<number> {
   if (claims.length === 0) return 0;
-  const { rowCount } = await db.query(
-    `UPDATE ${t.deliveries} d SET lease_until = NULL
-     FROM unnest($1::text[], $2::timestamptz[]) AS m(id, lease)
-     WHERE d.id = m.id AND d.lease_until = m.lease`,
+  const { rows } = await db.query<{ released: number }>(
+    `WITH released AS (UPDATE ${t.deliveries} d SET lease_until = NULL
+       FROM unnest($1::text[], $2::timestamptz[]) AS m(id, lease)
+       WHERE d.id = m.id AND d.lease_until = m.lease
+       RETURNING d.webhook_id, m.lease),
+     ${leasesEndedCte(t, 'SELECT webhook_id, lease, count(*)::int AS n FROM released GROUP BY webhook_id, lease')}
+     SELECT count(*)::int AS released FROM released`,
     [claims.map((c) => c.id), claims.map((c) => c.lease)],
   );
-  return rowCount;
+  return Number(rows[0]?.released ?? 0);
 }

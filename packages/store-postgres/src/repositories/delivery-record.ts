@@ -16,6 +16,7 @@ import {
 } from '@latchkey/core/store';
 import { onGenericPlans, type SqlQueryable, sendDeferred } from '../driver.js';
 import type { Tables } from '../schema-name.js';
+import { leasesEndedCte } from './delivery-claim.js';
 import { attemptsCte, rollupsCte, SqlParams, totalsCte } from './delivery-record-figures.js';
 
 const errorJson = (attempt: DeliveryAttempt) =>
@@ -99,9 +100,23 @@ function healthCte(t: Tables, p: SqlParams, healths: Map<string, Health>): strin
      WHERE w.id = m.id)`;
 }
 
+/** The leases of `claimed` (all recorded), counted by webhook and lease end. */
+function endedLeases(
+  claimed: readonly LeasedAttemptRecord[],
+): { webhook: string; lease: string; n: number }[] {
+  const ended = new Map<string, { webhook: string; lease: string; n: number }>();
+  for (const { attempt, lease } of claimed) {
+    const key = `${attempt.webhook_id} ${lease}`;
+    const entry = ended.get(key);
+    if (entry) entry.n++;
+    else ended.set(key, { webhook: attempt.webhook_id, lease: lease ?? '', n: 1 });
+  }
+  return [...ended.values()];
+}
+
 /**
  * The CTEs settling the deliveries: a delivered one leaves the outbox; the others count the attempt
- * and lose their lease, a retry is due at its next attempt, a dead letter is held; a webhook
+ * and lose their lease (taken off the lease counts), a retry is due at its next attempt, a dead letter is held; a webhook
  * dead-lettered in the batch holds its pending deliveries, those recorded in the batch included
  * (recorded one by one, each would have been held by the dead letter before or after its own
  * record). None for a batch of tests only.
@@ -115,7 +130,13 @@ function settleCtes(
   const claimed = records.filter((r) => r.outcome !== 'test');
   if (claimed.length === 0) return [];
   const dead = p.add(deadWebhooks);
+  const ended = endedLeases(claimed);
   return [
+    leasesEndedCte(
+      t,
+      `SELECT * FROM unnest(${p.add(ended.map((e) => e.webhook))}::text[], ${p.add(ended.map((e) => e.lease))}::timestamptz[],
+         ${p.add(ended.map((e) => e.n))}::int[]) AS e(webhook_id, lease, n)`,
+    ),
     `m AS (SELECT * FROM unnest(${p.add(claimed.map((r) => r.attempt.delivery_id))}::text[],
        ${p.add(claimed.map((r) => r.outcome))}::text[],
        ${p.add(claimed.map((r) => r.attempt.next_attempt_at ?? r.attempt.at))}::timestamptz[]) AS m(id, outcome, next_at))`,
