@@ -72,7 +72,11 @@ export function deliveryReport(report: DeliveryReport): string {
       row(pgName(processes, webhooks, 'worker process'), results.get(key)),
     ),
     '',
-    `- The engine in one process reaches ${engineRatio.toFixed(2)}x of the bare loop: ${verdict(engineRatio >= GOAL)} the ${GOAL}x goal.`,
+    ...(results.has('engine')
+      ? [
+          `- The engine in one process reaches ${engineRatio.toFixed(2)}x of the bare loop: ${verdict(engineRatio >= GOAL)} the ${GOAL}x goal.`,
+        ]
+      : []),
     ...postgresGoals(results),
     ...cpuLine(report),
     '',
@@ -95,12 +99,14 @@ function postgresGoals(results: ReadonlyMap<string, Measured>): string[] {
   const ratio = (key: string) => (results.get(key)?.perSecond ?? 0) / bare.perSecond;
   const pg1 = results.get('pg1x8');
   const pg2 = results.get('pg2x8');
-  if (!pg1 || !pg2 || !results.has('pg1x1')) return [];
+  if (!pg1 || !pg2) return [];
   const scaling = pg2.perSecond / pg1.perSecond;
   const bare2 = results.get('bare2');
   const rawScaling = bare2
     ? ` (two bare loops reach ${(bare2.perSecond / bare.perSecond).toFixed(2)}x of one: the machine's own limit for a second sending process)`
     : '';
+  const scalingLine = `- PostgreSQL, 2 workers on 8 webhooks: ${scaling.toFixed(2)}x of 1 worker: ${verdict(scaling >= 1)} the 1.0x goal${rawScaling}.`;
+  if (!results.has('pg1x1')) return [scalingLine];
   const transactions = Math.max(
     ...[1, 8].map((w) => {
       const r = results.get(`pg1x${w}`)!;
@@ -110,7 +116,7 @@ function postgresGoals(results: ReadonlyMap<string, Measured>): string[] {
   return [
     `- PostgreSQL, 1 worker, 1 webhook: ${ratio('pg1x1').toFixed(2)}x of the bare loop: ${verdict(ratio('pg1x1') >= 0.25)} the 0.25x goal.`,
     `- PostgreSQL, 1 worker, 8 webhooks: ${ratio('pg1x8').toFixed(2)}x of the bare loop: ${verdict(ratio('pg1x8') >= 0.35)} the 0.35x goal.`,
-    `- PostgreSQL, 2 workers on 8 webhooks: ${scaling.toFixed(2)}x of 1 worker: ${verdict(scaling >= 1)} the 1.0x goal${rawScaling}.`,
+    scalingLine,
     `- PostgreSQL, 1 worker: at most ${transactions.toFixed(2)} transactions per delivery: ${verdict(transactions <= 0.1)} the 0.1 goal.`,
   ];
 }
