@@ -76,7 +76,11 @@ describe('latchkey backups and TLS', () => {
     },
   );
 
-  it('writes a passphrase backup, and refuses a developer (exit 4) and a bad choice of keys (exit 2)', async () => {
+  // A passphrase costs scrypt twice (the CLI's encryption, this test's decryption in JavaScript),
+  // seconds of CPU each: 8.5 s alone, over the default 30 s once beside the whole suite on two cores.
+  it('writes a passphrase backup, and refuses a developer (exit 4) and a bad choice of keys (exit 2)', {
+    timeout: 90_000,
+  }, async () => {
     writeFileSync(file('passphrase.txt'), 'correct horse battery staple\n');
     const alice = machine('alice');
     expect(
