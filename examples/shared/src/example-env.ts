@@ -84,12 +84,15 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
     .filter(Boolean);
   const versionsKept = process.env['LATCHKEY_SECRET_VERSIONS_KEPT'];
   const checkpointOrigin = process.env['LATCHKEY_CHECKPOINT_ORIGIN'];
+  const organizationsPerUser = process.env['LATCHKEY_ORGANIZATIONS_PER_USER'];
   const core = (() => {
     try {
       return createCore({
         store: opened.store,
-        // The examples let any member create an organization of their own (POST /organizations).
+        // The examples let any member create an organization of their own (POST /organizations),
+        // so many a user (limits.organizationsPerUser, default 10).
         allowOrganizationCreation: true,
+        ...(organizationsPerUser ? { limits: { organizationsPerUser: Number(organizationsPerUser) } } : {}),
         auditKey: audit.privateKeyPem,
         trustedAuditKeys,
         keyring: keyring.text,
@@ -101,6 +104,8 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
       const message = (error as Error).message;
       if (message.startsWith('secretVersionsKept')) return fail(`LATCHKEY_SECRET_VERSIONS_KEPT: ${message}`);
       if (message.startsWith('checkpointOrigin')) return fail(`LATCHKEY_CHECKPOINT_ORIGIN: ${message}`);
+      if (message.startsWith('limits.organizationsPerUser'))
+        return fail(`LATCHKEY_ORGANIZATIONS_PER_USER: ${message}`);
       if (!message.startsWith('trustedAuditKeys')) throw error;
       return fail(`LATCHKEY_TRUSTED_AUDIT_KEYS: ${message}`);
     }

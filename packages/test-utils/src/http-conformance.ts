@@ -40,6 +40,7 @@ import { describeMeTests } from './conformance/me.js';
 import { describeMediaTypeTests } from './conformance/media-types.js';
 import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js';
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
+import { describeOrganizationLimitTests } from './conformance/organization-limits.js';
 import { describeProofTests } from './conformance/proofs.js';
 import { describePushTests } from './conformance/pushes.js';
 import { describeReceiverCredentialTests } from './conformance/receiver-credentials.js';
@@ -161,6 +162,8 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
         keyring: ctx.keyring,
         webhooks: { resolve: conformanceResolver, transport: ctx.webhookTransport },
         restores: { maxLineBytes: CONFORMANCE_MAX_LINE_BYTES },
+        // Every lab and restore test creates an organization as admin; the bounds have tests of their own.
+        limits: { organizationsPerUser: 1_000 },
         // The tests pin this clock to check the signed_at window at exact sub-second instants.
         now: () => ctx.clock.pinnedMs ?? Date.now(),
         logger: { error: (message, meta) => failures.push({ message, meta }) },
@@ -169,6 +172,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
       await ctx.core.bootstrap({ organization: 'acme', user: 'admin', token: ADMIN });
       await ctx.core.bootstrap({ organization: 'globex', user: 'boss', token: OTHER_ORG_ADMIN });
       ctx.target = await start(ctx.core);
+      ctx.serve = start;
       expect((await send('POST', '/api/v2/organizations/acme/projects', { slug: 'web' })).status).toBe(201);
       expect((await send('POST', '/api/v2/organizations/acme/projects', { slug: 'api' })).status).toBe(201);
       for (const slug of ['prod', 'dev']) {
@@ -207,6 +211,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeWhoActsOnWhomTests(ctx);
     describeMemberLifecycleTests(ctx);
     describeCreateOrganizationTests(ctx);
+    describeOrganizationLimitTests(ctx);
     describeMeTests(ctx);
     describeBackupTests(ctx);
     describeRestoreTests(ctx);

@@ -6,9 +6,6 @@ import type { Witness } from '../store/types.js';
 import { fromBase64, toBase64 } from './note/base64.js';
 import { ALG_COSIGNATURE_V1, parseVerifierKey, verifierKey } from './note/note-key.js';
 
-/** Most witnesses one organization may register: a bound on what each cosignature check reads. */
-export const MAX_WITNESSES = 32;
-
 /**
  * The raw public key (standard base64) of `input` for the witness `name`; null when `input` is
  * neither 32 bytes of base64 nor a cosignature verifier key (algorithm 0x04) under that name.

@@ -8,6 +8,7 @@ import type { KeyringOption, WebhookOptions } from '../delivery/config.js';
 import type { CoreRequest } from '../http/core-request.js';
 import type { LatchkeyStore } from '../store/types.js';
 import type { IdGenerator } from './ids.js';
+import type { LimitsOption } from './limits.js';
 import type { CoreLogger } from './logger.js';
 
 /** What a host app's own authentication returns: the organization and user it vouches for. */
@@ -95,6 +96,12 @@ export interface CoreOptions {
    * cannot fill the server's memory or disk.
    */
   restores?: RestoreLimitsOption;
+  /**
+   * Per-organization bounds: `auditWebhooksPerOrganization` (default 100), `witnessesPerOrganization`
+   * (32) and `organizationsPerUser` (10, for `POST /organizations`). Going over one is 409
+   * `limit_exceeded` and writes nothing.
+   */
+  limits?: LimitsOption;
 }
 
 /** The bootstrap of an organization with an owner and a known token (example servers, tests). */

@@ -10,6 +10,7 @@ import { createMemoryStore } from '../store/memory/index.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { tracedStore } from '../telemetry/traced-store.js';
 import { randomId } from './ids.js';
+import { toLimits } from './limits.js';
 import { type CoreLogger, consoleLogger } from './logger.js';
 import type { CoreOptions } from './options.js';
 
@@ -54,6 +55,7 @@ export function resolveOptions(options: CoreOptions): ResolvedOptions {
       webhooks: webhookSettings(options.webhooks),
       restores: toRestoreLimits(options.restores, bodyLimit),
       secretVersionsKept: toVersionsKept(options.secretVersionsKept),
+      limits: toLimits(options.limits),
     },
   };
 }

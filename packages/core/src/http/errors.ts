@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   webhook_disabled: 409,
   organization_not_empty: 409,
   restore_in_progress: 409,
+  limit_exceeded: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   backup_invalid: 422,

@@ -9,6 +9,7 @@ import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
 import type { Permission, Principal } from '../auth/permissions.js';
 import type { RestoreLimits } from '../backup/restore-limits.js';
 import type { IdGenerator } from '../config/ids.js';
+import type { Limits } from '../config/limits.js';
 import type { WebhookSettings } from '../delivery/config.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { ActivityDraft, Environment, Organization, Project } from '../model.js';
@@ -41,6 +42,8 @@ export interface Services {
   restores: RestoreLimits;
   /** How many versions of each key keep their value (core option `secretVersionsKept`). */
   secretVersionsKept: number;
+  /** Per-organization bounds (core option `limits`). */
+  limits: Limits;
 }
 
 /** The request context of an authenticated, scope-resolved route. */

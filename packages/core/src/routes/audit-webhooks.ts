@@ -4,6 +4,7 @@
  * rotate answers. The URL is checked against SSRF here and again at every attempt.
  */
 
+import { LIMIT_DEFAULTS, limitExceeded } from '../config/limits.js';
 import { normalizeFilter } from '../delivery/event-filter.js';
 import { ROTATION_GRACE_MS } from '../delivery/signing-keys.js';
 import { vetWebhookUrl } from '../delivery/webhook-url.js';
@@ -19,7 +20,7 @@ import {
   CreateAuditWebhookBody,
 } from '../schemas/audit-webhooks.js';
 import type { StoreTransaction } from '../store/types.js';
-import { answers } from './docs.js';
+import { answers, error } from './docs.js';
 import { WEBHOOK, WEBHOOKS } from './paths.js';
 import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
@@ -119,10 +120,13 @@ export const auditWebhookRoutes = [
     method: 'POST',
     path: WEBHOOKS,
     operationId: 'createAuditWebhook',
-    summary:
-      'Create an audit webhook: the activity events of the organization its event_types filter selects (every event without one) are delivered to its https URL, signed; replay_since back-fills it from the log; headers and client_certificate are sent with every attempt for receivers that demand them (header values and the key are sealed, never shown again). The signing secret is in this answer only.',
+    summary: `Create an audit webhook: the activity events of the organization its event_types filter selects (every event without one) are delivered to its https URL, signed; replay_since back-fills it from the log; headers and client_certificate are sent with every attempt for receivers that demand them (header values and the key are sealed, never shown again). The signing secret is in this answer only. An organization has at most limits.auditWebhooksPerOrganization webhooks (default ${LIMIT_DEFAULTS.auditWebhooksPerOrganization}, disabled ones included).`,
     body: CreateAuditWebhookBody,
-    responses: answers(201, 'Created', AuditWebhookWithSecretResponse),
+    responses: answers(201, 'Created', AuditWebhookWithSecretResponse, {
+      409: error(
+        'limit_exceeded: the organization has as many audit webhooks as the server allows (limits.auditWebhooksPerOrganization); change and enable a disabled one instead',
+      ),
+    }),
     async handler(ctx) {
       const keyring = keyringOf(ctx);
       const url = await vettedUrl(ctx, ctx.body.url);
@@ -154,7 +158,12 @@ export const auditWebhookRoutes = [
       await recordChange(
         ctx,
         async (tx) => {
-          await tx.auditWebhooks.create(webhook);
+          const max = ctx.services.limits.auditWebhooksPerOrganization;
+          if ((await tx.auditWebhooks.create(webhook, max)) === 'limit') {
+            throw limitExceeded(
+              `An organization may have at most ${max} audit webhooks, disabled ones included (limits.auditWebhooksPerOrganization): change and enable a disabled one instead.`,
+            );
+          }
           await prepareScheme(ctx, tx, keyring, scheme);
           // The back-fill is queued with the webhook, before any later event (its own creation's
           // included), so it comes first in seq order among what the webhook is owed.

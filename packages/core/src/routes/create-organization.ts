@@ -5,10 +5,11 @@
  */
 
 import { generateApiToken, hashToken } from '../auth/tokens.js';
+import { LIMIT_DEFAULTS, limitExceeded } from '../config/limits.js';
 import { LatchkeyError } from '../http/errors.js';
 import { defineRoute } from '../http/router.js';
 import { CreatedOrganizationResponse, CreateOrganizationBody } from '../schemas/api.js';
-import { answers, conflictError } from './docs.js';
+import { answers, error } from './docs.js';
 import { toOrganizationView } from './views.js';
 
 export const createOrganizationRoutes = [
@@ -16,12 +17,16 @@ export const createOrganizationRoutes = [
     method: 'POST',
     path: '/organizations',
     operationId: 'createOrganization',
-    summary: 'Create an organization; you become its owner and get an owner token for it, once.',
+    summary: `Create an organization; you become its owner and get an owner token for it, once. A user may create at most limits.organizationsPerUser organizations (default ${LIMIT_DEFAULTS.organizationsPerUser}).`,
     tag: 'Organizations',
     body: CreateOrganizationBody,
-    responses: answers(201, 'Created', CreatedOrganizationResponse, { 409: conflictError }),
+    responses: answers(201, 'Created', CreatedOrganizationResponse, {
+      409: error(
+        'already_exists: the slug is taken; or limit_exceeded: the caller already created as many organizations as the server allows (limits.organizationsPerUser)',
+      ),
+    }),
     async handler(ctx) {
-      const { store, ids, allowOrganizationCreation } = ctx.services;
+      const { store, ids, allowOrganizationCreation, limits } = ctx.services;
       if (!allowOrganizationCreation) {
         throw new LatchkeyError('forbidden', 'Creating organizations is not enabled on this server.');
       }
@@ -43,8 +48,15 @@ export const createOrganizationRoutes = [
         revoked_at: null,
       };
       await store.transaction(async (tx) => {
-        if ((await tx.organizations.create(organization)) === 'exists') {
+        const max = limits.organizationsPerUser;
+        const created = await tx.organizations.create(organization, { user, max });
+        if (created === 'exists') {
           throw new LatchkeyError('already_exists', `An organization ${organization.slug} already exists.`);
+        }
+        if (created === 'limit') {
+          throw limitExceeded(
+            `A user may create at most ${max} organizations on this server (limits.organizationsPerUser).`,
+          );
         }
         await tx.members.create({
           organization_id: organization.id,

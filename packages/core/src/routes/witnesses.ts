@@ -4,7 +4,8 @@
  */
 
 import { acceptCosignature } from '../activity/cosign.js';
-import { MAX_WITNESSES, toWitnessView, witnessPublicKey } from '../activity/witness-keys.js';
+import { toWitnessView, witnessPublicKey } from '../activity/witness-keys.js';
+import { LIMIT_DEFAULTS, limitExceeded } from '../config/limits.js';
 import { LatchkeyError } from '../http/errors.js';
 import { listOf } from '../schemas/api.js';
 import {
@@ -32,10 +33,12 @@ export const witnessRoutes = [
     method: 'POST',
     path: WITNESSES,
     operationId: 'addWitness',
-    summary: `Register a witness (owner only): a C2SP note key name and its Ed25519 public key. From then on its tlog-cosignature/v1 cosignatures of this log's tree heads are kept and served in the checkpoint note. At most ${MAX_WITNESSES}; recorded as witness_added.`,
+    summary: `Register a witness (owner only): a C2SP note key name and its Ed25519 public key. From then on its tlog-cosignature/v1 cosignatures of this log's tree heads are kept and served in the checkpoint note. At most limits.witnessesPerOrganization (default ${LIMIT_DEFAULTS.witnessesPerOrganization}, a bound on what each cosignature check reads): one more is 409 limit_exceeded. Recorded as witness_added.`,
     body: CreateWitnessBody,
     responses: answers(201, 'Registered', WitnessResponse, {
-      409: error('already_exists: a witness of that name or public key is registered'),
+      409: error(
+        'already_exists: a witness of that name or public key is registered; or limit_exceeded: the organization has as many witnesses as the server allows',
+      ),
     }),
     async handler(ctx) {
       requireAuditKey(ctx.services);
@@ -58,16 +61,16 @@ export const witnessRoutes = [
         created_at: ctx.at,
       };
       const view = await toWitnessView(witness);
+      const max = ctx.services.limits.witnessesPerOrganization;
       await recordChange(
         ctx,
         async (tx) => {
-          const added = await tx.witnesses.add(witness, MAX_WITNESSES);
+          const added = await tx.witnesses.add(witness, max);
           if (added === 'duplicate')
             throw new LatchkeyError('already_exists', 'A witness of that name or public key is registered.');
           if (added === 'limit')
-            throw new LatchkeyError(
-              'invalid_request',
-              `An organization may register at most ${MAX_WITNESSES} witnesses.`,
+            throw limitExceeded(
+              `An organization may register at most ${max} witnesses (limits.witnessesPerOrganization): remove one first.`,
             );
           return added;
         },

@@ -71,11 +71,37 @@ const updateParams = (
   changes.signature_scheme ?? null,
 ];
 
+/**
+ * Inserts a webhook; with `max`, under a lock of its organization's row taken first, so the count
+ * it checks cannot change before the insert.
+ */
+async function createWebhook(
+  db: Runner,
+  t: Tables,
+  w: AuditWebhook,
+  max: number | undefined,
+): Promise<'created' | 'limit'> {
+  if (max === undefined) {
+    await recordTable(db, t.webhooks, WEBHOOK).insert(w);
+    return 'created';
+  }
+  return db.atomic(async (q) => {
+    await q.query(`SELECT 1 FROM ${t.organizations} WHERE id = $1 FOR UPDATE`, [w.organization_id]);
+    const { rows } = await q.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${t.webhooks} WHERE organization_id = $1`,
+      [w.organization_id],
+    );
+    if ((rows[0]?.n ?? 0) >= max) return 'limit';
+    await recordTable(q, t.webhooks, WEBHOOK).insert(w);
+    return 'created';
+  });
+}
+
 /** Audit webhooks on SQL; moves between states change their deliveries in the same transaction. */
 export function sqlAuditWebhooks(db: Runner, t: Tables): AuditWebhookRepository {
   const webhooks = recordTable(db, t.webhooks, WEBHOOK);
   return {
-    create: (w) => webhooks.insert(w),
+    create: (w, max) => createWebhook(db, t, w, max),
     get: (organizationId, id) => webhooks.find(ONE, [organizationId, id]),
     list: (organizationId) => webhooks.list('organization_id = $1 ORDER BY created_at, id', [organizationId]),
     async organizationIds() {

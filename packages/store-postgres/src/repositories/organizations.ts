@@ -18,7 +18,27 @@ export const toOrganization = ORGANIZATION.read;
 export function sqlOrganizations(db: Runner, t: Tables): OrganizationRepository {
   const organizations = recordTable(db, t.organizations, ORGANIZATION);
   return {
-    create: (org) => organizations.insertNew(org, 'slug'),
+    create(org, creator) {
+      if (!creator) return organizations.insertNew(org, 'slug');
+      // One user's creations take turns (a lock keyed by schema and user), so the count holds.
+      return db.atomic(async (q) => {
+        await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+          `latchkey:organization-creator:${t.schema}:${creator.user}`,
+        ]);
+        const { rows } = await q.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${t.organizations} WHERE created_by = $1`,
+          [creator.user],
+        );
+        if ((rows[0]?.n ?? 0) >= creator.max) return 'limit';
+        const values = [...ORGANIZATION.values(org), creator.user];
+        const { rowCount } = await q.query(
+          `INSERT INTO ${t.organizations} (${ORGANIZATION.names}, created_by)
+           VALUES (${ORGANIZATION.placeholders}, $${values.length}) ON CONFLICT (slug) DO NOTHING`,
+          values,
+        );
+        return rowCount > 0 ? 'created' : 'exists';
+      });
+    },
     getBySlug: (slug) => organizations.find('slug = $1', [slug]),
     getById: (id) => organizations.find('id = $1', [id]),
   };

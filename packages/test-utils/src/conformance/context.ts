@@ -4,7 +4,7 @@
  * fills it in `beforeAll`; each part reads it inside its tests.
  */
 import type { ActivityEvent, Core, DeviceKeyPair, UnsignedPush } from '@latchkey/core';
-import type { HttpTarget, TargetResponse } from '../http-target.js';
+import type { HttpTarget, StartTarget, TargetResponse } from '../http-target.js';
 import type { conformanceTransport } from './fake-network.js';
 
 /** Token of the bootstrap user `admin`, who is an owner of `acme`. */
@@ -32,6 +32,8 @@ export interface TestClock {
 export interface ConformanceContext {
   core: Core;
   target: HttpTarget;
+  /** Serves another core as the suite serves its own (the same adapter), for tests of core options. */
+  serve: StartTarget;
   /** The bootstrap owner (user `admin`) with a device. */
   admin: Member;
   /** A developer granted web/prod, with a device. */

@@ -39,15 +39,17 @@ const sameCredentials = (webhook: AuditWebhook, from: WebhookCredentials) =>
 export function memoryAuditWebhooks(state: MemoryState, journal: Journal): AuditWebhookRepository {
   const { find, change } = webhookAccess(state, journal);
   return {
-    async create(webhook) {
-      state.webhooks.set(webhook.id, withDefaults(clone(webhook)));
+    async create(webhook, max) {
       const ids = state.webhooksByOrg.get(webhook.organization_id) ?? [];
+      if (max !== undefined && ids.length >= max) return 'limit';
+      state.webhooks.set(webhook.id, withDefaults(clone(webhook)));
       ids.push(webhook.id);
       state.webhooksByOrg.set(webhook.organization_id, ids);
       journal?.push(() => {
         state.webhooks.delete(webhook.id);
         ids.pop();
       });
+      return 'created';
     },
     async get(organizationId, id) {
       const webhook = find(organizationId, id);

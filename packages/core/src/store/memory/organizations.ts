@@ -5,8 +5,13 @@ import { copy, type Journal, type MemoryState } from './state.js';
 /** Organizations in memory, by id and by their unique slug. */
 export function memoryOrganizations(state: MemoryState, journal: Journal): OrganizationRepository {
   return {
-    async create(org) {
+    async create(org, creator) {
       if (state.orgBySlug.has(org.slug)) return 'exists';
+      if (creator) {
+        const made = [...state.orgCreators.values()].filter((user) => user === creator.user).length;
+        if (made >= creator.max) return 'limit';
+        journaledSet(state.orgCreators, org.id, creator.user, journal);
+      }
       const stored = copy(org);
       journaledSet(state.orgs, org.id, stored, journal);
       journaledSet(state.orgBySlug, org.slug, stored, journal);

@@ -37,6 +37,8 @@ export interface MemoryState {
   maxNonces: number;
   orgs: Map<string, Organization>;
   orgBySlug: Map<string, Organization>;
+  /** The user who created each organization through the API, by organization id. */
+  orgCreators: Map<string, string>;
   /** key: orgId/slug */
   projects: Map<string, Project>;
   /** key: projectId/slug */
@@ -130,6 +132,7 @@ export function createState(maxNonces: number): MemoryState {
     maxNonces,
     orgs: new Map(),
     orgBySlug: new Map(),
+    orgCreators: new Map(),
     projects: new Map(),
     environments: new Map(),
     members: new Map(),

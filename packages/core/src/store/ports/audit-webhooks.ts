@@ -9,7 +9,12 @@ export type WebhookCredentials = Required<Pick<AuditWebhook, 'headers' | 'client
  * method addresses a webhook within its organization: another organization's id is absent.
  */
 export interface AuditWebhookRepository {
-  create(webhook: AuditWebhook): Promise<void>;
+  /**
+   * Inserts the webhook, unless `max` is given and its organization already has `max` webhooks
+   * (disabled ones count): then it writes nothing and answers `limit`. One atomic step, so two
+   * concurrent creates cannot both pass the count.
+   */
+  create(webhook: AuditWebhook, max?: number): Promise<'created' | 'limit'>;
   get(organizationId: string, id: string): Promise<AuditWebhook | null>;
   /** The organization's webhooks, oldest first. */
   list(organizationId: string): Promise<AuditWebhook[]>;

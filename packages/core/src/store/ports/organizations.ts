@@ -2,9 +2,19 @@
 import type { Organization } from '../../model.js';
 import type { CreateResult } from './common.js';
 
+/** Who creates an organization through the API, and how many that user may create in all. */
+export interface OrganizationCreator {
+  user: string;
+  max: number;
+}
+
 export interface OrganizationRepository {
-  /** Inserts unless the slug is taken. Atomic on the slug. */
-  create(org: Organization): Promise<CreateResult>;
+  /**
+   * Inserts unless the slug is taken (`exists`). With `creator`, records who created it and, in
+   * the same atomic step, answers `limit` and writes nothing when that user already created `max`
+   * organizations: two concurrent creations by one user cannot both pass the count.
+   */
+  create(org: Organization, creator?: OrganizationCreator): Promise<CreateResult | 'limit'>;
   getBySlug(slug: string): Promise<Organization | null>;
   getById(id: string): Promise<Organization | null>;
 }

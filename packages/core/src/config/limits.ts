@@ -1,0 +1,52 @@
+/**
+ * The per-organization bounds of a core (core option `limits`): how much one tenant may create, so
+ * that nothing one organization does grows what every other one shares (the store, the metrics
+ * text, the delivery queue). Going over a bound is 409 `limit_exceeded`, and nothing is written.
+ */
+import { LatchkeyError } from '../http/errors.js';
+
+/** The core option `limits`. Every value is a whole number of at least 1. */
+export interface LimitsOption {
+  /**
+   * Audit webhooks one organization may have, disabled ones included (webhooks are never deleted:
+   * each keeps its attempt log and metrics; a disabled one can be changed and enabled again).
+   * Default 100.
+   */
+  auditWebhooksPerOrganization?: number;
+  /** Witnesses one organization may register for its transparency log. Default 32. */
+  witnessesPerOrganization?: number;
+  /**
+   * Organizations one user may create with `POST /organizations` (where the host allows it),
+   * counted over every organization that user created, whatever became of their membership.
+   * Default 10.
+   */
+  organizationsPerUser?: number;
+}
+
+/** The bounds in force. */
+export type Limits = Required<LimitsOption>;
+
+/** The defaults of {@link LimitsOption}. */
+export const LIMIT_DEFAULTS: Readonly<Limits> = {
+  auditWebhooksPerOrganization: 100,
+  witnessesPerOrganization: 32,
+  organizationsPerUser: 10,
+};
+
+/** The bounds of a core with this option; refuses values that are not whole numbers of at least 1. */
+export function toLimits(option: LimitsOption = {}): Limits {
+  const limits = { ...LIMIT_DEFAULTS };
+  for (const name of Object.keys(LIMIT_DEFAULTS) as (keyof Limits)[]) {
+    const value = option[name] ?? LIMIT_DEFAULTS[name];
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new TypeError(`limits.${name} must be a whole number of at least 1, not ${value}`);
+    }
+    limits[name] = value;
+  }
+  return limits;
+}
+
+/** The 409 of a creation past a bound; `message` names the bound and its option. */
+export function limitExceeded(message: string): LatchkeyError {
+  return new LatchkeyError('limit_exceeded', `${message} Nothing was created.`);
+}
