@@ -112,7 +112,7 @@ export function createCore(options: CoreOptions = {}): Core {
     bootstrap: (input) => bootstrapOrganization(store, services, input),
     startDeliveries: (engineOptions) => deliveries.start(engineOptions),
     stopDeliveries: () => deliveries.stop(),
-    metricsText: () => metricsText(store, services.now, http),
+    metricsText: () => metricsText(store, services.now, services.limits.webhookSeriesPerOrganization, http),
     async reencrypt(reencryptOptions) {
       if (!services.keyring) throw new TypeError('reencrypt needs the core option keyring');
       await keyringGate.verify();

@@ -39,6 +39,7 @@ import { describeHistoryTests } from './conformance/history.js';
 import { describeMeTests } from './conformance/me.js';
 import { describeMediaTypeTests } from './conformance/media-types.js';
 import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js';
+import { describeMetricsSeriesTests } from './conformance/metrics-series.js';
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
 import { describeOrganizationLimitTests } from './conformance/organization-limits.js';
 import { describeProofTests } from './conformance/proofs.js';
@@ -233,6 +234,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeReceiverCredentialTests(ctx);
     describeReceiverCredentialBackupTests(ctx);
     describeAuditWebhookReplayTests(ctx);
+    describeMetricsSeriesTests(ctx);
     describeEventTypeTests(ctx);
     describeSignatureSchemeTests(ctx);
     describeSignatureSchemeChangeTests(ctx);

@@ -21,6 +21,11 @@ export interface LimitsOption {
    * Default 10.
    */
   organizationsPerUser?: number;
+  /**
+   * Audit webhooks of one organization that get series of their own in `core.metricsText()`,
+   * the oldest first; the figures of the others are summed under `webhook="other"`. Default 20.
+   */
+  webhookSeriesPerOrganization?: number;
 }
 
 /** The bounds in force. */
@@ -31,6 +36,7 @@ export const LIMIT_DEFAULTS: Readonly<Limits> = {
   auditWebhooksPerOrganization: 100,
   witnessesPerOrganization: 32,
   organizationsPerUser: 10,
+  webhookSeriesPerOrganization: 20,
 };
 
 /** The bounds of a core with this option; refuses values that are not whole numbers of at least 1. */

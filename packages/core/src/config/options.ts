@@ -98,8 +98,9 @@ export interface CoreOptions {
   restores?: RestoreLimitsOption;
   /**
    * Per-organization bounds: `auditWebhooksPerOrganization` (default 100), `witnessesPerOrganization`
-   * (32) and `organizationsPerUser` (10, for `POST /organizations`). Going over one is 409
-   * `limit_exceeded` and writes nothing.
+   * (32), `organizationsPerUser` (10, for `POST /organizations`) and `webhookSeriesPerOrganization`
+   * (20 webhooks with series of their own in `metricsText()`, the rest summed as `other`). Going over
+   * one is 409 `limit_exceeded` and writes nothing.
    */
   limits?: LimitsOption;
 }

@@ -143,7 +143,7 @@ describe('the delivery engine', () => {
     const metrics = (await t.send('GET', `${HOOKS}/metrics`)).json as { webhooks: Record<string, unknown>[] };
     expect(metrics.webhooks[0]).toMatchObject({ attempted: 3, succeeded: 1, failed: 2, success_rate: 33.33 });
     const text = await t.core.metricsText();
-    const labels = `organization="acme",webhook="${t.webhookId}",name="siem",window="24h"`;
+    const labels = `organization="acme",webhook="${t.webhookId}",window="24h"`;
     expect(text).toContain(`latchkey_audit_webhook_attempts{${labels},outcome="succeeded"} 1\n`);
     expect(text).toContain(`latchkey_audit_webhook_attempts{${labels},outcome="failed"} 2\n`);
     expect(text).toContain(`latchkey_audit_webhook_success_rate{${labels}} 33.33\n`);

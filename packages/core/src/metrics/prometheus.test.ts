@@ -1,36 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { renderPrometheus } from './prometheus.js';
-import type { MetricsReport } from './report.js';
+import type { SeriesReport } from './prometheus-series.js';
 
-const report = (window: MetricsReport['window']): MetricsReport => ({
-  window,
-  summary: {
-    attempted: 3,
-    succeeded: 2,
-    failed: 1,
-    success_rate: 66.67,
-    dead_lettered_webhooks: 1,
-    latency: { p50_ms: 40, p95_ms: 900, p99_ms: 900 },
+const figures = {
+  attempted: 3,
+  succeeded: 2,
+  failed: 1,
+  success_rate: 66.67,
+  latency: { p50_ms: 40, p95_ms: 900, p99_ms: 900 },
+  latency_buckets: {
+    '0_100_ms': 2,
+    '101_300_ms': 0,
+    '301_1000_ms': 1,
+    '1001_3000_ms': 0,
+    '3001_plus_ms': 0,
   },
-  webhooks: [
-    {
-      id: 'awh_1',
-      name: 'SIEM "prod"\nline \\ two',
-      status: 'dead_letter',
-      attempted: 3,
-      succeeded: 2,
-      failed: 1,
-      success_rate: 66.67,
-      latency: { p50_ms: 40, p95_ms: 900, p99_ms: 900 },
-      latency_buckets: {
-        '0_100_ms': 2,
-        '101_300_ms': 0,
-        '301_1000_ms': 1,
-        '1001_3000_ms': 0,
-        '3001_plus_ms': 0,
-      },
-      last_error: null,
-    },
+};
+
+const report = (window: SeriesReport['window']): SeriesReport => ({
+  window,
+  deadLettered: 1,
+  series: [
+    { webhook: 'awh_1', status: 'dead_letter', figures },
+    { webhook: 'other', status: null, figures },
   ],
 });
 
@@ -39,7 +31,7 @@ describe('renderPrometheus', () => {
     { organization: 'acme', report: report('24h') },
     { organization: 'acme', report: report('7d') },
   ]);
-  const labels = 'organization="acme",webhook="awh_1",name="SIEM \\"prod\\"\\nline \\\\ two"';
+  const labels = 'organization="acme",webhook="awh_1"';
 
   it('writes each family once with HELP and TYPE, and the figures of every window', () => {
     expect(text.match(/^# TYPE latchkey_audit_webhook_attempts gauge$/gm)).toHaveLength(1);
@@ -57,9 +49,21 @@ describe('renderPrometheus', () => {
     expect(text).toContain(`latchkey_audit_webhook_status{${labels},status="active"} 0\n`);
   });
 
-  it('escapes label values so every sample is one line', () => {
+  it('writes the summed webhooks as one series, without a state', () => {
+    expect(text).toContain(
+      'latchkey_audit_webhook_attempts{organization="acme",webhook="other",window="24h",outcome="succeeded"} 2\n',
+    );
+    expect(text).not.toMatch(/latchkey_audit_webhook_status\{[^}]*webhook="other"/);
+  });
+
+  it('writes every sample on one line, with no label but organization, webhook id and fixed words', () => {
     for (const line of text.trimEnd().split('\n')) {
       expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+\{.*\} [0-9.]+)$/);
+      for (const [, name] of line.matchAll(/(\w+)="/g)) {
+        expect(['organization', 'webhook', 'window', 'outcome', 'percentile', 'range', 'status']).toContain(
+          name,
+        );
+      }
     }
   });
 });

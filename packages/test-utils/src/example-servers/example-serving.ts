@@ -75,7 +75,7 @@ export function describeServing(started: () => StartedExample): void {
     const text = await metrics.text();
     expect(text).toContain('# TYPE latchkey_audit_webhook_attempts gauge');
     expect(text).toMatch(
-      /^latchkey_audit_webhook_status\{organization="acme",webhook="awh_\w+",name="local",status="active"\} 1$/m,
+      /^latchkey_audit_webhook_status\{organization="acme",webhook="awh_\w+",status="active"\} 1$/m,
     );
   });
 
