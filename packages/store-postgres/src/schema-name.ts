@@ -37,6 +37,8 @@ export interface Tables {
   witnesses: string;
   cosignatures: string;
   signingKeys: string;
+  /** Replays of the log to a webhook in progress: the cursor each advances a batch at a time. */
+  replays: string;
   migrations: string;
 }
 
@@ -96,6 +98,7 @@ export function tablesOf(schema: string): Tables {
     witnesses: table('activity_witnesses'),
     cosignatures: table('activity_cosignatures'),
     signingKeys: table('webhook_signing_keys'),
+    replays: table('webhook_replays'),
     migrations: table('latchkey_migrations'),
   };
 }

@@ -24,6 +24,7 @@ import {
   ADDRESS,
   ADMIN,
   CONFORMANCE_MAX_LINE_BYTES,
+  CONFORMANCE_REPLAY_BATCH,
   type ConformanceContext,
   ENV_PATH,
   type Member,
@@ -161,7 +162,11 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
         auditKey: audit.privateKeyPem,
         trustedAuditKeys: [ctx.trustedAuditKey.publicKey],
         keyring: ctx.keyring,
-        webhooks: { resolve: conformanceResolver, transport: ctx.webhookTransport },
+        webhooks: {
+          resolve: conformanceResolver,
+          transport: ctx.webhookTransport,
+          replay: { batch: CONFORMANCE_REPLAY_BATCH },
+        },
         restores: { maxLineBytes: CONFORMANCE_MAX_LINE_BYTES },
         // Every lab and restore test creates an organization as admin; the bounds have tests of their own.
         limits: { organizationsPerUser: 1_000 },

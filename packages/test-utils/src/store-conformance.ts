@@ -13,6 +13,7 @@ import { describeMetricsStoreTests } from './store-metrics.js';
 import { createEnvironment, createProject } from './store-org-environment.js';
 import { describePushNonceTests } from './store-push-nonces.js';
 import { describeRecordManyTests } from './store-record-many.js';
+import { describeReplayStoreTests } from './store-replays.js';
 import { describeRequestStoreTests } from './store-requests.js';
 import { describeRestoreStoreTests } from './store-restores.js';
 import { describeSealedValueTests } from './store-sealed-values.js';
@@ -216,6 +217,7 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeMemberTests(() => ({ store, id }));
     describeWebhookStoreTests(() => ({ store, id }));
     describeWebhookFilterStoreTests(() => ({ store, id }));
+    describeReplayStoreTests(() => ({ store, id }));
     describeWebhookCredentialStoreTests(() => ({ store, id }));
     describeSealedValueTests(() => ({ store, id }));
     describeSecretVersionTests(() => ({ store, id }));

@@ -10,6 +10,8 @@ import { it } from './keyed.js';
 import type { WebhookFixture } from './store-webhooks.js';
 
 const T0 = '2026-11-23T10:00:00.000Z';
+/** A pace that replays these few events in one batch. */
+const PACE = { batch: 100, maxEvents: 1_000 };
 const later = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
 
 /** Registers the filter tests; `fixture` is read when each test runs. */
@@ -141,9 +143,11 @@ export function describeWebhookFilterStoreTests(fixture: () => WebhookFixture): 
       await append(type, later(i * 10));
     await store.auditWebhooks.update(orgId, hook, { event_types: ['push_*', 'member_added'] });
     // since 10 s (inclusive) until 40 s (exclusive): member_added, push_conflict (token_created is not selected).
-    expect(await store.deliveries.replay(orgId, hook, later(10), later(100), later(40))).toBe(2);
-    expect(await store.deliveries.replay(orgId, hook, later(0), later(100))).toBe(2);
-    expect(await store.deliveries.replay(orgId, hook, later(0), later(100))).toBe(0);
+    expect(
+      await store.deliveries.replay(orgId, hook, { since: later(10), until: later(40) }, later(100), PACE),
+    ).toBe(2);
+    expect(await store.deliveries.replay(orgId, hook, { since: later(0) }, later(100), PACE)).toBe(2);
+    expect(await store.deliveries.replay(orgId, hook, { since: later(0) }, later(100), PACE)).toBe(0);
     expect(await owedTypes(store, hook)).toEqual([
       'push_applied',
       'member_added',

@@ -20,6 +20,8 @@ export interface WebhookFixture {
 }
 
 const T0 = '2026-11-22T10:00:00.000Z';
+/** A pace that replays these few events in one batch. */
+const PACE = { batch: 100, maxEvents: 1_000 };
 const later = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
 
 /** Registers the webhook tests; `fixture` is read when each test runs. */
@@ -266,11 +268,11 @@ export function describeWebhookStoreTests(fixture: () => WebhookFixture): void {
     expect(await store.deliveries.count(orgId, webhookId, 'pending')).toBe(0);
     await store.activity.append(orgId, draft('push_applied', later(20)));
     expect(await store.deliveries.count(orgId, webhookId, 'pending')).toBe(0);
-    expect(await store.deliveries.replay(orgId, webhookId, later(5), later(30))).toBe(0);
+    expect(await store.deliveries.replay(orgId, webhookId, { since: later(5) }, later(30), PACE)).toBe(0);
     await store.auditWebhooks.enable(orgId, webhookId, later(30));
-    expect(await store.deliveries.replay(orgId, webhookId, later(5), later(30))).toBe(2);
+    expect(await store.deliveries.replay(orgId, webhookId, { since: later(5) }, later(30), PACE)).toBe(2);
     // Already owed: not queued twice.
-    expect(await store.deliveries.replay(orgId, webhookId, later(0), later(31))).toBe(1);
+    expect(await store.deliveries.replay(orgId, webhookId, { since: later(0) }, later(31), PACE)).toBe(1);
     expect(await store.deliveries.count(orgId, webhookId, 'pending')).toBe(3);
   });
 

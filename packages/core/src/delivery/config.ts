@@ -1,6 +1,7 @@
 /** What the audit webhook routes and the delivery engine need from the host, with defaults. */
 import type { LookupAddress } from 'node:dns';
 import { createKeyring, type Keyring, parseKeyring } from '../keyring/keyring.js';
+import type { ReplayPace } from '../store/ports/deliveries.js';
 import { checkRetryPolicy, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-schedule.js';
 import type { Transport } from './sender.js';
 import { type AllowHosts, parseAllowHosts, type ResolveHost } from './ssrf.js';
@@ -30,7 +31,17 @@ export interface WebhookOptions {
    * webhook's backlog waits; the others' deliveries go on. Default: none.
    */
   limits?: WebhookLimits;
+  /**
+   * How a replay of the log (`replay_since` at create, `recover`) is paced: `batch` events of it are
+   * queued at a time, the next batch only once the webhook has nothing due (so live deliveries
+   * queued meanwhile go first), at most once per engine poll; `maxEvents` is the most one replay may
+   * cover (more is 409 `limit_exceeded`: narrow `since`/`until`). Defaults 100 and 100,000.
+   */
+  replay?: Partial<ReplayPace>;
 }
+
+/** The defaults of `webhooks.replay`. */
+export const REPLAY_DEFAULTS: Readonly<ReplayPace> = { batch: 100, maxEvents: 100_000 };
 
 /** The resolved webhook settings every part uses. */
 export interface WebhookSettings {
@@ -40,6 +51,8 @@ export interface WebhookSettings {
   timeoutMs: number;
   /** The per-webhook limits, checked. */
   limits: WebhookLimits | undefined;
+  /** How replays are paced (`webhooks.replay`), checked. */
+  replay: ReplayPace;
   /** The transport of `test` deliveries (loaded on first use, so undici stays out until then). */
   transport(): Promise<Transport>;
 }
@@ -64,6 +77,7 @@ export function webhookSettings(options: WebhookOptions = {}): WebhookSettings {
     retry: checkRetryPolicy({ ...DEFAULT_RETRY_POLICY, ...options.retry }),
     timeoutMs,
     limits: checkWebhookLimits(options.limits),
+    replay: toReplayPace(options.replay),
     transport() {
       transport ??= import('./sender.js').then((sender) =>
         sender.createUndiciTransport({ resolve, allowHosts: allow }),
@@ -71,6 +85,16 @@ export function webhookSettings(options: WebhookOptions = {}): WebhookSettings {
       return transport;
     },
   };
+}
+
+/** `webhooks.replay` with its defaults; refuses values that are not whole numbers of at least 1. */
+function toReplayPace(option: Partial<ReplayPace> = {}): ReplayPace {
+  const pace = { ...REPLAY_DEFAULTS, ...option };
+  for (const [name, value] of Object.entries(pace)) {
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new RangeError(`webhooks.replay.${name} must be a whole number of at least 1, not ${value}`);
+  }
+  return pace;
 }
 
 /** The core option `keyring`: a keyring, its text form (`LATCHKEY_KEYRING`), or its parts. */

@@ -23,6 +23,8 @@ export interface LoopParts {
   /** Sleeps until woken, `ms` have passed or `until` resolves. */
   sleep(ms: number, until?: Promise<void>): Promise<void>;
   pruneIfDue(): Promise<void>;
+  /** Moves replays on by a batch when due; how many deliveries that queued. */
+  replayIfDue(): Promise<number>;
 }
 
 /** Runs until `running()` turns false, then gives back what is queued and waits for the attempts in flight. */
@@ -33,6 +35,8 @@ export async function runLoop(parts: LoopParts): Promise<void> {
   const low = settings.batchSize;
   while (parts.running()) {
     await parts.pruneIfDue();
+    // A replay's next batch is claimed at once, like anything queued.
+    if ((await parts.replayIfDue()) > 0) woken = true;
     if (woken || slots.queued < low) {
       const { asked, got } = await claimAhead(settings, slots);
       woken = false;

@@ -54,6 +54,11 @@ export interface DeliveryEngineOptions {
   rollupRetentionDays?: number;
   /** How often old attempts and rollups are deleted, in ms. Default one hour. */
   pruneIntervalMs?: number;
+  /**
+   * How often replays under way are moved on by a batch (`webhooks.replay.batch`), in ms, at most.
+   * Default `pollIntervalMs` (1 s): with the default batch, 100 events a second per webhook at most.
+   */
+  replayIntervalMs?: number;
   now?: () => number;
   random?: () => number;
   ids?: IdGenerator;
@@ -76,6 +81,9 @@ export interface EngineSettings {
   attemptRetentionDays: number;
   rollupRetentionDays: number;
   pruneIntervalMs: number;
+  /** Events of a replay queued per advance (`webhooks.replay.batch`). */
+  replayBatch: number;
+  replayIntervalMs: number;
   now: () => number;
   logger: CoreLogger;
   /** What each attempt runs with. */
@@ -117,6 +125,8 @@ export function engineSettings(options: DeliveryEngineOptions): EngineSettings {
     attemptRetentionDays,
     rollupRetentionDays,
     pruneIntervalMs: options.pruneIntervalMs ?? 3_600_000,
+    replayBatch: webhooks.replay.batch,
+    replayIntervalMs: options.replayIntervalMs ?? options.pollIntervalMs ?? 1_000,
     now,
     logger: options.logger ?? consoleLogger,
     services: {

@@ -17,6 +17,7 @@ import { engineKeyringOpens } from './engine-keyring.js';
 import { runLoop } from './engine-loop.js';
 import { type DeliveryEngineOptions, engineSettings } from './engine-options.js';
 import { createPruner } from './engine-prune.js';
+import { createReplayPacer } from './engine-replays.js';
 import { WakeableSleep } from './engine-sleep.js';
 import { attemptAll, InFlight } from './engine-slots.js';
 import { createDeliveryWatch } from './engine-watch.js';
@@ -31,7 +32,10 @@ export interface DeliveryEngine {
   stop(): Promise<void>;
   /** Something was queued: look for due deliveries now rather than at the next poll. */
   wake(): void;
-  /** One round: claims due deliveries, attempts them and records the outcomes; returns how many. */
+  /**
+   * One round: moves replays on by a batch, claims due deliveries, attempts them and records the
+   * outcomes; returns how many it attempted.
+   */
   runOnce(): Promise<number>;
   /** Deletes attempts and rollups past their retention, in batches; returns how many of each. */
   prune(): Promise<{ attempts: number; rollups: number }>;
@@ -54,6 +58,7 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
   const running = () => state.running;
   const runner = createAttemptRunner(settings);
   const pruner = createPruner(settings, () => state.stopped);
+  const replays = createReplayPacer(settings);
   const sleeper = new WakeableSleep();
   const slots = new InFlight(runner.attempt, {
     concurrency: settings.concurrency,
@@ -75,11 +80,20 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
       state.running = false;
       return;
     }
-    await runLoop({ settings, slots, running, sleep, pruneIfDue: pruner.pruneIfDue });
+    await runLoop({
+      settings,
+      slots,
+      running,
+      sleep,
+      pruneIfDue: pruner.pruneIfDue,
+      replayIfDue: replays.advanceIfDue,
+    });
     await runner.drain();
   }
 
   async function runOnce(): Promise<number> {
+    // The next batch of each replay whose webhook has nothing due, then whatever is due.
+    await replays.advance();
     const claimed = await claimDue(settings, settings.batchSize);
     await attemptAll(claimed, settings.concurrency, runner.attempt);
     await runner.drain();

@@ -1,4 +1,5 @@
 /** The attempt log of an audit webhook, and `recover`: replaying events from the activity log. */
+import { startReplay } from '../delivery/replay-start.js';
 import { LatchkeyError } from '../http/errors.js';
 import {
   DeliveriesQuery,
@@ -36,10 +37,12 @@ export const auditWebhookDeliveryRoutes = [
     path: `${WEBHOOK}/recover`,
     operationId: 'recoverAuditWebhook',
     summary:
-      'Queue again, for this webhook, every event of the organization that occurred at or after `since` and before `until` (exclusive, when given) and that its current event_types filter selects (not already owed to it), in seq order. Held while the webhook is dead-lettered; refused while it is disabled.',
+      'Queue again, for this webhook, every event of the organization that occurred at or after `since` and before `until` (exclusive, when given) and that its current event_types filter selects (not already owed to it), in seq order, a batch at a time (webhooks.replay.batch, default 100): each batch once the webhook has nothing due, so live events go first. queued is how many events the replay covers, at most webhooks.replay.maxEvents (default 100,000); one replay of a webhook at a time. Waits while the webhook is dead-lettered; refused while it is disabled.',
     body: RecoverBody,
     responses: answers(202, 'Queued', RecoverResponse, {
-      409: error('webhook_disabled: the webhook is disabled; enable it first'),
+      409: error(
+        'webhook_disabled: the webhook is disabled, enable it first; or limit_exceeded: the range covers more events than webhooks.replay.maxEvents, or a replay of the webhook is still under way',
+      ),
     }),
     async handler(ctx) {
       const existing = await webhookOf(ctx);
@@ -53,7 +56,14 @@ export const auditWebhookDeliveryRoutes = [
       const until = ctx.body.until && new Date(ctx.body.until).toISOString();
       const queued = await recordChange(
         ctx,
-        (tx) => tx.deliveries.replay(ctx.organization.id, existing.id, since, ctx.at, until),
+        (tx) =>
+          startReplay(
+            tx,
+            ctx.services.webhooks,
+            { organizationId: ctx.organization.id, webhookId: existing.id, at: ctx.at },
+            since,
+            until,
+          ),
         (count) =>
           ctx.event('audit_webhook_recovered', {
             ...webhookData(existing),

@@ -6,6 +6,7 @@
 
 import { LIMIT_DEFAULTS, limitExceeded } from '../config/limits.js';
 import { normalizeFilter } from '../delivery/event-filter.js';
+import { startReplay } from '../delivery/replay-start.js';
 import { ROTATION_GRACE_MS } from '../delivery/signing-keys.js';
 import { vetWebhookUrl } from '../delivery/webhook-url.js';
 import { LatchkeyError } from '../http/errors.js';
@@ -120,11 +121,11 @@ export const auditWebhookRoutes = [
     method: 'POST',
     path: WEBHOOKS,
     operationId: 'createAuditWebhook',
-    summary: `Create an audit webhook: the activity events of the organization its event_types filter selects (every event without one) are delivered to its https URL, signed; replay_since back-fills it from the log; headers and client_certificate are sent with every attempt for receivers that demand them (header values and the key are sealed, never shown again). The signing secret is in this answer only. An organization has at most limits.auditWebhooksPerOrganization webhooks (default ${LIMIT_DEFAULTS.auditWebhooksPerOrganization}, disabled ones included).`,
+    summary: `Create an audit webhook: the activity events of the organization its event_types filter selects (every event without one) are delivered to its https URL, signed; replay_since back-fills it from the log, a batch at a time (webhooks.replay; live events go first; replayed counts the events it covers, at most webhooks.replay.maxEvents); headers and client_certificate are sent with every attempt for receivers that demand them (header values and the key are sealed, never shown again). The signing secret is in this answer only. An organization has at most limits.auditWebhooksPerOrganization webhooks (default ${LIMIT_DEFAULTS.auditWebhooksPerOrganization}, disabled ones included).`,
     body: CreateAuditWebhookBody,
     responses: answers(201, 'Created', AuditWebhookWithSecretResponse, {
       409: error(
-        'limit_exceeded: the organization has as many audit webhooks as the server allows (limits.auditWebhooksPerOrganization); change and enable a disabled one instead',
+        'limit_exceeded: the organization has as many audit webhooks as the server allows (limits.auditWebhooksPerOrganization), change and enable a disabled one instead; or replay_since covers more events than webhooks.replay.maxEvents',
       ),
     }),
     async handler(ctx) {
@@ -165,11 +166,11 @@ export const auditWebhookRoutes = [
             );
           }
           await prepareScheme(ctx, tx, keyring, scheme);
-          // The back-fill is queued with the webhook, before any later event (its own creation's
-          // included), so it comes first in seq order among what the webhook is owed.
-          return since === undefined
-            ? undefined
-            : tx.deliveries.replay(ctx.organization.id, id, since, ctx.at);
+          // The back-fill starts with the webhook: its first batch is queued before any later event
+          // (its own creation's included), and the engine queues the rest a batch at a time, each
+          // once the webhook has nothing due, so live events are not held behind the whole history.
+          const target = { organizationId: ctx.organization.id, webhookId: id, at: ctx.at };
+          return since === undefined ? undefined : startReplay(tx, ctx.services.webhooks, target, since);
         },
         (replayed) =>
           ctx.event('audit_webhook_created', {

@@ -20,6 +20,8 @@ export type {
   DeliveryBacklog,
   DeliveryRepository,
   LeasedAttemptRecord,
+  ReplayPace,
+  ReplayRange,
 } from './ports/deliveries.js';
 export type { DeviceRepository } from './ports/devices.js';
 export type { EnvironmentRepository } from './ports/environments.js';

@@ -19,6 +19,7 @@ import { versionRowsLockNothing } from './0017-version-rows-lock-nothing.js';
 import { dueDeliveriesInOrder } from './0018-due-deliveries-in-order.js';
 import { countedLeases } from './0019-counted-leases.js';
 import { organizationCreators } from './0020-organization-creators.js';
+import { webhookReplays } from './0021-webhook-replays.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   dueDeliveriesInOrder,
   countedLeases,
   organizationCreators,
+  webhookReplays,
 ];

@@ -140,7 +140,11 @@ export function sqlAuditWebhooks(db: Runner, t: Tables): AuditWebhookRepository 
           organizationId,
           id,
         ]);
-        if (webhook) await q.query(`DELETE FROM ${t.deliveries} WHERE webhook_id = $1`, [id]);
+        if (webhook) {
+          // What was owed is dropped, the replay under way with it.
+          await q.query(`DELETE FROM ${t.deliveries} WHERE webhook_id = $1`, [id]);
+          await q.query(`DELETE FROM ${t.replays} WHERE webhook_id = $1`, [id]);
+        }
         return webhook;
       });
     },

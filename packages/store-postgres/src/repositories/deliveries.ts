@@ -9,7 +9,7 @@ import type { Tables } from '../schema-name.js';
 import { claimDue, releaseClaims } from './delivery-claim.js';
 import { attemptPage, countDeliveries, deliveryBacklog, pruneAttempts } from './delivery-queries.js';
 import { recordAttempts } from './delivery-record.js';
-import { replayDeliveries } from './outbox.js';
+import { advanceReplays, startReplay } from './replays.js';
 import { minuteRollups, pruneRollups } from './rollups.js';
 import { totalsBefore } from './running-totals.js';
 
@@ -22,8 +22,9 @@ export function sqlDeliveries(db: Runner, t: Tables): DeliveryRepository {
     recordMany: (records) => db.atomic((q) => recordAttempts(q, t, records)),
     release: (claims) => releaseClaims(db, t, claims),
     attempts: (organizationId, webhookId, options) => attemptPage(db, t, organizationId, webhookId, options),
-    replay: (organizationId, webhookId, since, at, until) =>
-      replayDeliveries(db, t, organizationId, webhookId, since, at, until),
+    replay: (organizationId, webhookId, range, at, pace) =>
+      startReplay(db, t, organizationId, webhookId, range, at, pace),
+    advanceReplays: (at, batch) => advanceReplays(db, t, at, batch),
     minuteRollups: (organizationId, ranges) => minuteRollups(db, t, organizationId, ranges),
     totalsBefore: (organizationId, boundaries) => totalsBefore(db, t, organizationId, boundaries),
     pruneAttempts: (before, batch) => pruneAttempts(db, t, before, batch),

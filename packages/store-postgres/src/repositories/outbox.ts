@@ -1,11 +1,10 @@
 /**
  * The outbox on SQL. Which webhooks an event is owed to, and the state each delivery starts in, is
  * core's fan-out rule (`outboxTable`), passed as parameters and joined against the organization's
- * webhooks: the statement that stores an event queues its deliveries, and `replay` queues past
- * events again, both by that rule and in one statement each.
+ * webhooks: the statement that stores an event queues its deliveries, and a replay's batches
+ * (`replays.ts`) queue past events again, both by that rule.
  */
-import { causingTraceparent, outboxFilterSql, outboxTable, UNQUEUED_EVENT_TYPES } from '@latchkey/core/store';
-import type { Runner } from '../runner.js';
+import { causingTraceparent, outboxFilterSql, outboxTable } from '@latchkey/core/store';
 import type { Tables } from '../schema-name.js';
 
 /** A new delivery's id, in SQL. */
@@ -32,46 +31,4 @@ export function queueStatement(t: Tables): string {
 export function queueParams(eventType: string): unknown[] {
   const { statuses, states } = outboxTable(eventType);
   return [statuses, states, outboxFilterSql.selecting(eventType), causingTraceparent()];
-}
-
-/** See `DeliveryRepository.replay`. */
-export async function replayDeliveries(
-  db: Runner,
-  t: Tables,
-  organizationId: string,
-  webhookId: string,
-  since: string,
-  at: string,
-  until?: string,
-): Promise<number> {
-  const { statuses, states } = outboxTable();
-  // The filter as it stands now, its row locked so a change to it waits for this replay to end.
-  const { rows } = await db.query<{ event_types: string[] }>(
-    `SELECT event_types FROM ${t.webhooks} WHERE organization_id = $1 AND id = $2 FOR SHARE`,
-    [organizationId, webhookId],
-  );
-  if (rows.length === 0) return 0;
-  const { rowCount } = await db.query(
-    `INSERT INTO ${t.deliveries} (id, organization_id, webhook_id, event_id, event_seq, state, next_attempt_at, created_at)
-     SELECT ${NEW_ID}, $1, w.id, e.id, e.seq, o.state, $4, $4
-     FROM ${t.events} e
-     JOIN ${t.webhooks} w ON w.id = $2 AND w.organization_id = $1
-     JOIN unnest($5::text[], $6::text[]) AS o(status, state) ON o.status = w.status
-     WHERE e.organization_id = $1 AND e.occurred_at >= $3 AND e.type <> ALL($7::text[])
-       AND ($8::timestamptz IS NULL OR e.occurred_at < $8) AND e.type LIKE ANY($9::text[])
-       AND NOT EXISTS (SELECT 1 FROM ${t.deliveries} d WHERE d.webhook_id = $2 AND d.event_id = e.id)
-     ORDER BY e.seq`,
-    [
-      organizationId,
-      webhookId,
-      since,
-      at,
-      statuses,
-      states,
-      UNQUEUED_EVENT_TYPES,
-      until ?? null,
-      outboxFilterSql.like(rows[0]!.event_types ?? []),
-    ],
-  );
-  return rowCount;
 }

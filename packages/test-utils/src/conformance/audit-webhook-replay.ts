@@ -2,12 +2,13 @@
  * Item: replaying the log to a webhook, counted by a real HTTPS receiver. A webhook created with
  * `replay_since` receives every earlier event its filter selects once, then the later ones; `recover
  * {since, until}` re-sends exactly the selected events of that range (`until` exclusive). Both are
- * recorded as events.
+ * recorded as events. A long history is queued a batch at a time (the suite's core replays
+ * {@link CONFORMANCE_REPLAY_BATCH} events a batch), and live events go before its later batches.
  */
 import { expect } from 'vitest';
 import { describe, it } from '../keyed.js';
 import { selects, workload } from './audit-webhook-filters.js';
-import type { ConformanceContext } from './context.js';
+import { CONFORMANCE_REPLAY_BATCH, type ConformanceContext } from './context.js';
 import { openLab } from './delivery-lab.js';
 import { expectError } from './expect-error.js';
 
@@ -45,6 +46,36 @@ export function describeAuditWebhookReplayTests(ctx: ConformanceContext): void {
         const arrived = lab.received.filter((r) => r.path === '/backfill').map((r) => r.eventId);
         expect(arrived.length).toBe(new Set(arrived).size);
         expect([...arrived].sort()).toEqual([...before, ...after].map((e) => e.id).sort());
+      } finally {
+        await lab.close();
+      }
+    });
+
+    it('replay_since: a long history is queued a batch at a time, and a live event arrives before its end', async () => {
+      const lab = await openLab(ctx);
+      try {
+        for (let n = 0; n < 6; n++) await workload(lab, n);
+        const history = await lab.events();
+        expect(history.length).toBeGreaterThan(3 * CONFORMANCE_REPLAY_BATCH);
+        const id = await lab.hook('/paced', { replay_since: '1970-01-01T00:00:00Z' });
+        const created = (await lab.events()).find(
+          (e) => e.type === 'audit_webhook_created' && e.data['webhook_id'] === id,
+        )!;
+        expect(created.data['replayed']).toBe(history.length);
+        // One batch is queued with the webhook (its own creation's event besides), not the history.
+        const queued = await ctx.core.store.deliveries.count(lab.organizationId, id, 'pending');
+        expect(queued).toBe(CONFORMANCE_REPLAY_BATCH + 1);
+        const live = await lab.push({ changes: [{ key: 'LIVE', value: 'now' }] });
+        expect(live.status, live.text).toBe(200);
+        const liveId = (live.json as { event_id: string }).event_id;
+        await lab.drain();
+
+        const arrived = lab.received.filter((r) => r.path === '/paced').map((r) => r.eventId);
+        expect(arrived.length).toBe(new Set(arrived).size);
+        for (const event of history) expect(arrived).toContain(event.id);
+        const lastReplayed = Math.max(...history.map((e) => arrived.indexOf(e.id)));
+        expect(arrived.indexOf(liveId)).toBeGreaterThanOrEqual(0);
+        expect(arrived.indexOf(liveId)).toBeLessThan(lastReplayed);
       } finally {
         await lab.close();
       }

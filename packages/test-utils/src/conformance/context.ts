@@ -16,6 +16,9 @@ export const ADDRESS = { organization: 'acme', project: 'web', environment: 'pro
 /** The suite's core reads lines of restored content up to 2 MiB (core option `restores.maxLineBytes`), so a test can pass it cheaply. */
 export const CONFORMANCE_MAX_LINE_BYTES = 2 * 1_048_576;
 
+/** Events of a replay the suite's core queues at a time (core option `webhooks.replay.batch`). */
+export const CONFORMANCE_REPLAY_BATCH = 20;
+
 /** A member with an API token and one enrolled device. */
 export interface Member {
   token: string;

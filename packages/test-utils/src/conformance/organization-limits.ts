@@ -13,6 +13,8 @@ import type { ConformanceContext } from './context.js';
 import { expectError } from './expect-error.js';
 import { conformanceResolver, PUBLIC_HOST } from './fake-network.js';
 
+/** The most events the bounded core replays at once (`webhooks.replay.maxEvents`). */
+const MAX_REPLAYED = 4;
 const LIMITS = { organizationsPerUser: 2, auditWebhooksPerOrganization: 3, witnessesPerOrganization: 2 };
 
 /** A raw Ed25519 public key in standard base64, as a witness registers it. */
@@ -31,7 +33,11 @@ export function describeOrganizationLimitTests(ctx: ConformanceContext): void {
         allowOrganizationCreation: true,
         auditKey: generateAuditKey().privateKeyPem,
         keyring: ctx.keyring,
-        webhooks: { resolve: conformanceResolver, transport: ctx.webhookTransport },
+        webhooks: {
+          resolve: conformanceResolver,
+          transport: ctx.webhookTransport,
+          replay: { maxEvents: MAX_REPLAYED },
+        },
         limits: LIMITS,
       });
       const target: HttpTarget = await ctx.serve(core);
@@ -104,6 +110,40 @@ export function describeOrganizationLimitTests(ctx: ConformanceContext): void {
         const disabled = await send('POST', `${base}/${listed.audit_webhooks[0]!.id}/disable`, {}, token);
         expect(disabled.status, disabled.text).toBe(200);
         expectError(await create(6), 409, 'limit_exceeded');
+      });
+    });
+
+    it('limits: a replay covers at most webhooks.replay.maxEvents events; more writes no webhook', async () => {
+      await bounded(async (send) => {
+        const founder = await ctx.addMember(`replay-${suffix()}`, 'viewer');
+        const made = await send('POST', '/organizations', { slug: `replay-${suffix()}` }, founder);
+        const { organization, token } = made.json as { organization: { slug: string }; token: string };
+        const base = `/organizations/${organization.slug}`;
+        for (const slug of ['a', 'b']) {
+          expect((await send('POST', `${base}/projects`, { slug }, token)).status).toBe(201);
+        }
+        // Its log: created, owner added, token created, two projects: five events, one too many.
+        const body = (n: number) => ({
+          name: `replayed ${n}`,
+          url: `https://${PUBLIC_HOST}/replayed/${n}`,
+          replay_since: '1970-01-01T00:00:00Z',
+        });
+        expectError(await send('POST', `${base}/audit-webhooks`, body(1), token), 409, 'limit_exceeded');
+        const listed = (await send('GET', `${base}/audit-webhooks`, undefined, token)).json as {
+          audit_webhooks: unknown[];
+        };
+        expect(listed.audit_webhooks).toEqual([]);
+        // From the newest event on, the replay is within the bound.
+        const organizationId = (await ctx.core.store.organizations.getBySlug(organization.slug))!.id;
+        const [newest] = await ctx.core.store.activity.list({ organizationId, limit: 1 });
+        const since = newest!.occurred_at;
+        const answer = await send(
+          'POST',
+          `${base}/audit-webhooks`,
+          { ...body(2), replay_since: since },
+          token,
+        );
+        expect(answer.status, answer.text).toBe(201);
       });
     });
 

@@ -1,5 +1,6 @@
 import type { AuditWebhook } from '../../model.js';
 import type { AuditWebhookRepository, WebhookCredentials } from '../ports/audit-webhooks.js';
+import { journaledDelete } from './journaled.js';
 import { clone, type Journal, type MemoryState, notifyDeliveryWatchers } from './state.js';
 
 /** A webhook as stored: the scheme and the previous secret always set, as the SQL columns are. */
@@ -89,6 +90,8 @@ export function memoryAuditWebhooks(state: MemoryState, journal: Journal): Audit
       const webhook = find(organizationId, id);
       if (!webhook) return null;
       change(webhook, { status: 'disabled' });
+      // What was owed is dropped, the replay under way with it.
+      journaledDelete(state.replays, id, journal);
       for (const delivery of [...state.deliveries.ofWebhook(id)]) {
         state.deliveries.delete(delivery.id);
         journal?.push(() => state.deliveries.set(delivery.id, delivery));

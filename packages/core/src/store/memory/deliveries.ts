@@ -3,7 +3,7 @@ import type { DeliveryRepository } from '../ports/deliveries.js';
 import { claimDue, releaseClaims } from './delivery-claim.js';
 import { attemptPage, countDeliveries, deliveryBacklog, pruneAttempts } from './delivery-queries.js';
 import { recordAttempt } from './delivery-record.js';
-import { replayDeliveries } from './delivery-replay.js';
+import { advanceReplays, startReplay } from './delivery-replay.js';
 import { minuteRollups, pruneRollups } from './delivery-rollups.js';
 import { totalsBefore } from './running-totals.js';
 import type { Journal, MemoryState } from './state.js';
@@ -26,8 +26,11 @@ export function memoryDeliveries(state: MemoryState, journal: Journal): Delivery
     async attempts(organizationId, webhookId, options) {
       return attemptPage(state, organizationId, webhookId, options);
     },
-    async replay(organizationId, webhookId, since, at, until) {
-      return replayDeliveries(state, journal, organizationId, webhookId, since, at, until);
+    async replay(organizationId, webhookId, range, at, pace) {
+      return startReplay(state, journal, organizationId, webhookId, range, at, pace);
+    },
+    async advanceReplays(at, batch) {
+      return advanceReplays(state, journal, at, batch);
     },
     async minuteRollups(organizationId, ranges) {
       return minuteRollups(state, organizationId, ranges);

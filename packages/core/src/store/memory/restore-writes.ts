@@ -83,6 +83,7 @@ function clearOrganization(state: MemoryState, journal: Journal, organizationId:
   journaledDeleteWhere(state.webhooksByOrg, (_, id) => id === organizationId, journal);
   journaledDeleteWhere(state.deliveries, ofOrganization, journal);
   journaledDeleteWhere(state.attempts, (_, webhookId) => webhookIds.has(webhookId), journal);
+  journaledDeleteWhere(state.replays, (_, webhookId) => webhookIds.has(webhookId), journal);
   journaledDeleteWhere(state.rollups, ofOrganization, journal);
   journaledDeleteWhere(state.totals, ofOrganization, journal);
   journaledDeleteWhere(state.events, (_, id) => id === organizationId, journal);

@@ -20,6 +20,7 @@ import type {
 import type { KeyHead } from '../../secrets/push-plan.js';
 import type { StoredSecretVersion } from '../../secrets/versions.js';
 import { causingTraceparent } from '../../telemetry/tracing.js';
+import type { ReplayRange } from '../ports/deliveries.js';
 import type { RestoreSession } from '../ports/restores.js';
 import type { Cosignature, Witness } from '../ports/witnesses.js';
 import { growMemoryTree, type MemoryTrees } from './activity-tree.js';
@@ -39,6 +40,8 @@ export interface MemoryState {
   orgBySlug: Map<string, Organization>;
   /** The user who created each organization through the API, by organization id. */
   orgCreators: Map<string, string>;
+  /** The replays under way by webhook id: what each covers, and the first `seq` not looked at yet. */
+  replays: Map<string, ReplayRange & { organization_id: string; next_seq: number; last_seq: number }>;
   /** key: orgId/slug */
   projects: Map<string, Project>;
   /** key: projectId/slug */
@@ -133,6 +136,7 @@ export function createState(maxNonces: number): MemoryState {
     orgs: new Map(),
     orgBySlug: new Map(),
     orgCreators: new Map(),
+    replays: new Map(),
     projects: new Map(),
     environments: new Map(),
     members: new Map(),

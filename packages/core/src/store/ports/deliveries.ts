@@ -125,19 +125,30 @@ export interface DeliveryRepository extends RollupSource {
     options: { limit: number; beforeId?: string },
   ): Promise<AttemptPage>;
   /**
-   * Queues again every event of the organization that occurred at or after `since` (and before
-   * `until`, when given), for one webhook, in `seq` order, by the outbox rule with the webhook's
-   * filter as it stands in this step: `pending` due at `at` when it is active, `held` when
-   * dead-lettered (refused by the caller when disabled). An event already owed to the webhook is
-   * not queued twice. Returns how many deliveries it queued.
+   * Starts a replay of the log to one webhook: every event of the organization that occurred at or
+   * after `range.since` (and before `range.until`, when given), up to the last event at this step, by
+   * the outbox rule with the webhook's filter as it stands when each batch is queued, in `seq` order.
+   * An event already owed to the webhook is not queued twice. In one atomic step it counts those
+   * events (`limit` and nothing written when there are more than `pace.maxEvents`; `busy` when a
+   * replay of the webhook is still under way; 0 for a disabled webhook), keeps a cursor over them and
+   * queues the first `pace.batch` of them at once when the webhook is active (whatever it has due);
+   * the rest are queued by later advances. Returns how many events the replay covers.
    */
   replay(
     organizationId: string,
     webhookId: string,
-    since: string,
+    range: ReplayRange,
     at: string,
-    until?: string,
-  ): Promise<number>;
+    pace: ReplayPace,
+  ): Promise<number | 'limit' | 'busy'>;
+  /**
+   * Moves every replay under way on by at most `batch` events: a replay whose webhook is active and
+   * has nothing due at `at` (pending, its time come; a claimed one included) queues its next events
+   * as `pending` due at `at`, so the live deliveries queued meanwhile are sent before the next batch;
+   * one whose webhook is dead-lettered waits; one that has queued its last event, or whose webhook is
+   * disabled, ends. Each replay moves in a step of its own. Returns how many deliveries it queued.
+   */
+  advanceReplays(at: string, batch: number): Promise<number>;
   /** Deletes attempts older than `before`, at most `batch` of them; returns how many. */
   pruneAttempts(before: string, batch: number): Promise<number>;
   /**
@@ -155,6 +166,18 @@ export interface DeliveryRepository extends RollupSource {
    * any are left out.
    */
   backlog(now: string): Promise<DeliveryBacklog[]>;
+}
+
+/** The events a replay covers: from `since` (inclusive) to `until` (exclusive) when given. */
+export interface ReplayRange {
+  since: string;
+  until?: string | undefined;
+}
+
+/** How a replay is paced: events queued per advance, and the most one replay may cover. */
+export interface ReplayPace {
+  batch: number;
+  maxEvents: number;
 }
 
 /** One organization's pending deliveries, as {@link DeliveryRepository.backlog} answers. */
