@@ -49,6 +49,7 @@ import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
 import { describeRestoreRuleTests } from './conformance/restore-rules.js';
 import { describeRestoreTreeTests } from './conformance/restore-tree.js';
+import { describeRestoreVersionTests } from './conformance/restore-versions.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
 import { describeSecretVersionTests } from './conformance/secret-versions.js';
@@ -213,6 +214,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeRestoreLimitTests(ctx);
     describeRestoreRuleTests(ctx);
     describeRestoreTreeTests(ctx);
+    describeRestoreVersionTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeCheckpointNoteTests(ctx);
