@@ -48,6 +48,7 @@ import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
 import { describeRestoreRuleTests } from './conformance/restore-rules.js';
+import { describeRestoreSigningKeyTests } from './conformance/restore-signing-keys.js';
 import { describeRestoreTreeTests } from './conformance/restore-tree.js';
 import { describeRestoreVersionTests } from './conformance/restore-versions.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
@@ -215,6 +216,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeRestoreRuleTests(ctx);
     describeRestoreTreeTests(ctx);
     describeRestoreVersionTests(ctx);
+    describeRestoreSigningKeyTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeCheckpointNoteTests(ctx);
