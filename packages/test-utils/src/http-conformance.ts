@@ -51,7 +51,9 @@ import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
 import { describeRestoreRuleTests } from './conformance/restore-rules.js';
+import { describeRestoreSigningKeyTests } from './conformance/restore-signing-keys.js';
 import { describeRestoreTreeTests } from './conformance/restore-tree.js';
+import { describeRestoreVersionTests } from './conformance/restore-versions.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
 import { describeRoleTests } from './conformance/roles.js';
 import { describeSecretVersionTests } from './conformance/secret-versions.js';
@@ -224,6 +226,8 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeRestoreLimitTests(ctx);
     describeRestoreRuleTests(ctx);
     describeRestoreTreeTests(ctx);
+    describeRestoreVersionTests(ctx);
+    describeRestoreSigningKeyTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeCheckpointNoteTests(ctx);

@@ -1,7 +1,8 @@
 /**
  * The webhook signing keys' part of the store conformance suite: at most one current key per
  * organization even when callers race, rotation in one step, the compare-and-set the re-encrypt
- * routine uses, a webhook's scheme and previous secret kept, and nothing of another organization.
+ * routine uses, a restore's deleteAll of one organization's keys, a webhook's scheme and previous
+ * secret kept, and nothing of another organization.
  */
 import type { AuditWebhook, LatchkeyStore, WebhookSigningKey } from '@latchkey/core';
 import { expect } from 'vitest';
@@ -74,6 +75,30 @@ export function describeSigningKeyStoreTests(fixture: () => SigningKeyFixture): 
       true,
     );
     expect((await store.webhookSigningKeys.list(orgId))[0]!.private_key_sealed).toBe('moved');
+  });
+
+  it('signing keys: deleteAll drops every key of one organization only, undone with its transaction', async () => {
+    const { store, orgId, key } = await organization();
+    const other = await organization();
+    await store.webhookSigningKeys.ensureCurrent(key('kept-1'));
+    await store.webhookSigningKeys.rotate(key('kept-2', T1), T1);
+    const theirs = await other.store.webhookSigningKeys.ensureCurrent(other.key('theirs'));
+    const mine = await store.webhookSigningKeys.list(orgId);
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.webhookSigningKeys.deleteAll(orgId);
+        expect(await tx.webhookSigningKeys.list(orgId)).toEqual([]);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await store.webhookSigningKeys.list(orgId)).toEqual(mine);
+    await store.webhookSigningKeys.deleteAll(orgId);
+    expect(await store.webhookSigningKeys.list(orgId)).toEqual([]);
+    expect(await store.webhookSigningKeys.list(other.orgId)).toEqual([theirs]);
+    // The organization may have a current key again.
+    expect(await store.webhookSigningKeys.ensureCurrent(key('again'))).toMatchObject({
+      public_key: 'whpk_again',
+    });
   });
 
   it('signing keys: a webhook keeps its scheme, and setSecret sets or clears the previous secret', async () => {

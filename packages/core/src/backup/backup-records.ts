@@ -30,6 +30,14 @@ import { SigningKeyRecords } from './signing-key-records.js';
 const Time = z.iso.datetime({ offset: true });
 const Count = z.int().min(0).max(1_000_000_000);
 const Sha256 = text().regex(/^[0-9a-f]{64}$/, 'lower-case hex SHA-256');
+/**
+ * A key's version: a push writes the head's version plus one, into a 32-bit column on SQL, so a
+ * restored head must leave room for it.
+ */
+const KeyVersion = z
+  .int()
+  .min(1)
+  .max(2_147_483_646, 'must be below 2147483647 (2^31 - 1), so the next push has a version to write');
 
 /**
  * The signed checkpoint of the source's chain head, as `GET …/activity/checkpoint` answers it.
@@ -114,27 +122,37 @@ const SecretLine = z.strictObject({
   environment: SlugSchema,
   key: SecretKeySchema,
   value: z.string().max(1_048_576),
-  version: z.int().min(1).max(2_147_483_647),
+  version: KeyVersion,
   updated_at: Time,
 });
 
 /** A deleted key: a secret line without a value. */
 const DeletedSecretLine = SecretLine.omit({ value: true }).extend({ kind: z.literal('deleted_secret') });
 
-/** One version of a key's history; `value` only while it is kept (never for a tombstone). */
-const SecretVersionLine = z.strictObject({
-  kind: z.literal('secret_version'),
-  project: SlugSchema,
-  environment: SlugSchema,
-  key: SecretKeySchema,
-  version: z.int().min(1).max(2_147_483_647),
-  deleted: z.boolean(),
-  value: z.string().max(1_048_576).optional(),
-  occurred_at: Time,
-  actor: z.strictObject({ type: z.enum(['user', 'system']), id: UserSchema }).nullable(),
-  device_id: z.string().max(100).nullable(),
-  event_id: z.string().max(100).nullable(),
-});
+/**
+ * One version of a key's history; `value` only while it is kept (never for a tombstone). Who wrote
+ * it is what a push records (a member, their device, the push's event), in the formats this server
+ * makes them, or nothing at all for a version back-filled from a head; `restore-key-history.ts`
+ * holds the versions of each key to its head.
+ */
+const SecretVersionLine = z
+  .strictObject({
+    kind: z.literal('secret_version'),
+    project: SlugSchema,
+    environment: SlugSchema,
+    key: SecretKeySchema,
+    version: KeyVersion,
+    deleted: z.boolean(),
+    value: z.string().max(1_048_576).optional(),
+    occurred_at: Time,
+    actor: z.strictObject({ type: z.literal('user'), id: UserSchema }).nullable(),
+    device_id: idSchema('dev').nullable(),
+    event_id: idSchema('evt').nullable(),
+  })
+  .refine(
+    (v) => (v.actor === null) === (v.device_id === null) && (v.actor === null) === (v.event_id === null),
+    'actor, device_id and event_id must all be given (a push) or all be null (a back-filled version)',
+  );
 
 const MemberLine = z.strictObject({
   kind: z.literal('member'),

@@ -64,6 +64,7 @@ export async function applyRestore(tx: StoreTransaction, input: RestoreInput): P
     {
       manifest: session.manifest,
       user: input.user,
+      at: input.at,
       hasKeyring: input.keyring !== undefined,
       trustedAuditKeys: input.trustedAuditKeys,
       webhooks: input.webhooks,

@@ -5,8 +5,8 @@
  * references, the chain, the SHA-256 and the counts; this adds what needs more than one line or
  * this server's settings: the signed checkpoint and the history under it (`restore-history.ts`)
  * and the Merkle root it signs (`restore-tree.ts`),
- * webhook URLs through the create-time SSRF check with this server's allowlist, device keys. Any
- * fault is a 422 `backup_invalid` naming the line.
+ * webhook URLs through the create-time SSRF check with this server's allowlist, device keys, the
+ * webhook signing keys (`signing-key-records.ts`). Any fault is a 422 `backup_invalid` naming the line.
  */
 
 import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
@@ -21,6 +21,7 @@ import type { BackupCounts, BackupManifest } from './format.js';
 import { type AcceptedCheckpoint, acceptCheckpoint, HistoryCheck } from './restore-history.js';
 import { type BackupItem, invalidBackup } from './restore-reader.js';
 import { type ExpectedTree, TreeCheck } from './restore-tree.js';
+import { signingKeysFault } from './signing-key-records.js';
 import { backedUpCertificateFault } from './webhook-credentials.js';
 
 /** What the first pass needs to know of this server and the caller. */
@@ -28,6 +29,8 @@ export interface InspectInput {
   manifest: BackupManifest;
   /** The member applying the restore. */
   user: string;
+  /** When the restore is applied: the signing keys' retirements are held to it. */
+  at: string;
   hasKeyring: boolean;
   trustedAuditKeys: TrustedAuditKeys;
   webhooks: Pick<WebhookSettings, 'resolve' | 'allowHosts'>;
@@ -83,6 +86,8 @@ export async function inspectBackup(
     if (item.kind === 'header') {
       header = item.header;
       accepted = acceptCheckpoint(header, input.trustedAuditKeys);
+      const fault = signingKeysFault(header.webhook_signing_keys ?? [], input.at);
+      if (fault !== null) throw invalidBackup(1, fault);
       history = new HistoryCheck(header.organization.slug);
       continue;
     }
@@ -119,10 +124,11 @@ export async function inspectBackup(
   }
   history!.finish();
   const expectedTree = tree.finish(accepted!.checkpoint);
-  if (input.manifest.counts.audit_webhook > 0 && !input.hasKeyring) {
+  const sealed = input.manifest.counts.audit_webhook > 0 || (header!.webhook_signing_keys?.length ?? 0) > 0;
+  if (sealed && !input.hasKeyring) {
     throw new LatchkeyError(
       'service_unavailable',
-      'The backup holds audit webhooks, which need encryption at rest, and this server has no keyring configured (core option keyring).',
+      'The backup holds audit webhooks or webhook signing keys, which need encryption at rest, and this server has no keyring configured (core option keyring).',
     );
   }
   return {

@@ -19,6 +19,7 @@ import {
 } from './backup-records.js';
 import { type BackupCounts, type BackupManifest, emptyBackupCounts } from './format.js';
 import { LineSplitter } from './line-splitter.js';
+import { KeyHistoryCheck } from './restore-key-history.js';
 
 /** Lines read between two turns of the event loop (besides one turn after each part). */
 const LINES_PER_TURN = 500;
@@ -104,8 +105,9 @@ class LineState {
   private head: { seq: number; hash: string } | null = null;
   private readonly counts = emptyBackupCounts();
   private readonly projects = new Set<string>();
-  /** `project/environment` -> the keys seen in it */
-  private readonly environments = new Map<string, Set<string>>();
+  /** `project/environment` of each environment seen */
+  private readonly environments = new Set<string>();
+  private readonly keys = new KeyHistoryCheck(invalidBackup);
   private readonly unique = new Set<string>();
 
   constructor(private readonly verify: boolean) {}
@@ -146,6 +148,8 @@ class LineState {
     if ((this.line === 1) !== (record.kind === 'latchkey_backup') || rank < this.rank) {
       throw invalidBackup(this.line, `a ${record.kind} record is out of place`);
     }
+    // Past the last secret: every key's history must have reached its head.
+    if (this.rank <= RANK.secret && rank > RANK.secret) this.keys.finish(this.header!.format_version >= 3);
     this.rank = rank;
     switch (record.kind) {
       case 'latchkey_backup':
@@ -166,17 +170,15 @@ class LineState {
         this.once(`id/${record.id}`);
         const path = `${record.project}/${record.slug}`;
         if (this.environments.has(path)) throw invalidBackup(this.line, `environment ${path} appears twice`);
-        this.environments.set(path, new Set());
+        this.environments.add(path);
         break;
       }
       case 'secret':
-      case 'deleted_secret': {
-        const keys = this.environments.get(`${record.project}/${record.environment}`);
-        if (!keys) throw invalidBackup(this.line, `secret ${record.key} names an unknown environment`);
-        if (keys.has(record.key)) throw invalidBackup(this.line, `secret ${record.key} appears twice`);
-        keys.add(record.key);
+      case 'deleted_secret':
+        if (!this.environments.has(`${record.project}/${record.environment}`))
+          throw invalidBackup(this.line, `secret ${record.key} names an unknown environment`);
+        this.keys.head(this.line, record);
         break;
-      }
       case 'secret_version': {
         const path = `${record.project}/${record.environment}`;
         if (!this.environments.has(path))
@@ -189,7 +191,13 @@ class LineState {
             this.line,
             `version ${record.version} of ${record.key} is a delete with a value`,
           );
-        this.once(`version/${path}/${record.key}/${record.version}`);
+        // A format 2 backup's heads become their keys' versions (see the writer): it carries none.
+        if (this.header!.format_version < 3)
+          throw invalidBackup(
+            this.line,
+            `a format ${this.header!.format_version} backup has no secret_version lines`,
+          );
+        this.keys.version(this.line, record);
         break;
       }
       case 'member':

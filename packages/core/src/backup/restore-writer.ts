@@ -71,11 +71,9 @@ export class Writer {
       // A backup made before backups carried history (format 2): each head becomes its key's one
       // version, as the store's migration did for heads written before history was kept.
       this.backfillVersions = item.header.format_version < 3;
+      // The backup's keys replace the organization's (none when it lists none).
       const keys = item.header.webhook_signing_keys ?? [];
-      if (keys.length > 0) {
-        const { keyring, ids, at } = this.input;
-        await restoreSigningKeys(this.tx, keyring!, ids, this.organizationId, at, keys);
-      }
+      await restoreSigningKeys(this.tx, this.input.keyring, this.input.ids, this.organizationId, keys);
       return;
     }
     if (item.kind === 'event') {

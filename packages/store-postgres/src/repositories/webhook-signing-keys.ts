@@ -42,6 +42,9 @@ export function sqlWebhookSigningKeys(db: Runner, t: Tables): WebhookSigningKeyR
     async insertMany(list) {
       for (const key of list) await keys.insert(key);
     },
+    async deleteAll(organizationId) {
+      await db.query(`DELETE FROM ${t.signingKeys} WHERE organization_id = $1`, [organizationId]);
+    },
     async replacePrivateKey(organizationId, id, from, to) {
       const result = await db.query(
         `UPDATE ${t.signingKeys} SET private_key_sealed = $4

@@ -1,6 +1,6 @@
 import type { WebhookSigningKey } from '../../model.js';
 import type { WebhookSigningKeyRepository } from '../ports/webhook-signing-keys.js';
-import { journaledAssign, journaledSet } from './journaled.js';
+import { journaledAssign, journaledDeleteWhere, journaledSet } from './journaled.js';
 import { byCodeUnits } from './order.js';
 import { clone, type Journal, type MemoryState } from './state.js';
 
@@ -30,6 +30,9 @@ export function memoryWebhookSigningKeys(state: MemoryState, journal: Journal): 
     },
     async insertMany(keys) {
       for (const key of keys) insert(key);
+    },
+    async deleteAll(organizationId) {
+      journaledDeleteWhere(state.signingKeys, (key) => key.organization_id === organizationId, journal);
     },
     async replacePrivateKey(organizationId, id, from, to) {
       const key = state.signingKeys.get(id);

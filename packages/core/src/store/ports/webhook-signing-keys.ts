@@ -2,8 +2,9 @@
 import type { WebhookSigningKey } from '../../model.js';
 
 /**
- * Keys are never deleted by the API (a backup carries them all); an organization has at most one
- * current key (`retires_at` null) at any time. Every method addresses one organization's keys.
+ * Keys are never deleted by the API (a backup carries them all), only replaced by a restore's; an
+ * organization has at most one current key (`retires_at` null) at any time. Every method addresses
+ * one organization's keys.
  */
 export interface WebhookSigningKeyRepository {
   /** The organization's keys, oldest first, retired ones included. */
@@ -20,6 +21,8 @@ export interface WebhookSigningKeyRepository {
   rotate(next: WebhookSigningKey, retiresAt: string): Promise<WebhookSigningKey | null>;
   /** Inserts keys as they are (restore). */
   insertMany(keys: readonly WebhookSigningKey[]): Promise<void>;
+  /** Deletes every key of the organization (a restore, inside its transaction, before `insertMany`). */
+  deleteAll(organizationId: string): Promise<void>;
   /**
    * Replaces a sealed private key only where it still is `from` (re-encrypt). Returns whether it was
    * replaced.
