@@ -103,6 +103,7 @@ async function announce(url) {
     if (answer.status !== 201 && answer.status !== 409)
       console.error(`demo: could not create ${slug}: ${answer.status}`);
   }
+  const example = await freeProjectSlug(url, headers);
   const storeLine = /^store: (.+)$/m.exec(buffered)?.[1] ?? 'unknown store';
   const auditKey = /^audit public key: (\S+)/m.exec(buffered)?.[1] ?? 'unknown';
   console.log(
@@ -123,13 +124,28 @@ async function announce(url) {
       'A webhook receiver is starting on https://localhost (scheme standard-webhooks-ed25519: it verifies',
       "with the organization's public key only, no secret); every delivery it verifies is printed below",
       'as "receiver: verified <type> <id>". Create a project to see one:',
-      `  curl -s -X POST -H 'Authorization: Bearer ${token}' -H 'content-type: application/json' -d '{"slug":"web"}' ${url}/api/v2/organizations/acme/projects`,
+      `  curl -s -X POST -H 'Authorization: Bearer ${token}' -H 'content-type: application/json' -d '{"slug":"${example}"}' ${url}/api/v2/organizations/acme/projects`,
       '',
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
   );
   startReceiver(url);
+}
+
+/**
+ * A project slug the organization does not have yet (`api`, else `api-2`, …), for the printed
+ * command that creates one: the command must work as printed, on a first start and after a
+ * restart that finds the one an earlier start suggested.
+ */
+async function freeProjectSlug(url, headers) {
+  const answer = await fetch(`${url}/api/v2/organizations/acme/projects`, { headers })
+    .then((response) => (response.ok ? response.json() : { projects: [] }))
+    .catch(() => ({ projects: [] }));
+  const taken = new Set((answer.projects ?? []).map((project) => project.slug));
+  let n = 1;
+  while (taken.has(n === 1 ? 'api' : `api-${n}`)) n++;
+  return n === 1 ? 'api' : `api-${n}`;
 }
 
 /** The webhook receiver, its lines prefixed with `receiver:`. */

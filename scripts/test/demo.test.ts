@@ -53,6 +53,33 @@ function startDemo(): Promise<{
   });
 }
 
+/**
+ * Runs the command the demo prints under "Create a project to see one:" as a newcomer would: the
+ * same method, headers, body and URL, read from the printed `curl` line. Resolves with the status
+ * and the slug it created.
+ */
+async function followSuggestion(output: string): Promise<{ status: number; slug: string }> {
+  const line = output
+    .split('\n')
+    .find((_, i, lines) => lines[i - 1]?.endsWith('Create a project to see one:'));
+  const curl =
+    /^ {2}curl -s -X POST -H '(Authorization: Bearer \S+)' -H '(content-type: application\/json)' -d '(\{.*\})' (http:\/\/\S+)$/.exec(
+      line ?? '',
+    );
+  expect(curl, `no curl command after the suggestion in:\n${output}`).not.toBeNull();
+  const [, authorization, contentType, body, url] = curl!;
+  const header = (text: string) => {
+    const colon = text.indexOf(': ');
+    return [text.slice(0, colon), text.slice(colon + 2)] as const;
+  };
+  const answer = await fetch(url!, {
+    method: 'POST',
+    headers: Object.fromEntries([header(authorization!), header(contentType!)]),
+    body,
+  });
+  return { status: answer.status, slug: (JSON.parse(body!) as { slug: string }).slug };
+}
+
 /** Waits until the demo's output matches. */
 async function waitFor(output: () => string, pattern: RegExp, ms = 30_000): Promise<void> {
   const started = Date.now();
@@ -71,13 +98,8 @@ it('runs on PGlite, and a restart keeps the data and prints the same admin token
   // The demo's receiver registers itself and verifies the delivery of its own registration...
   await waitFor(first.more, /^receiver: verifying with the public key whpk_\S+ only/m);
   await waitFor(first.more, /^receiver: verified audit_webhook_created evt_\w+/m);
-  const created = await fetch(`${first.url}/api/v2/organizations/acme/projects`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ slug: 'survives' }),
-  });
-  expect(created.status).toBe(201);
-  // ...then of every event, such as this project.
+  // ...then of every event, such as the project its printed suggestion makes, followed as printed.
+  expect(await followSuggestion(first.output)).toEqual({ status: 201, slug: 'api' });
   await waitFor(
     first.more,
     /^receiver: verified project_created evt_\w+ \(seq \d+, by \w+, tree proof checked\)$/m,
@@ -95,11 +117,13 @@ it('runs on PGlite, and a restart keeps the data and prints the same admin token
   expect(auditKey(first.output)).toBeDefined();
   expect(auditKey(second.output)).toBe(auditKey(first.output));
   expect(statSync(join(dir, 'audit-key.pem')).mode & 0o777).toBe(0o600);
+  // After the restart the suggestion names a project that does not exist yet either.
+  expect(await followSuggestion(second.output)).toEqual({ status: 201, slug: 'api-2' });
   const listed = await fetch(`${second.url}/api/v2/organizations/acme/projects`, { headers });
-  // The project the demo makes for the README's command-line steps, and the one made above.
+  // The project the demo makes for the README's command-line steps, and the ones made above.
   expect(
     ((await listed.json()) as { projects: { slug: string }[] }).projects.map((p) => p.slug).sort(),
-  ).toEqual(['survives', 'web']);
+  ).toEqual(['api', 'api-2', 'web']);
   // A new receiver (new port) registers again, the old registration is disabled, and deliveries flow.
   await waitFor(second.more, /^receiver: verified audit_webhook_created/m);
   const hooks = (await (

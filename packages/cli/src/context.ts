@@ -2,12 +2,14 @@
  * What every command starts from: its options merged from flags, the environment (`LATCHKEY_URL`,
  * `LATCHKEY_TOKEN`, `LATCHKEY_ORG`, `LATCHKEY_PROJECT`, `LATCHKEY_ENV`) and the config file, in that
  * order, and the HTTP client they make. The token comes from `--token-file F` (or stdin), `--token`
- * (with a warning), the environment or the config file (see `token-source.ts`).
+ * (with a warning), the environment or the config file (see `token-source.ts`). Every request is
+ * bounded by `--timeout` and `--max-response-mb` (see `request-limits.ts`).
  */
 import { ConfigStore, configDir, type Settings } from './config.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { checkServerUrl, createHttpClient, type HttpClient } from './http-client.js';
 import { createOutput, type Output } from './output.js';
+import { type RequestLimits, requestLimits } from './request-limits.js';
 import { readTokenFile, TOKEN_ARGUMENT_WARNING, TOKEN_SOURCES, takeTokenArgument } from './token-source.js';
 
 /** The global options, as commander gives them. */
@@ -17,12 +19,18 @@ export interface GlobalOptions extends Omit<Settings, 'token'> {
   tokenFile?: string;
   /** The API token itself; visible in `ps`, so it warns. */
   token?: string;
+  /** Seconds a request may take (see `request-limits.ts`). */
+  timeout?: string;
+  /** MiB an answer may hold. */
+  maxResponseMb?: string;
 }
 
 export interface CommandContext {
   config: ConfigStore;
   out: Output;
   settings: Settings;
+  /** The time and size bounds of every request. */
+  limits: RequestLimits;
   /** The server (checked), the client, and the organization: what a command that calls the API needs. */
   connect(): { url: URL; client: HttpClient; org: string };
   /** `--project` and `--env`, or a usage error naming what is missing. */
@@ -51,6 +59,10 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
     config,
     out,
     settings,
+    // Read when a request is made: a command that sends none never fails on a bad --timeout.
+    get limits() {
+      return requestLimits(options, env);
+    },
     connect() {
       if (!settings.url)
         throw new CliError(
@@ -66,7 +78,11 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
           EXIT.usage,
         );
       const url = checkServerUrl(settings.url);
-      return { url, client: createHttpClient(url, settings.token), org: settings.org };
+      return {
+        url,
+        client: createHttpClient(url, settings.token, requestLimits(options, env)),
+        org: settings.org,
+      };
     },
     scope() {
       const missing = [!settings.project && '--project', !settings.env && '--env'].filter(Boolean);

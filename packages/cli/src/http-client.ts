@@ -5,6 +5,8 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { CliError, EXIT, type ExitCode } from './exit-codes.js';
+import { parseAnswer, type RequestLabel, readBounded, requestFailure } from './http-answer.js';
+import { DEFAULT_LIMITS, type RequestLimits } from './request-limits.js';
 
 /** An error answer of the API. */
 export class ApiError extends CliError {
@@ -67,57 +69,129 @@ export function checkServerUrl(raw: string): URL {
 export interface HttpClient {
   /** Sends a request and resolves with the JSON of a 2xx answer; rejects with an {@link ApiError}. */
   json<T>(method: string, path: string, body?: unknown): Promise<T>;
-  /** Sends a GET and resolves with the streamed answer (a download). */
+  /**
+   * Sends a GET and resolves with the streamed answer (a download, written out as it arrives): the
+   * time limit bounds the wait for its headers and then for each piece of its body.
+   */
   stream(path: string): Promise<Response>;
 }
 
-export function createHttpClient(baseUrl: URL, token: string | undefined): HttpClient {
+/** Most characters of a server's error message printed. */
+const MAX_MESSAGE = 1_000;
+
+/** A request under its timer: the signal to send with, whether the timer ended it, and its control. */
+function timed(timeoutMs: number) {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const state = {
+    signal: controller.signal,
+    timedOut: false,
+    /** (Re)starts the timer. Unref'd: a download nobody reads any more must not keep the CLI alive. */
+    arm() {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        state.timedOut = true;
+        controller.abort(new Error(`no data for ${timeoutMs / 1000} s (--timeout, LATCHKEY_TIMEOUT)`));
+      }, timeoutMs);
+      timer.unref();
+    },
+    stop: () => clearTimeout(timer),
+  };
+  state.arm();
+  return state;
+}
+
+/** `response` with its body passed through as read, each piece restarting the timer. */
+function watched(response: Response, timer: ReturnType<typeof timed>): Response {
+  timer.arm();
+  const body = response.body!.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        timer.arm();
+        controller.enqueue(chunk);
+      },
+      flush: () => timer.stop(),
+    }),
+  );
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/**
+ * The client of one server. What a server answers is not trusted: every answer read whole is
+ * bounded by `limits` in time and bytes, and any failure is one line (see `http-answer.ts`).
+ */
+export function createHttpClient(
+  baseUrl: URL,
+  token: string | undefined,
+  limits: RequestLimits = DEFAULT_LIMITS,
+): HttpClient {
   const root = `${baseUrl.origin}${baseUrl.pathname.replace(/\/+$/, '')}/api/v2`;
-  const send = async (method: string, path: string, body?: unknown): Promise<Response> => {
+  const { timeoutMs, maxResponseBytes } = limits;
+  const send = async (method: string, path: string, body?: unknown) => {
+    const label: RequestLabel = { origin: baseUrl.origin, what: `${method} ${path.split('?')[0]}` };
+    const timer = timed(timeoutMs);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'latchkey-cli' };
     if (token) headers['authorization'] = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     try {
-      return await fetch(`${root}${path}`, {
+      const response = await fetch(`${root}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         redirect: 'error',
+        signal: timer.signal,
       });
+      return { response, label, timer };
     } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new CliError(
-        `Cannot reach ${baseUrl.origin}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
-      );
+      timer.stop();
+      throw requestFailure(error, label, { timedOut: timer.timedOut, reading: false, timeoutMs });
     }
   };
-  const fail = async (response: Response): Promise<never> => {
-    const text = await response.text();
+  /** The whole answer as text, within the limits; the timer stops once it is read. */
+  const read = async ({ response, label, timer }: Awaited<ReturnType<typeof send>>) => {
+    try {
+      return await readBounded(response, maxResponseBytes, label);
+    } catch (error) {
+      throw requestFailure(error, label, { timedOut: timer.timedOut, reading: true, timeoutMs });
+    } finally {
+      timer.stop();
+    }
+  };
+  const fail = async (sent: Awaited<ReturnType<typeof send>>): Promise<never> => {
+    const { response } = sent;
     let body: Record<string, unknown> = {};
     try {
-      body = JSON.parse(text) as Record<string, unknown>;
+      const parsed = JSON.parse(await read(sent)) as unknown;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as typeof body;
     } catch {
-      // Not ours (a proxy's page): the status says enough.
+      // Not ours (a proxy's page, a broken or oversized answer): the status says enough.
     }
-    const error = body['error'] as { code?: string; message?: string } | undefined;
+    const error = body['error'] as { code?: unknown; message?: unknown } | undefined;
     throw new ApiError(
       response.status,
-      error?.code ?? 'http_error',
-      error?.message ?? `The server answered ${response.status} ${response.statusText}.`,
+      typeof error?.code === 'string' ? error.code : 'http_error',
+      // A message is a sentence: one a server made a megabyte long is cut, not printed whole.
+      typeof error?.message === 'string'
+        ? error.message.slice(0, MAX_MESSAGE)
+        : `The server answered ${response.status} ${response.statusText.slice(0, MAX_MESSAGE)}.`,
       body,
     );
   };
   return {
     async json<T>(method: string, path: string, body?: unknown) {
-      const response = await send(method, path, body);
-      if (!response.ok) return fail(response);
-      const text = await response.text();
-      return (text ? JSON.parse(text) : null) as T;
+      const sent = await send(method, path, body);
+      if (!sent.response.ok) return fail(sent);
+      return parseAnswer(await read(sent), sent.label) as T;
     },
     async stream(path: string) {
-      const response = await send('GET', path);
-      if (!response.ok) return fail(response);
-      return response;
+      const sent = await send('GET', path);
+      const { response, timer } = sent;
+      if (!response.ok) return fail(sent);
+      if (!response.body) {
+        timer.stop();
+        return response;
+      }
+      return watched(response, timer);
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Runs `latchkey` with `argv` and resolves with its exit code: 0 done, 1 failure, 2 usage,
  * 3 versions not settled, 4 refused, 5 verification failed (see `exit-codes.ts`). Every error is one
- * line on stderr, starting with `latchkey:`.
+ * line on stderr, starting with `latchkey:`, an unexpected one too (its stack only with
+ * `LATCHKEY_DEBUG=1`).
  */
 import { CommanderError } from 'commander';
 import { CliError, EXIT } from './exit-codes.js';
@@ -23,8 +24,13 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`latchkey: ${toTerminal(error.message)}\n`);
       return error.exitCode;
     }
-    const trace = ((error as Error).stack ?? String(error)).split('\n').map(toTerminal).join('\n');
-    process.stderr.write(`latchkey: unexpected error: ${trace}\n`);
+    // Still one line: a stack trace says nothing to the person at the terminal, and may repeat
+    // what a hostile server sent. LATCHKEY_DEBUG=1 adds it, for a bug report.
+    const message = toTerminal(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    process.stderr.write(`latchkey: unexpected error: ${message}\n`);
+    if (process.env['LATCHKEY_DEBUG'] === '1' && error instanceof Error && error.stack) {
+      process.stderr.write(`${error.stack.split('\n').slice(1).map(toTerminal).join('\n')}\n`);
+    }
     return EXIT.failure;
   }
 }

@@ -32,7 +32,12 @@ function withGlobals(command: Command): Command {
     .option('--org <slug>', 'organization (env LATCHKEY_ORG)')
     .option('--project <slug>', 'project (env LATCHKEY_PROJECT)')
     .option('--env <slug>', 'environment (env LATCHKEY_ENV)')
-    .option('--json', 'print results as JSON, for scripts');
+    .option('--json', 'print results as JSON, for scripts')
+    .option('--timeout <seconds>', 'most time one request may take (env LATCHKEY_TIMEOUT; default 60)')
+    .option(
+      '--max-response-mb <MiB>',
+      'most bytes one answer may hold (env LATCHKEY_MAX_RESPONSE_MB; default 64)',
+    );
 }
 
 export function createProgram(): Command {

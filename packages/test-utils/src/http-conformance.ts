@@ -59,6 +59,7 @@ import { describeRoleTests } from './conformance/roles.js';
 import { describeSecretVersionTests } from './conformance/secret-versions.js';
 import { describeSignatureSchemeChangeTests } from './conformance/signature-scheme-changes.js';
 import { describeSignatureSchemeTests } from './conformance/signature-schemes.js';
+import { describeWebhookInputBoundTests } from './conformance/webhook-input-bounds.js';
 import { describeWellFormedTextTests } from './conformance/well-formed-text.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
 import type { StartTarget } from './http-target.js';
@@ -242,6 +243,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeAuditWebhookFilterTests(ctx);
     describeReceiverCredentialTests(ctx);
     describeReceiverCredentialBackupTests(ctx);
+    describeWebhookInputBoundTests(ctx);
     describeAuditWebhookReplayTests(ctx);
     describeMetricsSeriesTests(ctx);
     describeEventTypeTests(ctx);

@@ -3,7 +3,7 @@ import type { schemas } from '@latchkey/core';
 import { seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { HttpClient } from '../http-client.js';
-import { environmentPath } from './pull.js';
+import { environmentPath } from '../server-secrets.js';
 
 /** One version of a key as the server lists it (the API's own schema; a type only, nothing loaded). */
 export type KeyVersion = schemas.Infer<typeof schemas.SecretVersionSchema>;

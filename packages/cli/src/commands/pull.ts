@@ -10,24 +10,13 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type Base, readBase, writeBase } from '../base-versions.js';
 import { writePrivateFile } from '../config.js';
-import { type CommandContext, createContext, type GlobalOptions, seg } from '../context.js';
+import { type CommandContext, createContext, type GlobalOptions } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { localEdits, type MergeResult, mergePull } from '../pull-merge.js';
 import { type PullRecord, type RecordPlace, readRecord, recordOf, writeRecord } from '../pull-record.js';
 import { formatSecrets, parseSecrets, type SecretsFormat } from '../secrets-file.js';
 import { rewriteSecrets } from '../secrets-rewrite.js';
-
-/** A secret as the server lists it. */
-export interface ServerSecret {
-  key: string;
-  value: string;
-  version: number;
-  updated_at: string;
-}
-
-/** The API path of an environment. */
-export const environmentPath = (org: string, project: string, env: string) =>
-  `/organizations/${seg(org)}/projects/${seg(project)}/environments/${seg(env)}`;
+import { readServerSecrets, type ServerSecret } from '../server-secrets.js';
 
 interface PullOptions {
   format: string;
@@ -70,10 +59,8 @@ async function pull(ctx: CommandContext, options: PullOptions): Promise<void> {
   const format = options.format as SecretsFormat;
   const { url, client, org } = ctx.connect();
   const { project, env } = ctx.scope();
-  const { secrets } = await client.json<{ secrets: ServerSecret[] }>(
-    'GET',
-    `${environmentPath(org, project, env)}/secrets`,
-  );
+  // Checked whole before anything is read or written here.
+  const secrets = await readServerSecrets(client, org, project, env);
   const file = resolve(options.out ?? (format === 'json' ? 'secrets.json' : '.env'));
   const scene: PullScene = {
     place: { url: url.href, org, project, env, file },

@@ -18,8 +18,8 @@ import { createPrompter } from '../prompt.js';
 import { recordOf, writeRecord } from '../pull-record.js';
 import { detectFormat, parseSecrets } from '../secrets-file.js';
 import { rewriteSecrets } from '../secrets-rewrite.js';
-import { environmentPath } from './pull.js';
-import { type Conflict, planRebase, type ServerSecret } from './rebase.js';
+import { environmentPath, readServerSecrets } from '../server-secrets.js';
+import { type Conflict, planRebase } from './rebase.js';
 
 type Change = UnsignedPush['changes'][number];
 /** What the server answers an applied push. */
@@ -230,10 +230,7 @@ async function rebase(
   conflicts: Conflict[],
   base: Base | undefined,
 ) {
-  const { secrets } = await client.json<{ secrets: ServerSecret[] }>(
-    'GET',
-    `${environmentPath(where.org, where.project, where.env)}/secrets`,
-  );
+  const secrets = await readServerSecrets(client, where.org, where.project, where.env);
   const prompter = createPrompter();
   try {
     const plan = await planRebase(changes, conflicts, secrets, base, ctx.out, prompter);

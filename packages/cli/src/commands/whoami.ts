@@ -24,7 +24,7 @@ export function registerWhoami(program: Command): void {
           EXIT.usage,
         );
       }
-      const client = createHttpClient(checkServerUrl(ctx.settings.url), ctx.settings.token);
+      const client = createHttpClient(checkServerUrl(ctx.settings.url), ctx.settings.token, ctx.limits);
       const me = await client.json<Me>('GET', '/me');
       ctx.out.result(me, () =>
         ctx.out.line(

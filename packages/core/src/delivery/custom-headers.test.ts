@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { duplicateNames, headerNameFault, headerValueFault, mergeHeaderNames } from './custom-headers.js';
+import {
+  duplicateNames,
+  headerListFault,
+  headerNameFault,
+  headerValueFault,
+  MAX_HEADERS_CHARACTERS,
+  mergeHeaderNames,
+} from './custom-headers.js';
 
 describe('custom header names', () => {
   it('takes HTTP tokens that the sender does not own', () => {
@@ -30,6 +37,11 @@ describe('custom header names', () => {
       'webhook-signature',
       'Traceparent',
       'tracestate',
+      'Content-Encoding',
+      'X-Service-Anything',
+      'x-service-',
+      'Webhook-Key-Id',
+      'webhook-',
     ]) {
       expect(headerNameFault(name), name).toMatch(/set by the sender/);
     }
@@ -47,6 +59,26 @@ describe('custom header names', () => {
       'X-API-KEY',
     ]);
     expect(duplicateNames(['A', 'B'])).toEqual([]);
+  });
+});
+
+describe('a custom header list as a whole', () => {
+  it('is refused past ten entries or its characters, without looking at the entries', () => {
+    const many = Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`bad name ${i}`, '\n']));
+    expect(headerListFault(many)).toEqual({ path: [], message: 'at most 10 custom headers' });
+    const ten = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`X-H${i}`, 'v']));
+    expect(headerListFault(ten)).toBeNull();
+    const long = { 'X-Api-Key': 'k'.repeat(MAX_HEADERS_CHARACTERS) };
+    expect(headerListFault(long)?.message).toMatch(/at most 41960 characters/);
+    expect(headerListFault({ 'X-Api-Key': 'k'.repeat(4_096) })).toBeNull();
+  });
+
+  it('refuses __proto__, which JSON gives as a member and a record would drop', () => {
+    expect(headerListFault(JSON.parse('{"__proto__":"v"}') as object)).toEqual({
+      path: ['__proto__'],
+      message: '__proto__ cannot be a header name',
+    });
+    expect(headerListFault({ constructor: 'v' })).toBeNull();
   });
 });
 

@@ -11,6 +11,12 @@ export const MAX_CUSTOM_HEADERS = 10;
 export const MAX_HEADER_NAME = 100;
 /** Longest header value, in characters (4 KiB). */
 export const MAX_HEADER_VALUE = 4_096;
+/**
+ * Most characters of all names and values together: what ten headers of the longest name and value
+ * hold. Checked with the count before any entry is, so a request cannot make each of a million
+ * entries (or one megabyte-long value) go through the per-entry rules.
+ */
+export const MAX_HEADERS_CHARACTERS = MAX_CUSTOM_HEADERS * (MAX_HEADER_NAME + MAX_HEADER_VALUE);
 
 /** RFC 9110 `token`: the characters a field name may hold. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -31,16 +37,48 @@ const RESERVED = new Set([
   'host',
   'content-length',
   'content-type',
+  // The body is sent as signed, never re-encoded: a receiver told it is gzip would fail to read it.
+  'content-encoding',
   'expect',
-  'x-service-timestamp',
-  'x-service-signature',
-  'x-service-event-id',
-  'webhook-id',
-  'webhook-timestamp',
-  'webhook-signature',
   'traceparent',
   'tracestate',
 ]);
+
+/**
+ * Prefixes refused (lower case): proxies' own headers, and the signature headers' namespaces (ours
+ * and Standard Webhooks'), whole, so a header a future scheme adds is never one a webhook already sets.
+ */
+const RESERVED_PREFIXES = ['proxy-', 'x-service-', 'webhook-'];
+
+/**
+ * Why a `headers` object cannot be taken as a whole, or null: more than {@link MAX_CUSTOM_HEADERS}
+ * entries, more than {@link MAX_HEADERS_CHARACTERS} characters, or a `__proto__` name (which JSON
+ * gives as an own member but an object built from it would silently drop). Cheap on purpose: it
+ * stops counting at the first entry past the bound and reads no entry's characters, so it runs
+ * before the per-entry rules; `path` is the offending name, or empty for the whole list.
+ */
+export function headerListFault(headers: object): { path: string[]; message: string } | null {
+  if (Object.hasOwn(headers, '__proto__')) {
+    return { path: ['__proto__'], message: '__proto__ cannot be a header name' };
+  }
+  let count = 0;
+  let characters = 0;
+  for (const name in headers) {
+    if (!Object.hasOwn(headers, name)) continue;
+    if (++count > MAX_CUSTOM_HEADERS) {
+      return { path: [], message: `at most ${MAX_CUSTOM_HEADERS} custom headers` };
+    }
+    const value: unknown = (headers as Record<string, unknown>)[name];
+    characters += name.length + (typeof value === 'string' ? value.length : 0);
+  }
+  if (characters > MAX_HEADERS_CHARACTERS) {
+    return {
+      path: [],
+      message: `custom headers hold at most ${MAX_HEADERS_CHARACTERS} characters of names and values`,
+    };
+  }
+  return null;
+}
 
 /** Why `name` cannot be a custom header's name, or null when it can. */
 export function headerNameFault(name: string): string | null {
@@ -50,7 +88,7 @@ export function headerNameFault(name: string): string | null {
   if (!TOKEN.test(name))
     return "a header name holds only HTTP token characters (letters, digits, !#$%&'*+-.^_`|~)";
   const lower = name.toLowerCase();
-  if (RESERVED.has(lower) || lower.startsWith('proxy-')) {
+  if (RESERVED.has(lower) || RESERVED_PREFIXES.some((prefix) => lower.startsWith(prefix))) {
     return `${lower} is set by the sender (framing, hop-by-hop, signature or trace headers cannot be replaced)`;
   }
   return null;

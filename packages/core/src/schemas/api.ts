@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ROLES } from '../auth/permissions.js';
+import { SECRET_KEY_PATTERN, SECRET_KEY_RULE } from '../secrets/secret-key.js';
 import { text } from './text.js';
 
 /** Organization, project and environment slugs: lower-case letters, digits and inner hyphens. */
@@ -48,10 +49,7 @@ export const GrantSchema = z.strictObject({
 });
 
 /** A secret key name. */
-export const SecretKeySchema = text().regex(
-  /^[A-Za-z_][A-Za-z0-9_.-]{0,255}$/,
-  'must start with a letter or _ and use A-Z, a-z, 0-9, _, . or -',
-);
+export const SecretKeySchema = text().regex(SECRET_KEY_PATTERN, SECRET_KEY_RULE);
 
 export const CreateOrganizationBody = z.strictObject({
   slug: SlugSchema,

@@ -90,10 +90,15 @@ export const UpdateAuditWebhookBody = z
     'give at least one of name, url, event_types, headers, client_certificate, signature_scheme',
   );
 
-export const RecoverBody = z.strictObject({
-  since: Rfc3339.describe('replay every event that occurred at or after this time'),
-  until: Rfc3339.optional().describe('and before this time (exclusive); absent: up to now'),
-});
+export const RecoverBody = z
+  .strictObject({
+    since: Rfc3339.describe('replay every event that occurred at or after this time'),
+    until: Rfc3339.optional().describe('and before this time (exclusive); absent: up to now'),
+  })
+  .refine((body) => body.until === undefined || Date.parse(body.until) >= Date.parse(body.since), {
+    path: ['until'],
+    message: 'must not be before since',
+  });
 
 export const AuditWebhookResponse = z.strictObject({
   id: z.string(),

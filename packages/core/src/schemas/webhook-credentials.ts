@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import {
   duplicateNames,
+  headerListFault,
   headerNameFault,
   headerValueFault,
   MASKED_VALUE,
@@ -13,12 +14,20 @@ import {
 } from '../delivery/custom-headers.js';
 import { text } from './text.js';
 
+/**
+ * The list's bounds, before zod reads any entry (a record schema checks every key and value before
+ * its refinements run): one issue, and the entries are not looked at.
+ */
+function boundHeaders(headers: unknown, ctx: z.RefinementCtx): unknown {
+  if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) return headers;
+  const fault = headerListFault(headers);
+  if (fault) ctx.addIssue({ code: 'custom', input: headers, ...fault });
+  return headers;
+}
+
 /** Adds an issue for each bad name or value of `headers` (values null are removals, not checked). */
 function checkHeaders(headers: Record<string, string | null>, ctx: z.RefinementCtx) {
   const names = Object.keys(headers);
-  if (names.length > MAX_CUSTOM_HEADERS) {
-    ctx.addIssue({ code: 'custom', message: `at most ${MAX_CUSTOM_HEADERS} custom headers` });
-  }
   for (const name of names) {
     const nameFault = headerNameFault(name);
     if (nameFault) ctx.addIssue({ code: 'custom', path: [name], message: nameFault });
@@ -37,16 +46,14 @@ function checkHeaders(headers: Record<string, string | null>, ctx: z.RefinementC
 
 /** `headers` at create: name to value, at most 10. */
 export const HeadersBody = z
-  .record(text(), text())
-  .superRefine(checkHeaders)
+  .preprocess(boundHeaders, z.record(text(), text()).superRefine(checkHeaders))
   .describe(
     `custom headers sent with every delivery, name to value (at most ${MAX_CUSTOM_HEADERS}; values are sealed at rest and shown masked as "${MASKED_VALUE}" afterwards). Framing, hop-by-hop (connection, proxy-*, …), signature (x-service-*, webhook-*) and trace headers are refused.`,
   );
 
 /** `headers` in a PATCH: a JSON merge patch; null as a whole removes every custom header. */
 export const HeadersPatch = z
-  .record(text(), text().nullable())
-  .superRefine(checkHeaders)
+  .preprocess(boundHeaders, z.record(text(), text().nullable()).superRefine(checkHeaders))
   .nullable()
   .describe(
     'a merge patch of the custom headers: a value sets or replaces the header of that name (ignoring case), null removes it, names not given are kept; headers: null removes them all. At most 10 after the patch.',
