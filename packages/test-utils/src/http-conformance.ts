@@ -39,6 +39,7 @@ import { describeHistoryTests } from './conformance/history.js';
 import { describeMeTests } from './conformance/me.js';
 import { describeMediaTypeTests } from './conformance/media-types.js';
 import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js';
+import { describeOfflineEvidenceTests } from './conformance/offline-evidence.js';
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
 import { describeProofTests } from './conformance/proofs.js';
 import { describePushTests } from './conformance/pushes.js';
@@ -217,6 +218,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeExportTests(ctx);
     describeCheckpointNoteTests(ctx);
     describeProofTests(ctx);
+    describeOfflineEvidenceTests(ctx);
     describeRoleTableTests(ctx);
     describeDeviceKeyTests(ctx);
     describeClockTests(ctx);

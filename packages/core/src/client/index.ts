@@ -7,7 +7,7 @@
  */
 export { type ChainHead, GENESIS_HASH, sealEvent, verifyChain } from '../activity/chain.js';
 export { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint.js';
-export { eventLeafHash, leafHash } from '../activity/merkle/hashes.js';
+export { eventLeafData, eventLeafHash, leafHash } from '../activity/merkle/hashes.js';
 export type { ActivityDraft, ActivityEvent, Actor } from '../model.js';
 export type { PushAddress } from '../secrets/signatures.js';
 export { fromBase64, toBase64 } from './base64.js';
@@ -23,6 +23,7 @@ export {
   openCheckpoint,
 } from './open-checkpoint.js';
 export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './push.js';
+export { formatTlogProof, TLOG_PROOF_HEADER, type TlogProofInput } from './tlog-proof.js';
 export type { ExportFault, ExportVerdict, VerifyExportOptions } from './verify-export.js';
 export {
   type ConsistencyInput,
