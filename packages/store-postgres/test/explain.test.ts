@@ -63,6 +63,9 @@ function seedStatements(schema: string): string[] {
     // busy machine: dated now(), they were all older than 5 s by the sweep's explain once, and then
     // reading the whole table is the right plan.
     `INSERT INTO ${t.pendingEvents} (organization_id, id, draft, created_at) SELECT 'org_seed_' || (i % ${n} + 1), 'evt_pending_' || i, '{}', now() + interval '1 hour' FROM generate_series(1, ${2 * n}) i`,
+    // Every proof and export reads the cosignatures of its tree head, so they are a hot query too.
+    `INSERT INTO ${t.witnesses} SELECT 'org_seed_' || (i % ${n} + 1), 'w_' || i, 'k_' || i, now() FROM generate_series(1, ${2 * n}) i`,
+    `INSERT INTO ${t.cosignatures} SELECT 'org_seed_' || (i % ${n} + 1), i, md5(i::text), 'w_' || i, 0, 'l' FROM generate_series(1, ${2 * n}) i`,
     `INSERT INTO ${t.treeNodes} SELECT 'org_seed_' || (i % ${n} + 1), i % 3, i, sha256(int8send(i)) FROM generate_series(1, ${20 * n}) i`,
   ];
 }

@@ -41,6 +41,7 @@ import { describeMeTests } from './conformance/me.js';
 import { describeMediaTypeTests } from './conformance/media-types.js';
 import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js';
 import { describeMetricsSeriesTests } from './conformance/metrics-series.js';
+import { describeOfflineEvidenceTests } from './conformance/offline-evidence.js';
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
 import { describeOrganizationLimitTests } from './conformance/organization-limits.js';
 import { describeProofTests } from './conformance/proofs.js';
@@ -233,6 +234,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeExportTests(ctx);
     describeCheckpointNoteTests(ctx);
     describeProofTests(ctx);
+    describeOfflineEvidenceTests(ctx);
     describeRoleTableTests(ctx);
     describeDeviceKeyTests(ctx);
     describeClockTests(ctx);

@@ -7,6 +7,7 @@
 export { manifestOf } from './conformance/restore.js';
 export { describeExample } from './example-servers/describe-example.js';
 export { describeWebhookDeliveries } from './example-servers/webhook-deliveries.js';
+export { type GoOfflineVerdict, goOfflineCheck, goOfflineMissing } from './go-offline-check.js';
 export { describeHttpConformance, expectError, type HttpConformanceOptions } from './http-conformance.js';
 export { postChunked, type RunningServer, running } from './http-helpers.js';
 export {

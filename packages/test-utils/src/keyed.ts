@@ -43,6 +43,25 @@ export function it(name: string, fn: () => Promise<void> | void, timeout?: numbe
   }
 }
 
+/**
+ * {@link it}, unless `missing` names what this machine lacks for the test (a tool outside Node):
+ * then the test shows as skipped with that reason.
+ */
+export function itUnless(
+  missing: string | null,
+  name: string,
+  fn: () => Promise<void> | void,
+  timeout?: number,
+): void {
+  if (missing === null) {
+    it(name, fn, timeout);
+    return;
+  }
+  if (!current) throw new Error(`test "${name}" is registered outside a keyed suite`);
+  current.seen.add(name);
+  current.runner.skip(`${name} — skipped: ${missing}`, fn);
+}
+
 /** Runs `body` with `registry` as the suite tests register in. */
 function within(registry: Registry | null, body: () => void): void {
   const outer = current;

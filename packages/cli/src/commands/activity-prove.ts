@@ -2,7 +2,8 @@
  * `latchkey activity prove SEQ`: fetches one event with its RFC 6962 inclusion proof and the signed
  * checkpoint it is proved against, then checks, without trusting the server: the checkpoint's
  * signature with the pinned audit key, the proof against the signed root, the event's own chain
- * hash, and the C2SP note of the same tree head. Exit 5 when any check fails.
+ * hash, and the C2SP note of the same tree head. Exit 5 when any check fails. With `--out FILE`,
+ * the checked event, proof and note are written as a C2SP tlog-proof that an outside tool checks.
  */
 import {
   type ActivityEvent,
@@ -17,10 +18,12 @@ import type { Command } from 'commander';
 import { createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { fromPublicKeyOption, fromVerifierKey, hashBytes, type LogKey } from '../log-key.js';
+import { writeProofFile } from '../proof-file.js';
 import { witnessedHead } from '../witness-state.js';
 
 interface ProveOptions {
   publicKey?: string;
+  out?: string;
 }
 
 interface EventProof {
@@ -47,7 +50,28 @@ export function registerActivityProve(activity: Command): void {
       '--public-key <key>',
       "the organization's audit public key (raw base64url or SPKI PEM), pinned out of band; default the key `activity witness` pinned",
     )
+    .option(
+      '--out <file>',
+      'once everything verifies, write the event, its proof and the checkpoint note as a C2SP tlog-proof (c2sp.org/tlog-proof@v1) to this file; needs a key',
+    )
     .action(prove);
+}
+
+/** The key to check with: `--public-key`, else the pinned one; `--out` needs one. */
+function logKey(options: ProveOptions, pinned: { verifier_key: string } | undefined): LogKey | null {
+  const key = options.publicKey
+    ? fromPublicKeyOption(options.publicKey)
+    : pinned
+      ? fromVerifierKey(pinned.verifier_key)
+      : null;
+  // A proof file holds only what was checked: without a key the note's signature was not.
+  if (options.out !== undefined && !key) {
+    throw new CliError(
+      '--out writes only a verified proof: give --public-key (or run `activity witness` first).',
+      EXIT.usage,
+    );
+  }
+  return key;
 }
 
 async function prove(seqText: string, options: ProveOptions, command: Command): Promise<void> {
@@ -55,12 +79,7 @@ async function prove(seqText: string, options: ProveOptions, command: Command): 
   const seq = Number(seqText);
   const ctx = createContext(command.optsWithGlobals<GlobalOptions>());
   const { url, client, org } = ctx.connect();
-  const pinned = witnessedHead(ctx.config.dir, url.href, org);
-  const key: LogKey | null = options.publicKey
-    ? fromPublicKeyOption(options.publicKey)
-    : pinned
-      ? fromVerifierKey(pinned.verifier_key)
-      : null;
+  const key = logKey(options, witnessedHead(ctx.config.dir, url.href, org));
   const base = `/organizations/${seg(org)}/activity`;
   const { event, proof, checkpoint } = await client.json<EventProof>('GET', `${base}/events/${seq}`);
   const refuse = (reason: string): never => {
@@ -103,6 +122,8 @@ async function prove(seqText: string, options: ProveOptions, command: Command): 
     if (opened.treeSize !== proof.tree_size || !sameBytes(opened.rootHash, rootHash))
       refuse('the checkpoint note names another tree head');
     cosignedBy = view.cosignatures.map((c) => c.witness);
+    if (options.out !== undefined)
+      writeProofFile(options.out, { event, hashes: proof.hashes, note: view.note });
   }
   const result = {
     included: true,
@@ -115,6 +136,7 @@ async function prove(seqText: string, options: ProveOptions, command: Command): 
     signature_checked: key !== null,
     key_source: key?.source ?? null,
     cosigned_by: cosignedBy,
+    proof_file: options.out ?? null,
   };
   ctx.out.result(result, () => {
     ctx.out.line(`Event ${seq} (${event.type}, ${event.occurred_at}) of ${org}: included.`);
@@ -125,6 +147,7 @@ async function prove(seqText: string, options: ProveOptions, command: Command): 
       ctx.out.line(
         `Signed by the ${key.source === 'option' ? 'given' : 'pinned'} audit key: valid${cosignedBy.length ? `; cosigned by ${cosignedBy.join(', ')}` : ''}.`,
       );
+    if (options.out !== undefined) ctx.out.line(`Proof written to ${options.out} (c2sp.org/tlog-proof@v1).`);
   });
 }
 

@@ -5,7 +5,7 @@
  */
 export { type ChainHead, GENESIS_HASH } from '../activity/chain-form.js';
 export type { Checkpoint } from '../activity/checkpoint-form.js';
-export { eventLeafHash, leafHash } from '../activity/merkle/hashes.js';
+export { eventLeafData, eventLeafHash, leafHash } from '../activity/merkle/hashes.js';
 export type { ActivityDraft, ActivityEvent, Actor } from '../model.js';
 export { fromBase64, toBase64 } from './base64.js';
 export { type CosignOptions, cosignCheckpoint } from './cosign-checkpoint.js';
@@ -18,6 +18,7 @@ export {
   type OpenedCheckpoint,
   openCheckpoint,
 } from './open-checkpoint.js';
+export { formatTlogProof, TLOG_PROOF_HEADER, type TlogProofInput } from './tlog-proof.js';
 export type { ExportFault, ExportVerdict, VerifyExportOptions } from './verify-export.js';
 export {
   type ConsistencyInput,

@@ -7,7 +7,7 @@
  */
 export { type ChainHead, GENESIS_HASH, sealEvent, verifyChain } from '../activity/chain.js';
 export { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint.js';
-export { eventLeafHash, leafHash } from '../activity/merkle/hashes.js';
+export { eventLeafData, eventLeafHash, leafHash } from '../activity/merkle/hashes.js';
 export type { ActivityDraft, ActivityEvent, Actor } from '../model.js';
 export { isSecretKey, SECRET_KEY_PATTERN, SECRET_KEY_RULE } from '../secrets/secret-key.js';
 export type { PushAddress } from '../secrets/signatures.js';
@@ -24,6 +24,7 @@ export {
   openCheckpoint,
 } from './open-checkpoint.js';
 export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './push.js';
+export { formatTlogProof, TLOG_PROOF_HEADER, type TlogProofInput } from './tlog-proof.js';
 export type { ExportFault, ExportVerdict, VerifyExportOptions } from './verify-export.js';
 export {
   type ConsistencyInput,

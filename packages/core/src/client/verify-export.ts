@@ -13,6 +13,7 @@ import type { ActivityEvent } from '../model.js';
 import type { ChainCrypto } from './chain-crypto.js';
 import { type ParsedLine, parsedLines } from './export-line.js';
 import type { ExportSource } from './export-lines.js';
+import { checkExportNote } from './export-note.js';
 import { ExportProofs } from './export-proofs.js';
 import { type ExportVerdict, fail } from './export-verdict.js';
 import { OrganizationCheck } from './organization-check.js';
@@ -28,7 +29,9 @@ export interface VerifyExportOptions {
   organization: string;
   /**
    * The organization's audit public key (raw base64url or SPKI PEM), pinned out of band. With it,
-   * the export must end with a checkpoint that this key signed and that names its last event.
+   * the export must end with a checkpoint that this key signed and that names its last event, and
+   * the C2SP note that line carries (exports made before notes have none) must open with this key
+   * as the organization's log and name the same tree head.
    */
   publicKey?: string;
   /**
@@ -195,19 +198,19 @@ async function verdictAtEnd(
     : { seq: 0, hash: GENESIS_HASH };
   const fault =
     state.proofs.mode === 'proved'
-      ? ((await checkSignature(state.crypto, checkpoint, lines, options.publicKey)) ??
+      ? ((await checkSignature(state.crypto, checkpoint, lines, options)) ??
         state.proofs.check(checkpoint, lines))
-      : await checkCheckpoint(state.crypto, checkpoint, head, lines, options.publicKey);
+      : await checkCheckpoint(state.crypto, checkpoint, head, lines, options);
   if (fault) return fault;
   return { ok: true, events: state.events, head, checkpoint: checkpoint?.value ?? null };
 }
 
-/** With a key, the closing checkpoint must be there and signed by it. */
+/** With a key, the closing checkpoint must be there and signed by it, and so must its note. */
 async function checkSignature(
   crypto: ChainCrypto,
   checkpoint: ExportState['checkpoint'],
   lines: number,
-  publicKey: string | undefined,
+  { publicKey, organization }: VerifyExportOptions,
 ): Promise<ExportVerdict | null> {
   if (publicKey !== undefined) {
     if (!checkpoint) {
@@ -224,6 +227,7 @@ async function checkSignature(
         'The checkpoint is not signed by the given audit key.',
       );
     }
+    return await checkExportNote(checkpoint, organization, publicKey);
   }
   return null;
 }
@@ -234,9 +238,9 @@ async function checkCheckpoint(
   checkpoint: ExportState['checkpoint'],
   head: ChainHead,
   lines: number,
-  publicKey: string | undefined,
+  options: VerifyExportOptions,
 ): Promise<ExportVerdict | null> {
-  const unsigned = await checkSignature(crypto, checkpoint, lines, publicKey);
+  const unsigned = await checkSignature(crypto, checkpoint, lines, options);
   if (unsigned) return unsigned;
   if (!checkpoint) return null;
   const signed = checkpoint.value;

@@ -9,7 +9,7 @@ import { escapeLineSeparators } from '../activity/export/line-separators.js';
 import { withInclusionLines } from '../activity/export/proof-lines.js';
 import { type ExportFilter, exportJsonPages, exportPages } from '../activity/export/stream.js';
 import { ExportTally } from '../activity/export/tally.js';
-import { signTreeHead, treeChainHead } from '../activity/tree-checkpoint.js';
+import { notedTreeHead, treeChainHead } from '../activity/tree-checkpoint.js';
 import type { CoreResponse } from '../http/core-request.js';
 import { defineRoute, type RouteContext } from '../http/router.js';
 import { ExportQuery } from '../schemas/api.js';
@@ -60,7 +60,7 @@ async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter,
   // The last line signs the chain head the export stopped at, so a cut or rewritten copy is caught.
   const key = ctx.services.auditKey;
   if (format === 'ndjson' && key) {
-    const checkpoint = signTreeHead(ctx.organization.slug, head, key, ctx.services.now());
+    const checkpoint = await notedTreeHead(ctx.services, key, ctx.organization, head);
     yield `${JSON.stringify({ checkpoint })}\n`;
   }
   await store.activity.append(
@@ -94,7 +94,7 @@ export const exportRoutes = [
       200: {
         mediaTypes: ['application/x-ndjson', 'text/csv'],
         description:
-          'The export, as a download (application/x-ndjson or text/csv). NDJSON writes U+2028, U+2029 and U+0085 as JSON escapes, so every line splitter sees one line per event. With an audit key, the NDJSON ends with one line {"checkpoint": {...}} signing the chain head the export stopped at (and its Merkle tree size and root hash); an export filtered by since, until or type has after each event one line {"inclusion": {"seq", "leaf_index", "tree_size", "hashes"}}: its RFC 6962 audit path in that tree, so the events are checkable without the rest of the log.',
+          'The export, as a download (application/x-ndjson or text/csv). NDJSON writes U+2028, U+2029 and U+0085 as JSON escapes, so every line splitter sees one line per event. With an audit key, the NDJSON ends with one line {"checkpoint": {...}} signing the chain head the export stopped at (and its Merkle tree size and root hash), with the same tree head as a C2SP checkpoint note and its cosignatures (note, verifier_key, cosignatures, as GET …/activity/checkpoint gives them); an export filtered by since, until or type has after each event one line {"inclusion": {"seq", "leaf_index", "tree_size", "hashes"}}: its RFC 6962 audit path in that tree, so the events are checkable without the rest of the log.',
       },
       ...commonErrors,
     },

@@ -2,7 +2,7 @@
  * The Merkle proofs of the activity log (RFC 6962): an event's inclusion in a tree head, one tree
  * head's consistency with a later one, and one event with its proof against the latest checkpoint.
  */
-import { signTreeHead, treeChainHead } from '../activity/tree-checkpoint.js';
+import { notedTreeHead, treeChainHead } from '../activity/tree-checkpoint.js';
 import { eventAt, proveConsistency, proveInclusion } from '../activity/tree-proofs.js';
 import { LatchkeyError } from '../http/errors.js';
 import { defineRoute } from '../http/router.js';
@@ -58,7 +58,7 @@ export const proofRoutes = [
     path: `${ACTIVITY}/events/{seq}`,
     operationId: 'getActivityEventWithProof',
     summary:
-      'One event, its inclusion proof against the latest tree head, and that head signed as a checkpoint (null without an audit key).',
+      'One event, its inclusion proof against the latest tree head, and that head signed as a checkpoint (null without an audit key) carrying the same head as a C2SP checkpoint note with its cosignatures (note, verifier_key, cosignatures), so the event is checkable offline, by Go’s note.Open and tlog.CheckRecord too.',
     tag: 'Activity',
     permission: 'activity:read_organization',
     responses: answers(200, 'The event and its proof', EventProofResponse),
@@ -69,7 +69,7 @@ export const proofRoutes = [
           details: [{ path: 'path.seq', message: 'a positive integer' }],
         });
       }
-      const { store, auditKey, now } = ctx.services;
+      const { store, auditKey } = ctx.services;
       const head = await treeChainHead(store, ctx.organization.id);
       // An event appended after the head was read is not in the tree the checkpoint signs: not yet found.
       if (parsed.data > (head.tree_size ?? head.seq)) {
@@ -78,7 +78,9 @@ export const proofRoutes = [
       const event = await eventAt(store, ctx.organization.id, parsed.data);
       // The proof is against the head the checkpoint signs (the tree's own size while it is back-filled).
       const proof = await proveInclusion(store, ctx.organization.id, event.seq, head.tree_size ?? undefined);
-      const checkpoint = auditKey ? signTreeHead(ctx.organization.slug, head, auditKey, now()) : null;
+      const checkpoint = auditKey
+        ? await notedTreeHead(ctx.services, auditKey, ctx.organization, head)
+        : null;
       return { status: 200, body: { event, proof, checkpoint } };
     },
   }),

@@ -83,3 +83,14 @@ export const CheckpointResponse = SignedCheckpoint.extend({
     .array(z.strictObject({ witness: z.string(), timestamp: z.number().int() }))
     .describe('The witnesses whose cosignatures the note carries, and their POSIX timestamps'),
 });
+
+/**
+ * The checkpoint one event's proof and the export's last line carry: the signed head and, whenever
+ * the tree is at it, the same head's note, so either is checked offline (absent only while an older
+ * log's tree is being back-filled).
+ */
+export const NotedCheckpoint = SignedCheckpoint.extend({
+  verifier_key: CheckpointResponse.shape.verifier_key.optional(),
+  note: CheckpointResponse.shape.note.optional(),
+  cosignatures: CheckpointResponse.shape.cosignatures.optional(),
+});

@@ -1,6 +1,6 @@
 /** The schemas of the Merkle proofs: inclusion, consistency, and one event with its proof. */
 import { z } from 'zod';
-import { ActivityEventSchema, SignedCheckpoint } from './activity.js';
+import { ActivityEventSchema, NotedCheckpoint } from './activity.js';
 import { text } from './text.js';
 
 /** A tree position or size in a query or path: a positive integer, as text. */
@@ -38,9 +38,9 @@ export const ConsistencyProofResponse = z.strictObject({
   hashes: Hashes,
 });
 
-/** One event, its inclusion proof against the latest tree head, and that head's signed checkpoint. */
+/** One event, its inclusion proof against the latest tree head, and that head's signed checkpoint and note. */
 export const EventProofResponse = z.strictObject({
   event: ActivityEventSchema,
   proof: InclusionProofResponse,
-  checkpoint: SignedCheckpoint.nullable().describe('null when the server has no audit key'),
+  checkpoint: NotedCheckpoint.nullable().describe('null when the server has no audit key'),
 });
