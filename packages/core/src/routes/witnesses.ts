@@ -4,6 +4,8 @@
  */
 
 import { acceptCosignature } from '../activity/cosign.js';
+import { fromBase64 } from '../activity/note/base64.js';
+import { isWeakEd25519Key } from '../activity/note/strict-ed25519.js';
 import { MAX_WITNESSES, toWitnessView, witnessPublicKey } from '../activity/witness-keys.js';
 import { LatchkeyError } from '../http/errors.js';
 import { listOf } from '../schemas/api.js';
@@ -13,6 +15,7 @@ import {
   CreateWitnessBody,
   WitnessResponse,
 } from '../schemas/witnesses.js';
+import { keyRefusal } from '../secrets/enrollment-key.js';
 import { answers, error } from './docs.js';
 import { ORGANIZATION } from './paths.js';
 import { recordChange } from './record-change.js';
@@ -51,6 +54,8 @@ export const witnessRoutes = [
           ],
         });
       }
+      // The device-key check: a small-order key would make a forged cosignature verify.
+      if (isWeakEd25519Key(fromBase64(publicKey)!)) throw keyRefusal('weak_key');
       const witness = {
         organization_id: ctx.organization.id,
         name: ctx.body.name,

@@ -7,6 +7,7 @@
  */
 import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { openCheckpoint } from '@latchkey/core/client';
+import { MIXED_ORDER, SMALL_ORDER_CANONICAL } from '@latchkey/test-vectors/ed25519-weak-keys';
 import { expect } from 'vitest';
 import { describe, it } from '../keyed.js';
 import { ADMIN, type ConformanceContext, OTHER_ORG_ADMIN } from './context.js';
@@ -156,6 +157,30 @@ export function describeCheckpointNoteTests(ctx: ConformanceContext): void {
         404,
         'not_found',
       );
+    });
+
+    it('a witness key of small or mixed order is refused as a device key is, in either form', async () => {
+      const refusal = {
+        message:
+          'public_key is a weak Ed25519 key (small order, mixed order or a non-canonical encoding); generate a new key pair.',
+        details: [{ path: 'body.public_key', message: 'a weak Ed25519 key' }],
+      };
+      for (const hex of [...SMALL_ORDER_CANONICAL, MIXED_ORDER[0]!]) {
+        const raw = Buffer.from(hex, 'hex');
+        const name = `weak-${hex.slice(0, 8)}.example/notes`;
+        const answer = await ctx.send('POST', WITNESSES, { name, public_key: raw.toString('base64') }, ADMIN);
+        expectError(answer, 400, 'invalid_request');
+        expect((answer.json as { error: object }).error).toMatchObject(refusal);
+        const hash = createHash('sha256').update(`${name}\n`).update(Buffer.of(4)).update(raw).digest();
+        const vkey = `${name}+${hash.subarray(0, 4).toString('hex')}+${Buffer.concat([Buffer.of(4), raw]).toString('base64')}`;
+        expectError(
+          await ctx.send('POST', WITNESSES, { name, public_key: vkey }, ADMIN),
+          400,
+          'invalid_request',
+        );
+      }
+      const listed = await ctx.send('GET', WITNESSES, undefined, ADMIN);
+      expect(JSON.stringify(listed.json)).not.toContain('weak-');
     });
 
     it('keeps a registered witness’s valid cosignature of a head the log had, serves it, and refuses the rest', async () => {
