@@ -2,13 +2,16 @@
  * `latchkey activity prove SEQ`: fetches one event with its RFC 6962 inclusion proof and the signed
  * checkpoint it is proved against, then checks, without trusting the server: the checkpoint's
  * signature with the pinned audit key, the proof against the signed root, the event's own chain
- * hash, and the C2SP note of the same tree head. Exit 5 when any check fails.
+ * hash, and the C2SP note of the same tree head. Exit 5 when any check fails. It names as
+ * cosigners only the witnesses whose cosignatures verify with keys pinned by `--witness-key`; the
+ * other cosignature lines are counted, never named (the server could invent them).
  */
 import {
   type ActivityEvent,
   type Checkpoint,
   eventLeafHash,
   expectedEventHash,
+  type OpenedCheckpoint,
   openCheckpoint,
   verifyCheckpoint,
   verifyInclusion,
@@ -17,10 +20,12 @@ import type { Command } from 'commander';
 import { createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { fromPublicKeyOption, fromVerifierKey, hashBytes, type LogKey } from '../log-key.js';
+import { collect, pinnedWitnesses } from '../pinned-witnesses.js';
 import { witnessedHead } from '../witness-state.js';
 
 interface ProveOptions {
   publicKey?: string;
+  witnessKey?: string[];
 }
 
 interface EventProof {
@@ -32,7 +37,6 @@ interface EventProof {
 interface CheckpointNote {
   note: string;
   verifier_key: string;
-  cosignatures: { witness: string; timestamp: number }[];
 }
 
 /** Registers `activity prove`. */
@@ -47,12 +51,18 @@ export function registerActivityProve(activity: Command): void {
       '--public-key <key>',
       "the organization's audit public key (raw base64url or SPKI PEM), pinned out of band; default the key `activity witness` pinned",
     )
+    .option(
+      '--witness-key <vkey>',
+      'a witness’s verifier key (<name>+<hash>+<base64(0x04 || key)>), pinned out of band: only cosignatures these keys verify are named (repeatable)',
+      collect,
+    )
     .action(prove);
 }
 
 async function prove(seqText: string, options: ProveOptions, command: Command): Promise<void> {
   if (!/^[1-9][0-9]{0,15}$/.test(seqText)) throw new CliError('SEQ must be a positive integer.', EXIT.usage);
   const seq = Number(seqText);
+  const witnesses = pinnedWitnesses(options.witnessKey ?? []);
   const ctx = createContext(command.optsWithGlobals<GlobalOptions>());
   const { url, client, org } = ctx.connect();
   const pinned = witnessedHead(ctx.config.dir, url.href, org);
@@ -61,6 +71,11 @@ async function prove(seqText: string, options: ProveOptions, command: Command): 
     : pinned
       ? fromVerifierKey(pinned.verifier_key)
       : null;
+  if (!key && witnesses.length > 0)
+    throw new CliError(
+      '--witness-key needs the log key: give --public-key, or run `activity witness` first.',
+      EXIT.usage,
+    );
   const base = `/organizations/${seg(org)}/activity`;
   const { event, proof, checkpoint } = await client.json<EventProof>('GET', `${base}/events/${seq}`);
   const refuse = (reason: string): never => {
@@ -91,19 +106,11 @@ async function prove(seqText: string, options: ProveOptions, command: Command): 
   if (!included) refuse(`the inclusion proof does not lead to the signed root ${signed.root_hash}`);
   // The same head as a C2SP note: what witnesses cosign, opened with the same pinned key.
   const view = await client.json<CheckpointNote>('GET', `${base}/checkpoint?tree_size=${proof.tree_size}`);
-  let cosignedBy: string[] = [];
-  if (key) {
-    const name = key.verifierKey?.split('+')[0] ?? view.verifier_key.split('+')[0]!;
-    if (!name.endsWith(`/${org}`)) refuse(`the note's origin ${name} is not of ${org}`);
-    const opened = await openCheckpoint({
-      note: view.note,
-      key: key.verifierKey ?? { name, publicKey: key.raw },
-    });
-    if (!opened.ok) return refuse(`the checkpoint note: ${opened.message}`);
-    if (opened.treeSize !== proof.tree_size || !sameBytes(opened.rootHash, rootHash))
-      refuse('the checkpoint note names another tree head');
-    cosignedBy = view.cosignatures.map((c) => c.witness);
-  }
+  const witnessed = key ? await openNote(view, key, org, witnesses, refuse) : null;
+  if (witnessed && (witnessed.treeSize !== proof.tree_size || !sameBytes(witnessed.rootHash, rootHash)))
+    refuse('the checkpoint note names another tree head');
+  const cosignedBy = witnessed?.cosignedBy.map((c) => c.name) ?? [];
+  const unverified = witnessed?.unverified ?? 0;
   const result = {
     included: true,
     organization: org,
@@ -115,6 +122,7 @@ async function prove(seqText: string, options: ProveOptions, command: Command): 
     signature_checked: key !== null,
     key_source: key?.source ?? null,
     cosigned_by: cosignedBy,
+    cosignatures_not_verified: unverified,
   };
   ctx.out.result(result, () => {
     ctx.out.line(`Event ${seq} (${event.type}, ${event.occurred_at}) of ${org}: included.`);
@@ -123,9 +131,41 @@ async function prove(seqText: string, options: ProveOptions, command: Command): 
       ctx.out.line('Checkpoint signature not checked: give --public-key (or run `activity witness` first).');
     else
       ctx.out.line(
-        `Signed by the ${key.source === 'option' ? 'given' : 'pinned'} audit key: valid${cosignedBy.length ? `; cosigned by ${cosignedBy.join(', ')}` : ''}.`,
+        `Signed by the ${key.source === 'option' ? 'given' : 'pinned'} audit key: valid${cosigned(cosignedBy, unverified)}.`,
       );
   });
+}
+
+/**
+ * Opens the note of the proved head with the log key and the pinned witness keys: exit 5 when it
+ * does not open or a pinned witness's cosignature fails, exit 2 when a given key is refused.
+ */
+async function openNote(
+  view: CheckpointNote,
+  key: LogKey,
+  org: string,
+  witnesses: string[],
+  refuse: (reason: string) => never,
+): Promise<OpenedCheckpoint & { ok: true }> {
+  const name = key.verifierKey?.split('+')[0] ?? view.verifier_key.split('+')[0]!;
+  if (!name.endsWith(`/${org}`)) refuse(`the note's origin ${name} is not of ${org}`);
+  const opened = await openCheckpoint({
+    note: view.note,
+    key: key.verifierKey ?? { name, publicKey: key.raw },
+    witnesses,
+  });
+  if (!opened.ok && opened.fault === 'bad_key') throw new CliError(opened.message, EXIT.usage);
+  if (!opened.ok) return refuse(`the checkpoint note: ${opened.message}`);
+  return opened;
+}
+
+/** What the printed line says of the cosignatures: the verified ones by name, the rest by number. */
+function cosigned(names: string[], unverified: number): string {
+  const named = names.length ? `; cosigned by ${names.join(', ')} (pinned witness keys)` : '';
+  const counted = unverified
+    ? `; ${unverified} cosignature${unverified === 1 ? '' : 's'} not verified (no pinned key)`
+    : '';
+  return named + counted;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

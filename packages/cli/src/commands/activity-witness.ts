@@ -154,7 +154,7 @@ async function cosign(
   base: string,
   note: string,
   signer: Awaited<ReturnType<typeof loadWitnessKey>>,
-): Promise<{ name: string; witnesses: string[] }> {
+): Promise<{ name: string; kept: boolean }> {
   const line = await cosignCheckpoint({ note, ...signer });
   const body = note.slice(0, note.indexOf('\n\n') + 1);
   const kept = await client.json<{ cosignatures: { witness: string }[] }>(
@@ -162,7 +162,8 @@ async function cosign(
     `${base}/checkpoint/cosignatures`,
     { cosignature: line, checkpoint: body },
   );
-  return { name: signer.name, witnesses: kept.cosignatures.map((c) => c.witness) };
+  // Only whether our own line was kept: the server's word on other witnesses proves nothing.
+  return { name: signer.name, kept: kept.cosignatures.some((c) => c.witness === signer.name) };
 }
 
 function report(
@@ -170,7 +171,7 @@ function report(
   org: string,
   last: WitnessedHead | undefined,
   head: WitnessedHead,
-  cosigned: { name: string; witnesses: string[] } | null,
+  cosigned: { name: string; kept: boolean } | null,
 ): void {
   const result = {
     organization: org,
@@ -180,7 +181,7 @@ function report(
     verifier_key: head.verifier_key,
     consistent: true,
     cosigned_as: cosigned?.name ?? null,
-    cosigned_by: cosigned?.witnesses ?? [],
+    cosigned_by: cosigned?.kept ? [cosigned.name] : [],
   };
   ctx.out.result(result, () => {
     if (!last)
@@ -191,7 +192,7 @@ function report(
     else ctx.out.line(`${org}: ${describe(head)} extends ${describe(last)}: consistent.`);
     if (cosigned)
       ctx.out.line(
-        `Cosigned as ${cosigned.name} and posted; the head is cosigned by ${cosigned.witnesses.join(', ')}.`,
+        `Cosigned as ${cosigned.name} and posted; ${cosigned.kept ? 'the server kept it' : 'the server did not say it kept it'}.`,
       );
   });
 }
