@@ -34,10 +34,8 @@ interface EventProof {
   checkpoint: (Checkpoint & { tree_size?: number; root_hash?: string }) | null;
 }
 
-interface CheckpointNote {
-  note: string;
-  verifier_key: string;
-}
+/** The checkpoint JSON of the proved head, with its note; the audit key signs its `verifier_key`. */
+type CheckpointNote = Checkpoint & { note: string; verifier_key: string };
 
 /** Registers `activity prove`. */
 export function registerActivityProve(activity: Command): void {
@@ -92,7 +90,8 @@ async function prove(seqText: string, options: ProveOptions, command: Command): 
     refuse(`the event or checkpoint is of ${event.organization}/${signed.organization}`);
   if (proof.tree_size !== signed.tree_size)
     refuse(`the proof is for ${proof.tree_size} events, the checkpoint for ${signed.tree_size}`);
-  if (key && !verifyCheckpoint(signed, key.publicKey))
+  // A key pinned by `activity witness` is the log's note key: the note below vouches for the root.
+  if (key?.source === 'option' && !verifyCheckpoint(signed, key.publicKey))
     refuse('the checkpoint is not signed by the pinned audit key');
   if ((await expectedEventHash(event)) !== event.hash) refuse('the event’s content does not match its hash');
   const rootHash = hashBytes(signed.root_hash, 'The signed root');
@@ -131,7 +130,7 @@ async function prove(seqText: string, options: ProveOptions, command: Command): 
       ctx.out.line('Checkpoint signature not checked: give --public-key (or run `activity witness` first).');
     else
       ctx.out.line(
-        `Signed by the ${key.source === 'option' ? 'given' : 'pinned'} audit key: valid${cosigned(cosignedBy, unverified)}.`,
+        `Signed by the ${key.source === 'option' ? 'given audit key' : 'pinned log key'}: valid${cosigned(cosignedBy, unverified)}.`,
       );
   });
 }
@@ -149,12 +148,17 @@ async function openNote(
 ): Promise<OpenedCheckpoint & { ok: true }> {
   const name = key.verifierKey?.split('+')[0] ?? view.verifier_key.split('+')[0]!;
   if (!name.endsWith(`/${org}`)) refuse(`the note's origin ${name} is not of ${org}`);
-  const opened = await openCheckpoint({
-    note: view.note,
-    key: key.verifierKey ?? { name, publicKey: key.raw },
-    witnesses,
-  });
+  // With the audit key: the organization's note key is the one the audit key signed into the
+  // checkpoint JSON (a server from before note keys signed its notes with the audit key itself).
+  const noteKey =
+    key.verifierKey ??
+    (view.organization === org && verifyCheckpoint(view, key.publicKey)
+      ? view.verifier_key
+      : { name, publicKey: key.raw });
+  const opened = await openCheckpoint({ note: view.note, key: noteKey, witnesses });
   if (!opened.ok && opened.fault === 'bad_key') throw new CliError(opened.message, EXIT.usage);
+  if (!opened.ok && opened.fault === 'unsigned' && key.source === 'witness')
+    refuse(`the checkpoint note is not signed by the pinned log key (run \`activity witness\`)`);
   if (!opened.ok) return refuse(`the checkpoint note: ${opened.message}`);
   return opened;
 }
