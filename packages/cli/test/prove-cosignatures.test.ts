@@ -2,7 +2,8 @@
  * `latchkey activity prove` names only cosignatures it verified: behind a hostile proxy on loopback
  * that invents witnesses (lines in the note and entries in `cosignatures`), it names none of them,
  * counts every line no pinned `--witness-key` verifies, names the pinned witness whose line
- * verifies, and exits 5 when the proxy spoils that witness's line.
+ * verifies, and exits 5 when the proxy spoils that witness's line, or serves another organization's
+ * note relabelled under acme's key name and key hash.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,9 +16,15 @@ const world = useCliServer();
 const INVENTED = ['invented-witness.example/one', 'invented-witness.example/two'];
 
 /** What the proxy does to checkpoint answers. */
-let mode: 'invent' | 'spoil' = 'invent';
+let mode: 'invent' | 'spoil' | 'relabel' = 'invent';
+/** In `relabel` mode: another organization's note, served under acme's key name and key hash. */
+let relabelled = '';
 
 function invent(json: { note: string; cosignatures: { witness: string; timestamp: number }[] }) {
+  if (mode === 'relabel') {
+    json.note = relabelled;
+    return;
+  }
   for (const name of INVENTED) {
     json.note += `\u2014 ${name} ${randomBytes(76).toString('base64')}\n`;
     json.cosignatures.push({ witness: name, timestamp: Math.floor(Date.now() / 1000) });
@@ -110,6 +117,30 @@ describe('latchkey activity prove behind a proxy that invents witnesses', () => 
       (await proxied('--json', 'activity', 'prove', '1', '--witness-key', witnessKey)).stdout,
     );
     expect(json).toMatchObject({ cosigned_by: ['auditor.example/w1'], cosignatures_not_verified: 2 });
+  });
+
+  it('refuses another organization’s note relabelled under the pinned key’s name and hash', async () => {
+    mode = 'invent';
+    const proxied = world.machine('prove-relabel', TOKEN, { LATCHKEY_URL: proxyUrl });
+    const first = await proxied('--json', 'activity', 'witness');
+    expect(first.code, first.stderr).toBe(0);
+    const pinned = JSON.parse(first.stdout).verifier_key as string;
+    const created = await world.api('POST', '/organizations', { slug: 'globex' });
+    expect(created.status).toBe(201);
+    const owner = created.json['token'] as string; // the new organization's owner token
+    const answer = await world.api('GET', '/organizations/globex/activity/checkpoint', undefined, owner);
+    expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+    const globex = answer.json as { note: string };
+    const [name, hash] = pinned.split('+') as [string, string];
+    const [text, lines] = globex.note.split('\n\n') as [string, string];
+    const value = Buffer.from(lines.split(' ')[2]!, 'base64').subarray(4);
+    relabelled = `${text}\n\n\u2014 ${name} ${Buffer.concat([Buffer.from(hash, 'hex'), value]).toString('base64')}\n`;
+    mode = 'relabel';
+    const refused = await proxied('activity', 'witness');
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain('does not open');
+    const proved = await proxied('activity', 'prove', '1');
+    expect(proved.code).toBe(5);
   });
 
   it('exits 5 when a pinned witness’s cosignature does not verify, 2 on a malformed witness key', async () => {
