@@ -5,7 +5,7 @@
  * `witness-key` derives a stable name; `prove` refuses a bad SEQ as usage.
  */
 import { execFileSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +45,35 @@ describe('latchkey activity witness', () => {
     expect(Object.values(readState('pinning'))[0]!.verifier_key).toBe(pinned);
     const given = await world.machine('given')('activity', 'witness', '--verifier-key', other);
     expect(given.code).toBe(5);
+  });
+
+  it('moves from a pinned audit key to the organization’s note key the audit key signed, and only then', async () => {
+    const witness = world.machine('moving');
+    const first = JSON.parse((await witness('--json', 'activity', 'witness')).stdout);
+    const checkpoint = (await world.api('GET', '/organizations/acme/activity/checkpoint')).json;
+    // What a witness pinned before each log had a note key: the audit key under the origin name.
+    const name = (first.verifier_key as string).split('+')[0]!;
+    const audit = Buffer.from(checkpoint['public_key'] as string, 'base64url');
+    const hash = createHash('sha256').update(`${name}\n`).update(Buffer.of(1)).update(audit).digest();
+    const old = `${name}+${hash.subarray(0, 4).toString('hex')}+${Buffer.concat([Buffer.of(1), audit]).toString('base64')}`;
+    expect(old).not.toBe(first.verifier_key);
+    editState('moving', (head) => {
+      head.verifier_key = old;
+    });
+    const moved = await witness('activity', 'witness');
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stderr).toContain(`now signed by a key of its own, ${first.verifier_key}`);
+    expect(Object.values(readState('moving'))[0]!.verifier_key).toBe(first.verifier_key);
+    // `activity prove` with the audit key opens the note with the key the audit key signed.
+    const proved = await witness(
+      'activity',
+      'prove',
+      '1',
+      '--public-key',
+      checkpoint['public_key'] as string,
+    );
+    expect(proved.code, proved.stderr).toBe(0);
+    expect(proved.stdout).toContain('Signed by the given audit key: valid');
   });
 
   it('names both heads when the log is shorter than the head it recorded', async () => {

@@ -6,12 +6,18 @@
  * exit 5 naming both heads, and the old head stays recorded. With `--cosign KEYFILE` it then signs
  * the verified head (C2SP tlog-cosignature/v1) and posts it. `witness-key` prints what to register.
  */
-import { cosignCheckpoint, openCheckpoint, verifyConsistency } from '@latchkey/core/client';
+import {
+  type Checkpoint,
+  cosignCheckpoint,
+  openCheckpoint,
+  verifyCheckpoint,
+  verifyConsistency,
+} from '@latchkey/core/client';
 import type { Command } from 'commander';
 import { type CommandContext, createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { HttpClient } from '../http-client.js';
-import { hashBytes } from '../log-key.js';
+import { fromVerifierKey, hashBytes } from '../log-key.js';
 import { loadWitnessKey } from '../witness-key.js';
 import { recordWitnessedHead, type WitnessedHead, witnessedHead } from '../witness-state.js';
 
@@ -22,12 +28,13 @@ interface WitnessOptions {
   trustNewKey?: boolean;
 }
 
-interface CheckpointView {
+/** The checkpoint JSON with its note; the audit key signs its `verifier_key`. */
+type CheckpointView = Checkpoint & {
   tree_size: number;
   root_hash: string;
   verifier_key: string;
   note: string;
-}
+};
 
 /** Registers `activity witness` and `activity witness-key`. */
 export function registerActivityWitness(activity: Command): void {
@@ -94,6 +101,8 @@ async function witness(options: WitnessOptions, command: Command): Promise<void>
   if (options.verifierKey && options.verifierKey !== pinned && !options.trustNewKey)
     fork(`--verifier-key is not the pinned ${pinned} (give --trust-new-key to pin it).`);
   let key = options.verifierKey ?? pinned;
+  const moved = view.verifier_key !== key && vouchedFor(view, key, org);
+  if (moved) key = view.verifier_key;
   if (view.verifier_key !== key) {
     if (!options.trustNewKey)
       fork(
@@ -117,7 +126,24 @@ async function witness(options: WitnessOptions, command: Command): Promise<void>
   };
   recordWitnessedHead(ctx.config.dir, url.href, org, record);
   const cosigned = signer ? await cosign(client, base, view.note, signer) : null;
+  if (moved)
+    ctx.out.warn(
+      `${org}: the log's notes are now signed by a key of its own, ${key}, which the pinned audit key signed into the checkpoint; pinned it.`,
+    );
   report(ctx, org, last, record, cosigned);
+}
+
+/**
+ * Whether the pinned key is the organization's audit key itself (notes made before each log had a
+ * note key of its own were signed with it) and it signed the checkpoint that names the new
+ * `verifier_key`: then the move needs no `--trust-new-key`, the pinned key vouches for it.
+ */
+function vouchedFor(view: CheckpointView, pinned: string, org: string): boolean {
+  try {
+    return view.organization === org && verifyCheckpoint(view, fromVerifierKey(pinned).publicKey);
+  } catch {
+    return false;
+  }
 }
 
 /** Exits 5 unless the tree of `head` extends the tree of `last`. */
@@ -154,7 +180,7 @@ async function cosign(
   base: string,
   note: string,
   signer: Awaited<ReturnType<typeof loadWitnessKey>>,
-): Promise<{ name: string; witnesses: string[] }> {
+): Promise<{ name: string; kept: boolean }> {
   const line = await cosignCheckpoint({ note, ...signer });
   const body = note.slice(0, note.indexOf('\n\n') + 1);
   const kept = await client.json<{ cosignatures: { witness: string }[] }>(
@@ -162,7 +188,8 @@ async function cosign(
     `${base}/checkpoint/cosignatures`,
     { cosignature: line, checkpoint: body },
   );
-  return { name: signer.name, witnesses: kept.cosignatures.map((c) => c.witness) };
+  // Only whether our own line was kept: the server's word on other witnesses proves nothing.
+  return { name: signer.name, kept: kept.cosignatures.some((c) => c.witness === signer.name) };
 }
 
 function report(
@@ -170,7 +197,7 @@ function report(
   org: string,
   last: WitnessedHead | undefined,
   head: WitnessedHead,
-  cosigned: { name: string; witnesses: string[] } | null,
+  cosigned: { name: string; kept: boolean } | null,
 ): void {
   const result = {
     organization: org,
@@ -180,7 +207,7 @@ function report(
     verifier_key: head.verifier_key,
     consistent: true,
     cosigned_as: cosigned?.name ?? null,
-    cosigned_by: cosigned?.witnesses ?? [],
+    cosigned_by: cosigned?.kept ? [cosigned.name] : [],
   };
   ctx.out.result(result, () => {
     if (!last)
@@ -191,7 +218,7 @@ function report(
     else ctx.out.line(`${org}: ${describe(head)} extends ${describe(last)}: consistent.`);
     if (cosigned)
       ctx.out.line(
-        `Cosigned as ${cosigned.name} and posted; the head is cosigned by ${cosigned.witnesses.join(', ')}.`,
+        `Cosigned as ${cosigned.name} and posted; ${cosigned.kept ? 'the server kept it' : 'the server did not say it kept it'}.`,
       );
   });
 }

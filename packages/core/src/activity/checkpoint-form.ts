@@ -16,6 +16,11 @@ export interface Checkpoint {
   tree_size?: number;
   /** The RFC 6962 root hash of the tree of `tree_size` events, standard base64; signed. */
   root_hash?: string;
+  /**
+   * The verifier key of the organization's checkpoint notes, in `GET …/activity/checkpoint`'s
+   * answer: signed, so a holder of the audit public key learns the note key from the server.
+   */
+  verifier_key?: string;
   /** RFC 3339 UTC time of signing, with milliseconds. */
   signed_at: string;
   /** Names the audit key: the first 16 hex digits of the SHA-256 of its raw public key. */
@@ -28,8 +33,9 @@ export interface Checkpoint {
 
 /** The text a checkpoint's signature covers: the JCS of the record without `signature` and `public_key`. */
 export function checkpointSignedText(checkpoint: Omit<Checkpoint, 'signature' | 'public_key'>): string {
-  const { organization, seq, hash, signed_at, key_id, tree_size, root_hash } = checkpoint;
-  // A checkpoint made before the tree has no tree fields: the same text as then.
+  const { organization, seq, hash, signed_at, key_id, tree_size, root_hash, verifier_key } = checkpoint;
+  // A checkpoint made before the tree (or without the note key) has no such fields: the same text as then.
   const tree = tree_size === undefined && root_hash === undefined ? {} : { tree_size, root_hash };
-  return canonicalize({ organization, seq, hash, signed_at, key_id, ...tree }) ?? '';
+  const note = verifier_key === undefined ? {} : { verifier_key };
+  return canonicalize({ organization, seq, hash, signed_at, key_id, ...tree, ...note }) ?? '';
 }

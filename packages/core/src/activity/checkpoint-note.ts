@@ -1,13 +1,15 @@
 /**
- * Signing the C2SP checkpoint note of a tree head with the organization's audit key: the
- * tlog-checkpoint body (origin line `<checkpointOrigin>/<organization>`, tree size, base64 root
- * hash) in a signed note whose key name is the origin line.
+ * Signing the C2SP checkpoint note of a tree head with the organization's note key (derived from
+ * the audit key and the origin line, `note-signing-key.ts`): the tlog-checkpoint body (origin line
+ * `<checkpointOrigin>/<organization>`, tree size, base64 root hash) in a signed note whose key name
+ * is the origin line.
  */
 import { sign } from 'node:crypto';
 import type { AuditKey } from './checkpoint.js';
 import { checkpointBodyText } from './note/checkpoint-body.js';
 import { ALG_ED25519, keyHash, verifierKey } from './note/note-key.js';
 import { type NoteSignature, signatureLine } from './note/signed-note.js';
+import { noteSigningKey } from './note-signing-key.js';
 
 /** A signed checkpoint note and what a reader needs to check it. */
 export interface SignedCheckpointNote {
@@ -16,7 +18,7 @@ export interface SignedCheckpointNote {
   body: string;
   /** The log's own signature line, newline included. */
   signatureLine: string;
-  /** The verifier key `<origin>+<key hash>+<base64(0x01 || public key)>` (Go's `note.NewVerifier`). */
+  /** The verifier key `<origin>+<key hash>+<base64(0x01 || note key)>` (Go's `note.NewVerifier`), one per organization. */
   verifierKey: string;
 }
 
@@ -25,18 +27,18 @@ export function checkpointOriginLine(checkpointOrigin: string, organization: str
   return `${checkpointOrigin}/${organization}`;
 }
 
-/** Signs the tree head `{size, rootHash}` of the log named `origin` with `key`. */
+/** Signs the tree head `{size, rootHash}` of the log named `origin` with that log's note key under `key`. */
 export async function signCheckpointNote(
   key: AuditKey,
   origin: string,
   head: { size: number; rootHash: Uint8Array },
 ): Promise<SignedCheckpointNote> {
-  const publicKey = new Uint8Array(Buffer.from(key.publicKey, 'base64url'));
+  const { privateKey, publicKey } = noteSigningKey(key, origin);
   const body = checkpointBodyText(origin, head.size, head.rootHash);
   const signature: NoteSignature = {
     name: origin,
     keyHash: await keyHash(origin, ALG_ED25519, publicKey),
-    signature: new Uint8Array(sign(null, Buffer.from(body), key.privateKey)),
+    signature: new Uint8Array(sign(null, Buffer.from(body), privateKey)),
   };
   return {
     origin,

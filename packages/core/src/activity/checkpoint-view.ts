@@ -61,9 +61,16 @@ export async function checkpointView(
   const signed = await signCheckpointNote(key, origin, tree);
   const rootHash = toBase64(tree.rootHash);
   const cosignatures = await store.witnesses.cosignatures(organization.id, tree.size, rootHash);
-  // The JSON signs the tree's size and root too, as the proof routes' checkpoints do.
+  // The JSON signs the tree's size and root too, as the proof routes' checkpoints do, and the
+  // organization's note key, so the audit key vouches for it.
   const json = signCheckpoint(
-    { organization: organization.slug, ...head, tree_size: tree.size, root_hash: rootHash },
+    {
+      organization: organization.slug,
+      ...head,
+      tree_size: tree.size,
+      root_hash: rootHash,
+      verifier_key: signed.verifierKey,
+    },
     key,
     new Date(services.now()).toISOString(),
   );

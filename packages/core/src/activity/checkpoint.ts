@@ -63,7 +63,14 @@ function signedBytes(checkpoint: Omit<Checkpoint, 'signature' | 'public_key'>): 
 
 /** Signs the chain head `{organization, seq, hash}` (and its tree's head, when given) at `signedAt`. */
 export function signCheckpoint(
-  head: { organization: string; seq: number; hash: string; tree_size?: number; root_hash?: string },
+  head: {
+    organization: string;
+    seq: number;
+    hash: string;
+    tree_size?: number;
+    root_hash?: string;
+    verifier_key?: string;
+  },
   key: AuditKey,
   signedAt: string,
 ): Checkpoint {

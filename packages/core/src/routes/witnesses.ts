@@ -4,6 +4,8 @@
  */
 
 import { acceptCosignature } from '../activity/cosign.js';
+import { fromBase64 } from '../activity/note/base64.js';
+import { isWeakEd25519Key } from '../activity/note/strict-ed25519.js';
 import { toWitnessView, witnessPublicKey } from '../activity/witness-keys.js';
 import { LIMIT_DEFAULTS, limitExceeded } from '../config/limits.js';
 import { LatchkeyError } from '../http/errors.js';
@@ -14,6 +16,7 @@ import {
   CreateWitnessBody,
   WitnessResponse,
 } from '../schemas/witnesses.js';
+import { keyRefusal } from '../secrets/enrollment-key.js';
 import { answers, error } from './docs.js';
 import { ORGANIZATION } from './paths.js';
 import { recordChange } from './record-change.js';
@@ -54,6 +57,8 @@ export const witnessRoutes = [
           ],
         });
       }
+      // The device-key check: a small-order key would make a forged cosignature verify.
+      if (isWeakEd25519Key(fromBase64(publicKey)!)) throw keyRefusal('weak_key');
       const witness = {
         organization_id: ctx.organization.id,
         name: ctx.body.name,

@@ -72,12 +72,12 @@ export const CheckpointResponse = SignedCheckpoint.extend({
   verifier_key: z
     .string()
     .describe(
-      'The C2SP verifier key of the note: <origin line>+<hex key hash>+<base64(0x01 || public key)>, as Go’s note.NewVerifier takes it',
+      'The C2SP verifier key of the note: <origin line>+<hex key hash>+<base64(0x01 || note key)>, as Go’s note.NewVerifier takes it; the note key is the organization’s own (derived from the audit key and the origin line), and this field is signed with the audit key',
     ),
   note: z
     .string()
     .describe(
-      'The C2SP tlog-checkpoint body (origin line, tree size, base64 root hash) in a C2SP signed note, signed with the audit key under the origin line, followed by every registered witness’s cosignature collected for this tree head',
+      'The C2SP tlog-checkpoint body (origin line, tree size, base64 root hash) in a C2SP signed note, signed with the organization’s note key (see verifier_key) under the origin line, followed by every registered witness’s cosignature collected for this tree head',
     ),
   cosignatures: z
     .array(z.strictObject({ witness: z.string(), timestamp: z.number().int() }))

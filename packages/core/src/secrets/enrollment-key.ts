@@ -29,8 +29,16 @@ const REFUSALS: Record<Refusal, [message: string, detail: string]> = {
 export function enrollmentKey(publicKey: string): string {
   const parsed = parseEd25519PublicKey(publicKey);
   if (parsed.ok) return parsed.key;
-  const [message, detail] = REFUSALS[parsed.reason];
-  throw new LatchkeyError('invalid_request', message, {
+  throw keyRefusal(parsed.reason);
+}
+
+/**
+ * The 400 for a refused `body.public_key`: the one message per reason, shared by every route that
+ * takes an Ed25519 public key (devices, witnesses), never echoing the key.
+ */
+export function keyRefusal(reason: Refusal): LatchkeyError {
+  const [message, detail] = REFUSALS[reason];
+  return new LatchkeyError('invalid_request', message, {
     details: [{ path: 'body.public_key', message: detail }],
   });
 }

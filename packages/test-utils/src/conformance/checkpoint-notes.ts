@@ -5,8 +5,9 @@
  * in that head's note, and `openCheckpoint` counts it towards a quorum; anything else is refused.
  * The cosignatures here are made by the test from the spec, not by the server's code.
  */
-import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { openCheckpoint } from '@latchkey/core/client';
+import { createHash, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
+import { openCheckpoint, verifyCheckpoint } from '@latchkey/core/client';
+import { MIXED_ORDER, SMALL_ORDER_CANONICAL } from '@latchkey/test-vectors/ed25519-weak-keys';
 import { expect } from 'vitest';
 import { describe, it } from '../keyed.js';
 import { ADMIN, type ConformanceContext, OTHER_ORG_ADMIN } from './context.js';
@@ -16,7 +17,11 @@ const CHECKPOINT = '/api/v2/organizations/acme/activity/checkpoint';
 const WITNESSES = '/api/v2/organizations/acme/activity/witnesses';
 
 interface CheckpointJson {
+  organization: string;
   seq: number;
+  hash: string;
+  key_id: string;
+  signature: string;
   signed_at: string;
   public_key: string;
   tree_size: number;
@@ -69,11 +74,14 @@ export function describeCheckpointNoteTests(ctx: ConformanceContext): void {
       expect(json.verifier_key).toMatch(/^latchkey\.local\/acme\+[0-9a-f]{8}\+A[A-Za-z0-9+/]{43}$/);
       const byVkey = await openCheckpoint({ note: json.note, key: json.verifier_key });
       expect(byVkey).toMatchObject({ ok: true, origin: 'latchkey.local/acme', treeSize: json.tree_size });
-      // The raw key pinned out of band opens it too, under the origin line's name.
+      // The note key is the organization's own, not the audit key; the audit key signs it into the JSON.
       const publicKey = json.public_key; // base64url, as the JSON gives it
       expect(
         await openCheckpoint({ note: json.note, key: { name: 'latchkey.local/acme', publicKey } }),
-      ).toMatchObject({ ok: true });
+      ).toMatchObject({ ok: false, fault: 'unsigned' });
+      expect(verifyCheckpoint(json, publicKey)).toBe(true);
+      const otherKey = `${json.verifier_key.slice(0, -2)}${json.verifier_key.endsWith('A=') ? 'B' : 'A'}=`;
+      expect(verifyCheckpoint({ ...json, verifier_key: otherKey }, publicKey)).toBe(false);
       const plain = await ctx.send('GET', CHECKPOINT, undefined, ADMIN, { accept: 'text/plain' });
       expect(plain.status).toBe(200);
       expect(plain.headers['content-type']).toBe('text/plain; charset=utf-8');
@@ -92,6 +100,50 @@ export function describeCheckpointNoteTests(ctx: ConformanceContext): void {
         ok: false,
         fault: 'bad_signature',
       });
+    });
+
+    it('a note of one organization, relabelled as another’s, does not verify under the other’s verifier key', async () => {
+      const { json: acme } = await current();
+      const answer = await ctx.send(
+        'GET',
+        CHECKPOINT.replace('/acme/', '/globex/'),
+        undefined,
+        OTHER_ORG_ADMIN,
+      );
+      expect(answer.status, answer.text).toBe(200);
+      const globex = answer.json as CheckpointJson;
+      expect(globex.public_key).toBe(acme.public_key); // one audit key ...
+      const [name, hash, encoded] = globex.verifier_key.split(/\+(?=.)/, 3) as [string, string, string];
+      expect(name).toBe('latchkey.local/globex');
+      const vkeyOf = (vkey: string) =>
+        Buffer.from(vkey.slice(vkey.indexOf('+', vkey.indexOf('+') + 1) + 1), 'base64').subarray(1);
+      expect(vkeyOf(globex.verifier_key)).not.toEqual(vkeyOf(acme.verifier_key)); // ... a note key per organization
+      // Relabel: acme's text and signature under globex's key name and key hash, as Go's note.Open
+      // would look the signature up (name and hash), then check the signature over the text alone.
+      const split = acme.note.indexOf('\n\n') + 1;
+      const text = acme.note.slice(0, split);
+      const value = Buffer.from(
+        acme.note
+          .slice(split + 1)
+          .split('\n')[0]!
+          .split(' ')[2]!,
+        'base64',
+      );
+      const relabelled = `${text}\n\u2014 ${name} ${Buffer.concat([Buffer.from(hash, 'hex'), value.subarray(4)]).toString('base64')}\n`;
+      const spki = (raw: Buffer) =>
+        createPublicKey({
+          key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), raw]),
+          format: 'der',
+          type: 'spki',
+        });
+      expect(verify(null, Buffer.from(text), spki(vkeyOf(acme.verifier_key)), value.subarray(4))).toBe(true);
+      expect(verify(null, Buffer.from(text), spki(vkeyOf(globex.verifier_key)), value.subarray(4))).toBe(
+        false,
+      );
+      expect(await openCheckpoint({ note: relabelled, key: globex.verifier_key })).toMatchObject({
+        ok: false,
+      });
+      expect(encoded.startsWith('A')).toBe(true);
     });
 
     it('the owner registers witnesses; names, keys and duplicates are checked; another tenant sees nothing', async () => {
@@ -156,6 +208,30 @@ export function describeCheckpointNoteTests(ctx: ConformanceContext): void {
         404,
         'not_found',
       );
+    });
+
+    it('a witness key of small or mixed order is refused as a device key is, in either form', async () => {
+      const refusal = {
+        message:
+          'public_key is a weak Ed25519 key (small order, mixed order or a non-canonical encoding); generate a new key pair.',
+        details: [{ path: 'body.public_key', message: 'a weak Ed25519 key' }],
+      };
+      for (const hex of [...SMALL_ORDER_CANONICAL, MIXED_ORDER[0]!]) {
+        const raw = Buffer.from(hex, 'hex');
+        const name = `weak-${hex.slice(0, 8)}.example/notes`;
+        const answer = await ctx.send('POST', WITNESSES, { name, public_key: raw.toString('base64') }, ADMIN);
+        expectError(answer, 400, 'invalid_request');
+        expect((answer.json as { error: object }).error).toMatchObject(refusal);
+        const hash = createHash('sha256').update(`${name}\n`).update(Buffer.of(4)).update(raw).digest();
+        const vkey = `${name}+${hash.subarray(0, 4).toString('hex')}+${Buffer.concat([Buffer.of(4), raw]).toString('base64')}`;
+        expectError(
+          await ctx.send('POST', WITNESSES, { name, public_key: vkey }, ADMIN),
+          400,
+          'invalid_request',
+        );
+      }
+      const listed = await ctx.send('GET', WITNESSES, undefined, ADMIN);
+      expect(JSON.stringify(listed.json)).not.toContain('weak-');
     });
 
     it('keeps a registered witness’s valid cosignature of a head the log had, serves it, and refuses the rest', async () => {

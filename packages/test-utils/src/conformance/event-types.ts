@@ -13,6 +13,7 @@ import type { ConformanceContext } from './context.js';
 import { type Lab, openLab } from './delivery-lab.js';
 import { expectError } from './expect-error.js';
 import { linesOf, restoreHelpers } from './restore-helpers.js';
+import { witnessPublicKey } from './witness-public-key.js';
 
 /**
  * Every event type, and where this test finds a real one: made by the API here, or recorded by a
@@ -82,7 +83,7 @@ async function everyKind(ctx: ConformanceContext, lab: Lab): Promise<void> {
   // The device is revoked now: the push is refused and recorded.
   expect((await lab.push({ changes: [{ key: 'LATE', value: 'x' }] })).status).toBe(403);
   await ok(lab.send('GET', '/activity/export'));
-  const witness = { name: 'witness.example/w1', public_key: Buffer.alloc(32, 7).toString('base64') };
+  const witness = { name: 'witness.example/w1', public_key: witnessPublicKey(7) };
   await ok(lab.send('POST', '/activity/witnesses', witness), 201);
   await ok(lab.send('DELETE', `/activity/witnesses/${encodeURIComponent(witness.name)}`));
   const { backupOf, newOrganization, restoreLines } = restoreHelpers(ctx);

@@ -4,6 +4,7 @@
  * what must verify, so a readable but bogus one is a 422).
  */
 import { managers, ORG, type Row } from './role-table-rows.js';
+import { witnessPublicKey } from './witness-public-key.js';
 
 const WITNESSES = `${ORG}/activity/witnesses`;
 const ownerOnly = (status: number) => ({ ...managers(403), owner: status });
@@ -18,7 +19,7 @@ export const WITNESS_ROWS: Row[] = [
         'POST',
         WITNESSES,
         // A distinct key per caller, so only the role decides the answer.
-        { name: `rt.example/${w.role}`, public_key: Buffer.alloc(32, w.role.length).toString('base64') },
+        { name: `rt.example/${w.role}`, public_key: witnessPublicKey(w.role.length) },
         w.token,
       ),
   },

@@ -151,4 +151,33 @@ describe.skipIf(!GO || !X_MOD)('checkpoint notes, checked by Go', () => {
       cosignedBy: [{ name: WITNESS.name, timestamp: time }],
     });
   }, 120_000);
+
+  it('note.Open refuses one organization’s note relabelled under another’s verifier key', async () => {
+    const core = createCore({
+      auditKey: generateAuditKey().privateKeyPem,
+      checkpointOrigin: 'logs.example.com',
+    });
+    const other = 'lk_go_check_test_token_globex_000000000000';
+    await core.bootstrap({ organization: 'acme', user: 'owner', token: TOKEN });
+    await core.bootstrap({ organization: 'globex', user: 'boss', token: other });
+    const checkpointOf = async (organization: string, token: string) => {
+      const answer = await core.handle({
+        method: 'GET',
+        url: `/api/v2/organizations/${organization}/activity/checkpoint`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return JSON.parse(answer.body as string) as { note: string; verifier_key: string };
+    };
+    const acme = await checkpointOf('acme', TOKEN);
+    const globex = await checkpointOf('globex', other);
+    // acme's text and signature, under globex's key name and key hash: what note.Open looks up.
+    const [name, hash] = globex.verifier_key.split('+') as [string, string];
+    const [text, signatures] = acme.note.split('\n\n') as [string, string];
+    const value = Buffer.from(signatures.split(' ')[2]!, 'base64');
+    const relabelled = `${text}\n\n\u2014 ${name} ${Buffer.concat([Buffer.from(hash, 'hex'), value.subarray(4)]).toString('base64')}\n`;
+    const checked = go({ vkey: globex.verifier_key, notes: [globex.note, relabelled] });
+    expect(checked.opened[0]).toMatchObject({ ok: true });
+    expect(checked.opened[1]).toMatchObject({ ok: false });
+    expect(go({ vkey: acme.verifier_key, notes: [acme.note] }).opened[0]).toMatchObject({ ok: true });
+  }, 120_000);
 });

@@ -4,6 +4,7 @@
  * witnesses take. WebCrypto only, so the client entry can use it in a browser.
  */
 import { concatBytes, fromBase64, toBase64 } from './base64.js';
+import { isStrictEd25519 } from './strict-ed25519.js';
 
 /** Signature algorithm byte of a plain Ed25519 note signature. */
 export const ALG_ED25519 = 0x01;
@@ -90,13 +91,16 @@ export async function parseVerifierKey(
   return hex(hash) === hash16 ? { name, alg, publicKey, keyHash: hash } : null;
 }
 
-/** Whether `signature` is `publicKey`'s Ed25519 signature of `message` (false for any malformed input). */
+/**
+ * Whether `signature` is `publicKey`'s Ed25519 signature of `message`: false for any malformed
+ * input, a weak key, a small-order R or a non-canonical S (see `strict-ed25519.ts`).
+ */
 export async function verifyEd25519(
   publicKey: Uint8Array,
   message: Uint8Array,
   signature: Uint8Array,
 ): Promise<boolean> {
-  if (publicKey.length !== 32 || signature.length !== 64) return false;
+  if (!isStrictEd25519(publicKey, signature)) return false;
   try {
     const key = await crypto.subtle.importKey('raw', owned(publicKey), { name: 'Ed25519' }, false, [
       'verify',
