@@ -1,10 +1,12 @@
 /**
  * The C2SP note on an export's checkpoint line: the same tree head as the JSON checkpoint, signed
  * as a checkpoint note, which is what an outside tool (Go's `note.Open`) checks and what witnesses
- * cosign. A note that is there must open with the pinned audit key, be the log of the expected
- * organization, and name the tree head the JSON signs: a note swapped for another head's, or
- * edited, fails the export even when the JSON is intact. An export made before the note was added
- * has none; its JSON signature, by the same key, still covers the same head.
+ * cosign. A note that is there must open with the organization's note key (the checkpoint's
+ * `verifier_key`, which the audit key's signature of the JSON covers, checked before this; a
+ * server from before note keys signed its notes with the audit key itself), be the log of the
+ * expected organization, and name the tree head the JSON signs: a note swapped for another head's,
+ * or edited, fails the export even when the JSON is intact. An export made before the note was
+ * added has none; its JSON signature still covers the same head.
  */
 import type { Checkpoint } from '../activity/checkpoint-form.js';
 import { parseCheckpointBody } from '../activity/note/checkpoint-body.js';
@@ -41,11 +43,18 @@ export async function checkExportNote(
   if (!body.origin.endsWith(`/${organization}`)) {
     return invalid(`is of the log ${JSON.stringify(body.origin)}, not of ${JSON.stringify(organization)}`);
   }
+  const verifierKey = typeof value.verifier_key === 'string' ? value.verifier_key : null;
+  if (verifierKey !== null && verifierKey.split('+')[0] !== body.origin) {
+    return invalid(`names the log ${JSON.stringify(body.origin)}, its checkpoint another note key`);
+  }
   const opened = await openCheckpoint({
     note: note as string,
-    key: { name: body.origin, publicKey: rawKey(publicKey) },
+    key: verifierKey ?? { name: body.origin, publicKey: rawKey(publicKey) },
   });
-  if (!opened.ok) return invalid(`does not verify with the given audit key: ${opened.message}`);
+  if (!opened.ok) {
+    const by = verifierKey === null ? 'the given audit key' : 'the note key the audit key signed';
+    return invalid(`does not verify with ${by}: ${opened.message}`);
+  }
   const root = typeof value.root_hash === 'string' ? fromBase64(value.root_hash) : null;
   const sameRoot =
     root !== null &&

@@ -5,7 +5,6 @@
  * verify; and Go's `note.Open` and `tlog.CheckRecord` check a tlog-proof made from the proof answer
  * and a filtered export from the files alone and the pinned verifier key.
  */
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,7 @@ import {
   formatTlogProof,
   fromBase64,
   openCheckpoint,
+  verifyCheckpoint,
   verifyInclusion,
 } from '@latchkey/core/client';
 import { expect } from 'vitest';
@@ -40,28 +40,29 @@ interface EventProof {
   checkpoint: Noted;
 }
 
-/** The verifier key of the audit key an auditor pinned, made here from the signed-note spec. */
-function pinnedVerifierKey(publicKey: string): string {
-  const key = Buffer.concat([Buffer.of(1), Buffer.from(publicKey, 'base64url')]);
-  const hash = createHash('sha256').update(`${ORIGIN}\n`).update(key).digest().subarray(0, 4);
-  return `${ORIGIN}+${hash.toString('hex')}+${key.toString('base64')}`;
-}
-
 /** Registers the offline evidence tests. */
 export function describeOfflineEvidenceTests(ctx: ConformanceContext): void {
-  const pinned = { name: ORIGIN, publicKey: () => ctx.auditPublicKey };
+  /**
+   * The organization's note key as an auditor who pinned the audit key learns it: the checkpoint's
+   * `verifier_key`, which the audit key's signature of the checkpoint covers.
+   */
+  async function pinnedVerifierKey(): Promise<string> {
+    const response = await ctx.send('GET', `${ACTIVITY}/checkpoint`);
+    const checkpoint = response.json as Noted;
+    expect(verifyCheckpoint(checkpoint, ctx.auditPublicKey)).toBe(true);
+    expect(checkpoint.verifier_key?.split('+')[0]).toBe(ORIGIN);
+    return checkpoint.verifier_key!;
+  }
   /** The note must open with the pinned key and name exactly the JSON checkpoint's tree head. */
   async function expectNoteOf(checkpoint: Noted) {
     expect(typeof checkpoint.note).toBe('string');
-    const opened = await openCheckpoint({
-      note: checkpoint.note!,
-      key: { name: pinned.name, publicKey: pinned.publicKey() },
-    });
+    const vkey = await pinnedVerifierKey();
+    const opened = await openCheckpoint({ note: checkpoint.note!, key: vkey });
     expect(opened).toMatchObject({ ok: true, origin: ORIGIN, treeSize: checkpoint.tree_size });
     if (!opened.ok) throw new Error(opened.message);
     expect(opened.rootHash).toEqual(fromBase64(checkpoint.root_hash!));
     expect(checkpoint.tree_size).toBe(checkpoint.seq);
-    expect(checkpoint.verifier_key).toBe(pinnedVerifierKey(ctx.auditPublicKey));
+    expect(checkpoint.verifier_key).toBe(vkey);
     return opened;
   }
   const proveEvent = async (seq: number) => {
@@ -149,7 +150,7 @@ export function describeOfflineEvidenceTests(ctx: ConformanceContext): void {
             file('reordered.tlog-proof', tlogProof(event, [...proof.hashes].reverse())),
             file('resigned.tlog-proof', honest.replace(/\u2014 (\S+) \S+/, '\u2014 $1 AAAAAAAA')),
           ];
-          const vkey = pinnedVerifierKey(ctx.auditPublicKey);
+          const vkey = await pinnedVerifierKey();
           const proved = goOfflineCheck(vkey, 'tlog-proof', proofs);
           expect(proved[0], proved[0]!.error).toMatchObject({ ok: true, entries: 1, origin: ORIGIN });
           expect(proved[0]!.tree_size).toBe(proof.tree_size);
