@@ -54,6 +54,7 @@ import { describeRoleTests } from './conformance/roles.js';
 import { describeSecretVersionTests } from './conformance/secret-versions.js';
 import { describeSignatureSchemeChangeTests } from './conformance/signature-scheme-changes.js';
 import { describeSignatureSchemeTests } from './conformance/signature-schemes.js';
+import { describeSigningKeyBoundTests } from './conformance/signing-key-bounds.js';
 import { describeWellFormedTextTests } from './conformance/well-formed-text.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
 import type { StartTarget } from './http-target.js';
@@ -231,5 +232,6 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeEventTypeTests(ctx);
     describeSignatureSchemeTests(ctx);
     describeSignatureSchemeChangeTests(ctx);
+    describeSigningKeyBoundTests(ctx);
   });
 }
