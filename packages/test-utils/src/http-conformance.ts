@@ -44,6 +44,7 @@ import { describeProofTests } from './conformance/proofs.js';
 import { describePushTests } from './conformance/pushes.js';
 import { describeReceiverCredentialTests } from './conformance/receiver-credentials.js';
 import { describeReceiverCredentialBackupTests } from './conformance/receiver-credentials-backup.js';
+import { describeReceiverHandshakeTests } from './conformance/receiver-handshakes.js';
 import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
@@ -228,6 +229,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeAuditWebhookFilterTests(ctx);
     describeReceiverCredentialTests(ctx);
     describeReceiverCredentialBackupTests(ctx);
+    describeReceiverHandshakeTests(ctx);
     describeAuditWebhookReplayTests(ctx);
     describeEventTypeTests(ctx);
     describeSignatureSchemeTests(ctx);
