@@ -48,6 +48,7 @@ import { describeProofTests } from './conformance/proofs.js';
 import { describePushTests } from './conformance/pushes.js';
 import { describeReceiverCredentialTests } from './conformance/receiver-credentials.js';
 import { describeReceiverCredentialBackupTests } from './conformance/receiver-credentials-backup.js';
+import { describeReceiverHandshakeTests } from './conformance/receiver-handshakes.js';
 import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
@@ -60,6 +61,7 @@ import { describeRoleTests } from './conformance/roles.js';
 import { describeSecretVersionTests } from './conformance/secret-versions.js';
 import { describeSignatureSchemeChangeTests } from './conformance/signature-scheme-changes.js';
 import { describeSignatureSchemeTests } from './conformance/signature-schemes.js';
+import { describeSigningKeyBoundTests } from './conformance/signing-key-bounds.js';
 import { describeWebhookInputBoundTests } from './conformance/webhook-input-bounds.js';
 import { describeWellFormedTextTests } from './conformance/well-formed-text.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
@@ -246,10 +248,12 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeReceiverCredentialTests(ctx);
     describeReceiverCredentialBackupTests(ctx);
     describeWebhookInputBoundTests(ctx);
+    describeReceiverHandshakeTests(ctx);
     describeAuditWebhookReplayTests(ctx);
     describeMetricsSeriesTests(ctx);
     describeEventTypeTests(ctx);
     describeSignatureSchemeTests(ctx);
     describeSignatureSchemeChangeTests(ctx);
+    describeSigningKeyBoundTests(ctx);
   });
 }

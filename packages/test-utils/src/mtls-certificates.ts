@@ -21,6 +21,14 @@ export interface MtlsCertificates {
   client: PemPair;
   /** Issued by another CA: refused by the receiver. */
   stranger: PemPair;
+  /** Client certificates with RSA keys of the sizes asked for, by bits, issued by the receiver's CA. */
+  rsa: Record<number, PemPair>;
+}
+
+/** Options of {@link makeMtlsCertificates}. */
+export interface MtlsCertificateOptions {
+  /** RSA client keys to issue too (each costs openssl a key generation: a second or more past 4096). */
+  rsaClientBits?: readonly number[];
 }
 
 const openssl = (args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
@@ -49,13 +57,19 @@ function authority(dir: string, name: string): { key: string; cert: string } {
   return { key, cert };
 }
 
-function issue(dir: string, ca: { key: string; cert: string }, name: string, extensions: string): PemPair {
+function issue(
+  dir: string,
+  ca: { key: string; cert: string },
+  name: string,
+  extensions: string,
+  keyArgs: readonly string[] = EC,
+): PemPair {
   const key = join(dir, `${name}.key`);
   const csr = join(dir, `${name}.csr`);
   const cert = join(dir, `${name}.pem`);
   const ext = join(dir, `${name}.ext`);
   writeFileSync(ext, extensions);
-  openssl(['req', ...EC, '-keyout', key, '-out', csr, '-subj', `/CN=${name}`]);
+  openssl(['req', ...keyArgs, '-keyout', key, '-out', csr, '-subj', `/CN=${name}`]);
   openssl([
     'x509',
     '-req',
@@ -76,14 +90,26 @@ function issue(dir: string, ca: { key: string; cert: string }, name: string, ext
   return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
 }
 
-/** Writes the receiver's CA, its server certificate for `host`, and the two client certificates into `dir`. */
-export function makeMtlsCertificates(dir: string, host: string): MtlsCertificates {
+/** Writes the receiver's CA, its server certificate for `host`, and the client certificates into `dir`. */
+export function makeMtlsCertificates(
+  dir: string,
+  host: string,
+  options: MtlsCertificateOptions = {},
+): MtlsCertificates {
   const ca = authority(dir, 'receiver-ca');
   const other = authority(dir, 'other-ca');
+  const clientAuth = 'extendedKeyUsage=clientAuth\n';
+  const rsa = Object.fromEntries(
+    (options.rsaClientBits ?? []).map((bits) => [
+      bits,
+      issue(dir, ca, `latchkey-sender-rsa-${bits}`, clientAuth, ['-newkey', `rsa:${bits}`, '-nodes']),
+    ]),
+  );
   return {
     ca: readFileSync(ca.cert, 'utf8'),
     server: issue(dir, ca, 'receiver', `subjectAltName=DNS:${host}\nextendedKeyUsage=serverAuth\n`),
     client: issue(dir, ca, 'latchkey-sender', 'extendedKeyUsage=clientAuth\n'),
     stranger: issue(dir, other, 'stranger', 'extendedKeyUsage=clientAuth\n'),
+    rsa,
   };
 }

@@ -1,12 +1,14 @@
 /**
  * The webhook signing keys' part of the store conformance suite: at most one current key per
- * organization even when callers race, rotation in one step, the compare-and-set the re-encrypt
- * routine uses, a restore's deleteAll of one organization's keys, a webhook's scheme and previous
- * secret kept, and nothing of another organization.
+ * organization even when callers race, rotation in one step, a bounded rotation's count, cut and
+ * pruning (`store-signing-key-bounds.ts`), the compare-and-set the re-encrypt routine uses, a
+ * restore's deleteAll of one organization's keys, a webhook's scheme and previous secret kept, and
+ * nothing of another organization.
  */
 import type { AuditWebhook, LatchkeyStore, WebhookSigningKey } from '@latchkey/core';
 import { expect } from 'vitest';
 import { it } from './keyed.js';
+import { describeSigningKeyBoundTests } from './store-signing-key-bounds.js';
 
 export interface SigningKeyFixture {
   store: LatchkeyStore;
@@ -33,6 +35,8 @@ export function describeSigningKeyStoreTests(fixture: () => SigningKeyFixture): 
     return { store, id, orgId, key };
   }
 
+  describeSigningKeyBoundTests(organization);
+
   it('signing keys: racing ensureCurrent calls end with one current key, the same for all', async () => {
     const { store, orgId, key } = await organization();
     const answers = await Promise.all(
@@ -49,7 +53,7 @@ export function describeSigningKeyStoreTests(fixture: () => SigningKeyFixture): 
     const first = await store.webhookSigningKeys.ensureCurrent(key('first'));
     const next = key('next', T1);
     const retired = await store.webhookSigningKeys.rotate(next, T1);
-    expect(retired).toEqual({ ...first, retires_at: T1 });
+    expect(retired).toEqual({ ok: true, retired: { ...first, retires_at: T1 } });
     expect(await store.webhookSigningKeys.list(orgId)).toEqual([{ ...first, retires_at: T1 }, next]);
     expect(await store.webhookSigningKeys.organizationIds()).toContain(orgId);
     // A rotation that fails midway leaves nothing: the unit of work undoes both steps.

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createPrivateKey, generateKeyPairSync, X509Certificate } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, type KeyObject, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,11 +9,18 @@ import { inspectClientCertificate } from './client-certificate.js';
 const dir = mkdtempSync(join(tmpdir(), 'latchkey-client-cert-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A self-signed certificate and its key, made by the real openssl (`type`: rsa or ec). */
-function selfSigned(name: string, type: 'rsa' | 'ec', days = 2) {
+const ALGORITHMS = {
+  rsa: ['rsa:2048'],
+  ec: ['ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'],
+  'ec-p384': ['ec', '-pkeyopt', 'ec_paramgen_curve:secp384r1'],
+  ed25519: ['ed25519'],
+} as const;
+
+/** A self-signed certificate and its key, made by the real openssl. */
+function selfSigned(name: string, type: keyof typeof ALGORITHMS, days = 2) {
   const key = join(dir, `${name}.key`);
   const cert = join(dir, `${name}.pem`);
-  const algorithm = type === 'rsa' ? ['rsa:2048'] : ['ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'];
+  const algorithm = ALGORITHMS[type];
   execFileSync(
     'openssl',
     [
@@ -55,6 +62,32 @@ describe('a client certificate given to a webhook', () => {
       expect(createPrivateKey(inspected.value.privateKey).asymmetricKeyType).toBe(
         createPrivateKey(pair.key).asymmetricKeyType,
       );
+    }
+  });
+
+  it('takes EC P-384 and Ed25519 keys too', () => {
+    for (const type of ['ec-p384', 'ed25519'] as const) {
+      const pair = selfSigned(`sender-${type}`, type);
+      expect(inspectClientCertificate(pair.cert, pair.key, now), type).toMatchObject({ ok: true });
+    }
+  });
+
+  it('refuses keys whose handshakes cost too much or that TLS clients rarely use, naming the key', () => {
+    const pem = (key: KeyObject) => key.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const keys = {
+      'RSA of 1024 bits': generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey,
+      // Past 4096 bits each signature of a handshake grows by the cube: 16384 bits take most of a second.
+      'RSA of 4160 bits': generateKeyPairSync('rsa', { modulusLength: 4160 }).privateKey,
+      'EC on secp521r1': generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey,
+      'EC on secp256k1': generateKeyPairSync('ec', { namedCurve: 'secp256k1' }).privateKey,
+      ED448: generateKeyPairSync('ed448').privateKey,
+    };
+    for (const [named, key] of Object.entries(keys)) {
+      expect(inspectClientCertificate(ec.cert, pem(key), now), named).toEqual({
+        ok: false,
+        field: 'private_key',
+        message: `the private key is ${named}: RSA of 2048-4096 bits, EC P-256 or P-384, or Ed25519 is expected`,
+      });
     }
   });
 

@@ -1,7 +1,10 @@
 /**
  * A webhook's mTLS client certificate as given at create or PATCH: parsed with node:crypto, its key
  * checked against it, refused when it cannot work (unparsable, expired, a key that is not the
- * certificate's, an encrypted key). The key is kept as unencrypted PKCS#8 PEM, which the caller
+ * certificate's, an encrypted key) or would cost too much: every full handshake signs with the key
+ * on the sending process's thread, so only keys whose signatures are cheap are taken (RSA of
+ * 2048-4096 bits, EC P-256 or P-384, Ed25519; an RSA-16384 signature takes that thread for most of
+ * a second). The key is kept as unencrypted PKCS#8 PEM, which the caller
  * seals with the keyring: a passphrase would have to be stored beside it, sealed the same way, so
  * it would protect nothing more.
  */
@@ -58,6 +61,28 @@ function privateKey(pem: string): KeyObject | string {
   }
 }
 
+/** The client keys taken: what TLS signs with cheaply. */
+export const CLIENT_KEY_TYPES = 'RSA of 2048-4096 bits, EC P-256 or P-384, or Ed25519';
+const RSA_BITS = { min: 2048, max: 4096 };
+const CURVES: Readonly<Record<string, string>> = { prime256v1: 'P-256', secp384r1: 'P-384' };
+
+/** Why `key` is not a client key this sender presents, or null when it is. */
+function keyTypeFault(key: KeyObject): string | null {
+  const type = key.asymmetricKeyType;
+  const details = key.asymmetricKeyDetails ?? {};
+  if (type === 'ed25519') return null;
+  if (type === 'rsa' || type === 'rsa-pss') {
+    const bits = details.modulusLength ?? 0;
+    if (bits >= RSA_BITS.min && bits <= RSA_BITS.max) return null;
+    return `the private key is RSA of ${bits} bits: ${CLIENT_KEY_TYPES} is expected`;
+  }
+  if (type === 'ec' && details.namedCurve !== undefined && CURVES[details.namedCurve] !== undefined)
+    return null;
+  const named =
+    type === 'ec' ? `EC on ${details.namedCurve ?? 'an unnamed curve'}` : (type ?? 'unknown').toUpperCase();
+  return `the private key is ${named}: ${CLIENT_KEY_TYPES} is expected`;
+}
+
 /** The certificate and key accepted, or the fault that refuses them. */
 export function inspectClientCertificate(
   certificatePem: string,
@@ -72,6 +97,8 @@ export function inspectClientCertificate(
   }
   const key = privateKey(privateKeyPem);
   if (typeof key === 'string') return { ok: false, field: 'private_key', message: key };
+  const costly = keyTypeFault(key);
+  if (costly !== null) return { ok: false, field: 'private_key', message: costly };
   if (!leaf.checkPrivateKey(key)) {
     return { ok: false, field: 'private_key', message: 'the private key does not match the certificate' };
   }

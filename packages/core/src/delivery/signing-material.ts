@@ -1,8 +1,9 @@
 /**
  * What signs one attempt, opened with the keyring: the webhook's secret (`latchkey`), its secret and,
  * during a rotation's grace period, the one it replaced (`standard-webhooks`), or the organization's
- * signing keys that sign at the attempt's time (`standard-webhooks-ed25519`). A value sealed with a
- * key this keyring lacks throws its `MissingKeyError`, as the caller expects.
+ * current signing key and, during a rotation's grace period, the one it replaced
+ * (`standard-webhooks-ed25519`). A value sealed with a key this keyring lacks throws its
+ * `MissingKeyError`, as the caller expects.
  */
 import { createPrivateKey } from 'node:crypto';
 import { secretContext, signingKeyContext } from '../keyring/contexts.js';
@@ -42,6 +43,24 @@ export function keySignsAt(key: WebhookSigningKey, at: number): boolean {
   return Date.parse(key.created_at) <= at && (key.retires_at === null || Date.parse(key.retires_at) > at);
 }
 
+/**
+ * The keys that sign at `at` (ms), current first: the current key and at most one retiring key,
+ * the newest. A rotation retires every earlier key at once, so that is all there is; choosing here
+ * too keeps a delivery's cost and its header's size bounded whatever the store holds (a restore).
+ */
+export function signingKeysAt(keys: readonly WebhookSigningKey[], at: number): WebhookSigningKey[] {
+  const signing = keys.filter((key) => keySignsAt(key, at));
+  const newest = (list: WebhookSigningKey[]) =>
+    list.reduce<WebhookSigningKey | null>(
+      (best, key) =>
+        best === null || Date.parse(key.created_at) >= Date.parse(best.created_at) ? key : best,
+      null,
+    );
+  const current = newest(signing.filter((key) => key.retires_at === null));
+  const retiring = newest(signing.filter((key) => key.retires_at !== null));
+  return [current, retiring].filter((key): key is WebhookSigningKey => key !== null);
+}
+
 /** The signing material of `webhook` at the services' time. */
 export async function signingMaterial(
   services: MaterialServices,
@@ -50,9 +69,9 @@ export async function signingMaterial(
   const scheme = webhook.signature_scheme ?? 'latchkey';
   if (scheme === 'standard-webhooks-ed25519') {
     if (!services.store) throw new Error('signing with the organization keys needs the store');
-    const at = services.now();
-    const keys = (await services.store.webhookSigningKeys.list(webhook.organization_id)).filter((key) =>
-      keySignsAt(key, at),
+    const keys = signingKeysAt(
+      await services.store.webhookSigningKeys.list(webhook.organization_id),
+      services.now(),
     );
     if (keys.length === 0) throw new Error('the organization has no webhook signing key');
     const privateKeys = keys.map((key) =>

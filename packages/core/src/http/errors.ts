@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   backup_invalid: 422,
   cosignature_invalid: 422,
   if_version_required: 428,
+  rate_limited: 429,
   request_header_fields_too_large: 431,
   internal_error: 500,
   service_unavailable: 503,

@@ -15,12 +15,13 @@ const ALLOW_HEADER = {
   Allow: { description: 'The methods this path accepts', schema: { type: 'string' } },
 };
 
-// A 503 comes with Retry-After: the seconds after which the store is worth trying again.
+// A 429 and a 503 come with Retry-After: the seconds after which trying again is worth it.
 const RETRY_AFTER_HEADER = {
   'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'string' } },
 };
 const STATUS_HEADERS: Record<string, Record<string, unknown>> = {
   '405': ALLOW_HEADER,
+  '429': RETRY_AFTER_HEADER,
   '503': RETRY_AFTER_HEADER,
 };
 

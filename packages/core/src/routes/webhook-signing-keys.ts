@@ -2,12 +2,18 @@
  * The organization's webhook signing keys (`standard-webhooks-ed25519`): `GET` publishes the public
  * keys that sign now to any member (receivers verify with them, they are not secret); `rotate`
  * (owner/admin) makes a new current key, which signs at once beside the old one; the old one keeps
- * signing for 24 h, then retires. Recorded as `audit_webhook_signing_key_rotated`.
+ * signing for 24 h, then retires (a key still retiring from an earlier rotation retires at once).
+ * Recorded as `audit_webhook_signing_key_rotated`. Rotations are rate-limited per organization.
  */
-import { publishedKeys, rotateSigningKey } from '../delivery/signing-keys.js';
+import {
+  MAX_SIGNING_KEYS_PER_DAY,
+  MAX_STORED_SIGNING_KEYS,
+  publishedKeys,
+  rotateSigningKey,
+} from '../delivery/signing-keys.js';
 import { SigningKeysResponse } from '../schemas/signature-schemes.js';
 import { keyringOf } from './audit-webhooks.js';
-import { answers } from './docs.js';
+import { answers, error } from './docs.js';
 import { WEBHOOKS } from './paths.js';
 import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
@@ -35,9 +41,12 @@ export const webhookSigningKeyRoutes = [
     path: `${SIGNING_KEYS}/rotate`,
     permission: 'audit_webhooks:manage',
     operationId: 'rotateWebhookSigningKey',
-    summary:
-      'Make a new signing key: published and signing at once beside the current one, which keeps signing for 24 h and then retires.',
-    responses: answers(200, 'Rotated', SigningKeysResponse),
+    summary: `Make a new signing key: published and signing at once beside the current one, which keeps signing for 24 h and then retires; a key still retiring from an earlier rotation retires at once. At most ${MAX_SIGNING_KEYS_PER_DAY} keys are made per organization in any 24 h; the ${MAX_STORED_SIGNING_KEYS} newest are kept, older retired ones deleted.`,
+    responses: answers(200, 'Rotated', SigningKeysResponse, {
+      429: error(
+        `rate_limited: the organization made ${MAX_SIGNING_KEYS_PER_DAY} signing keys in the last 24 h; Retry-After says when the next rotation is allowed`,
+      ),
+    }),
     async handler(ctx) {
       const keyring = keyringOf(ctx);
       await recordChange(

@@ -53,5 +53,9 @@ export type {
 } from './ports/secrets.js';
 export type { LatchkeyStore, StoreStatus, StoreTransaction } from './ports/store.js';
 export type { TokenRepository } from './ports/tokens.js';
-export type { WebhookSigningKeyRepository } from './ports/webhook-signing-keys.js';
+export type {
+  RotationBounds,
+  RotationOutcome,
+  WebhookSigningKeyRepository,
+} from './ports/webhook-signing-keys.js';
 export type { Cosignature, Witness, WitnessAddResult, WitnessRepository } from './ports/witnesses.js';

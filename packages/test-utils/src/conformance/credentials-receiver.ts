@@ -1,11 +1,16 @@
 /**
  * A receiver that demands credentials, as SIEM intakes do: HTTPS on loopback with its own CA,
  * `requestCert` and `rejectUnauthorized` (a connection without a client certificate its CA issued
- * fails the TLS handshake), and a 401 for a request without the right `X-Api-Key`. A delivery
+ * fails the TLS handshake), and a 401 for a request without the right `X-Api-Key`. Asked for full
+ * handshakes it refuses session resumption (no tickets, no session cache) and closes every
+ * connection after its answer, so each delivery costs the sender a handshake signed with its key,
+ * as some intakes behind load balancers do. A delivery
  * engine sends to it through the production transport, pinned to loopback; deliveries owed to other
  * webhooks of the suite's store are answered without any network, so nothing a later test reads
  * changes.
  */
+
+import { constants } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +18,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { createDeliveryEngine, createUndiciTransport, parseAllowHosts } from '@latchkey/core/webhooks';
-import { type MtlsCertificates, makeMtlsCertificates } from '../mtls-certificates.js';
+import {
+  type MtlsCertificateOptions,
+  type MtlsCertificates,
+  makeMtlsCertificates,
+} from '../mtls-certificates.js';
 import type { ConformanceContext } from './context.js';
 import { PUBLIC_HOST } from './fake-network.js';
 
@@ -37,6 +46,8 @@ export interface CredentialsReceiver {
   /** The API key it demands. */
   apiKey: string;
   arrivals: Arrival[];
+  /** TLS handshakes the receiver completed, and how many of them resumed a session. */
+  handshakes: { full: number; resumed: number };
   /** Runs the engine until nothing is due. */
   drain(): Promise<void>;
   close(): Promise<void>;
@@ -50,10 +61,20 @@ const answered = async () => ({
   retryAfterSeconds: null,
 });
 
+/** Options of {@link startCredentialsReceiver}. */
+export interface CredentialsReceiverOptions extends MtlsCertificateOptions {
+  /** Refuse session resumption and close each connection after its answer. */
+  fullHandshakes?: boolean;
+}
+
 /** Starts the receiver and an engine over the suite's store. */
-export async function startCredentialsReceiver(ctx: ConformanceContext): Promise<CredentialsReceiver> {
+export async function startCredentialsReceiver(
+  ctx: ConformanceContext,
+  options: CredentialsReceiverOptions = {},
+): Promise<CredentialsReceiver> {
   const dir = mkdtempSync(join(tmpdir(), 'latchkey-mtls-'));
-  const certificates = makeMtlsCertificates(dir, PUBLIC_HOST);
+  const certificates = makeMtlsCertificates(dir, PUBLIC_HOST, options);
+  const handshakes = { full: 0, resumed: 0 };
   const apiKey = `lk-intake-${Math.random().toString(36).slice(2)}-${Date.now()}`;
   const arrivals: Arrival[] = [];
   const server: Server = createServer(
@@ -63,6 +84,10 @@ export async function startCredentialsReceiver(ctx: ConformanceContext): Promise
       ca: certificates.ca,
       requestCert: true,
       rejectUnauthorized: true,
+      ...(options.fullHandshakes
+        ? // No tickets, and no cache of sessions to resume by id.
+          { secureOptions: constants.SSL_OP_NO_TICKET, sessionTimeout: 0 }
+        : {}),
     },
     (request, response) => {
       const chunks: Buffer[] = [];
@@ -81,10 +106,14 @@ export async function startCredentialsReceiver(ctx: ConformanceContext): Promise
             Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
           ),
         });
-        response.writeHead(status).end();
+        response.writeHead(status, options.fullHandshakes ? { connection: 'close' } : {}).end();
       });
     },
   );
+  server.on('secureConnection', (socket: TLSSocket) => {
+    if (socket.isSessionReused()) handshakes.resumed++;
+    else handshakes.full++;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const origin = `https://${PUBLIC_HOST}:${port}`;
@@ -108,6 +137,7 @@ export async function startCredentialsReceiver(ctx: ConformanceContext): Promise
     origin,
     apiKey,
     arrivals,
+    handshakes,
     async drain() {
       for (let round = 0; round < 200 && (await engine.runOnce()) > 0; round++);
     },

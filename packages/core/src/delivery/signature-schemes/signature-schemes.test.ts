@@ -1,13 +1,13 @@
 import { createWebhookVerifier } from '@latchkey/webhook-verifier';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { secretContext } from '../../keyring/contexts.js';
+import { secretContext, signingKeyContext } from '../../keyring/contexts.js';
 import { generateKeyringKey, parseKeyring, seal, sealedKeyId } from '../../keyring/keyring.js';
 import { createMemoryStore } from '../../store/memory/index.js';
 import { newSigningSecret, signEventJson } from '../signing.js';
 import { ensureSigningKey, ROTATION_GRACE_MS, rotateSigningKey } from '../signing-keys.js';
 import { signingMaterial } from '../signing-material.js';
-import { newStandardSecret, signForScheme } from './index.js';
+import { newSigningKeyPair, newStandardSecret, signForScheme } from './index.js';
 
 const NOW = 1_795_000_000;
 const keyring = parseKeyring(`k1:${generateKeyringKey()}`);
@@ -113,5 +113,43 @@ describe('signingMaterial, on an injected clock', () => {
     };
     expect(await verdicts(T + ROTATION_GRACE_MS - 1_000)).toEqual([true, true]);
     expect(await verdicts(T + ROTATION_GRACE_MS)).toEqual([false, true]);
+  });
+
+  it('ed25519: of many keys a store holds signing (a restore), the current one and the newest retiring one sign', async () => {
+    const store = createMemoryStore();
+    await store.organizations.create({ id: 'org_3', slug: 'o3', name: 'O', created_at: at(0) });
+    const key = (n: number, retiresAt: string | null) => {
+      const pair = newSigningKeyPair();
+      const keyId = `whk_${n}`;
+      return {
+        id: keyId,
+        organization_id: 'org_3',
+        public_key: pair.publicKey,
+        private_key_sealed: seal(keyring, pair.privateKey, signingKeyContext(keyId)),
+        created_at: at(T - (100 - n) * 1000),
+        retires_at: retiresAt,
+      };
+    };
+    const retiring = Array.from({ length: 40 }, (_, n) => key(n, at(T + ROTATION_GRACE_MS)));
+    const current = key(50, null);
+    await store.webhookSigningKeys.insertMany([...retiring, current]);
+    const webhook = {
+      id,
+      organization_id: 'org_3',
+      name: 'w',
+      url: 'https://x.example',
+      secret_sealed: '',
+      signature_scheme: 'standard-webhooks-ed25519' as const,
+    };
+    const material = await signingMaterial({ keyring, store, now: () => T }, webhook);
+    const signed = signForScheme(material, '{"id":"evt_5"}', 'evt_5', Math.floor(T / 1000));
+    expect(signed.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    const verifies = (publicKey: string) =>
+      createWebhookVerifier({ publicKey, now: () => T })
+        .safeVerify(signed.body, signed.headers)
+        .then((r) => r.ok);
+    expect(await verifies(current.public_key)).toBe(true);
+    expect(await verifies(retiring.at(-1)!.public_key)).toBe(true);
+    expect(await verifies(retiring[0]!.public_key)).toBe(false);
   });
 });
