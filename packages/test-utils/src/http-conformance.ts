@@ -47,6 +47,7 @@ import { describeReceiverCredentialBackupTests } from './conformance/receiver-cr
 import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
+import { describeRestoreNeighbourTests } from './conformance/restore-neighbours.js';
 import { describeRestoreRuleTests } from './conformance/restore-rules.js';
 import { describeRestoreTreeTests } from './conformance/restore-tree.js';
 import { describeRoleTableTests } from './conformance/role-table.js';
@@ -213,6 +214,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeRestoreLimitTests(ctx);
     describeRestoreRuleTests(ctx);
     describeRestoreTreeTests(ctx);
+    describeRestoreNeighbourTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeCheckpointNoteTests(ctx);

@@ -51,6 +51,7 @@ export async function pgliteDriver(source: string | PGlite | PgliteDriverOptions
   const direct = wrap(db);
   return {
     name: 'pglite',
+    serial: true,
     query: (text, params) => direct.query(text, params),
     transaction: (fn) => withRetries(() => translated(() => db.transaction((tx) => fn(wrap(tx))))),
     async listen(channel, onNotify) {

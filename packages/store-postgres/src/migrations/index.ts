@@ -18,6 +18,7 @@ import { pendingEvents } from './0016-pending-events.js';
 import { versionRowsLockNothing } from './0017-version-rows-lock-nothing.js';
 import { dueDeliveriesInOrder } from './0018-due-deliveries-in-order.js';
 import { countedLeases } from './0019-counted-leases.js';
+import { restoresInSteps } from './0020-restores-in-steps.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   versionRowsLockNothing,
   dueDeliveriesInOrder,
   countedLeases,
+  restoresInSteps,
 ];

@@ -22,7 +22,8 @@ export function sqlRestores(db: Runner, t: Tables): RestoreRepository {
   return {
     async begin(session, now) {
       return db.atomic(async (q) => {
-        await q.query(`DELETE FROM ${t.restoreSessions} WHERE expires_at <= $1`, [now]);
+        // A restore being applied is left to end, however long it has been open.
+        await q.query(`DELETE FROM ${t.restoreSessions} WHERE expires_at <= $1 AND NOT applying`, [now]);
         // One per organization (a unique index): of two begins at once, the second waits for the
         // first to commit, inserts nothing, and reads the first's session.
         const sessions = recordTable(q, t.restoreSessions, SESSION);
@@ -34,6 +35,13 @@ export function sqlRestores(db: Runner, t: Tables): RestoreRepository {
     get: (organizationId, id, now) =>
       recordTable(db, t.restoreSessions, SESSION).find(
         'id = $1 AND organization_id = $2 AND expires_at > $3 FOR UPDATE',
+        [id, organizationId, now],
+      ),
+    // One UPDATE: of two claims at once, the second waits for the first's row and then matches nothing.
+    claim: (organizationId, id, now) =>
+      recordTable(db, t.restoreSessions, SESSION).update(
+        'applying = true',
+        'id = $1 AND organization_id = $2 AND expires_at > $3 AND NOT applying',
         [id, organizationId, now],
       ),
     async end(sessionId) {

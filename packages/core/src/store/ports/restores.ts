@@ -68,6 +68,14 @@ export interface RestoreRepository {
    * store's outside view waits for running transactions by returning a promise, not an iterable.
    */
   parts(sessionId: string): AsyncIterable<string>;
+  /**
+   * Marks the session as being applied in steps (see `LatchkeyStore.serialTransactions`) and
+   * answers it; null when it is gone, expired or already marked. One check-and-set. A marked
+   * session is left by `begin`'s sweep of expired ones, and a SQL store that opens on one finds a
+   * restore its process did not finish: it empties the organization (the restorer stays its owner)
+   * and drops the session.
+   */
+  claim(organizationId: string, id: string, now: string): Promise<RestoreSession | null>;
   /** Drops the session and its parts (nothing when it is already gone). */
   end(sessionId: string): Promise<void>;
   /**
