@@ -1,5 +1,5 @@
 /**
- * A long restore gives the event loop back every few milliseconds. Its passes read, parse and
+ * A long restore gives the event loop back every two milliseconds. Its passes read, parse and
  * check item after item with no I/O between them on the memory store (the parts are in memory), and
  * awaiting an async iterator only runs microtasks: without this, other requests of the process
  * would wait for whole seconds of parsing, however short the store's transactions.
@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 
 /** Longest stretch of work between two turns of the event loop, in milliseconds. */
-const SLICE_MS = 5;
+const SLICE_MS = 2;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

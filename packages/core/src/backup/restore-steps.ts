@@ -17,6 +17,7 @@ import {
   replacedChain,
   writeRestore,
 } from './restore-apply.js';
+import { STEP_BATCH } from './restore-writer.js';
 import { restoringIn } from './restoring.js';
 
 /**
@@ -31,6 +32,7 @@ export async function applyRestoreInSteps(
   gone: () => Error,
 ): Promise<RestoreResult> {
   const { session, organizationId } = input;
+  const steps = { ...input, batch: STEP_BATCH };
   const restoring = restoringIn(store);
   if (restoring.has(organizationId)) throw gone();
   restoring.add(organizationId);
@@ -41,7 +43,7 @@ export async function applyRestoreInSteps(
     const replaced = await replacedChain(store, input);
     await store.restores.clearOrganization(organizationId);
     try {
-      await writeRestore(store, input, plan);
+      await writeRestore(store, steps, plan);
       return await store.transaction((tx) => finishRestore(tx, input, plan, replaced));
     } catch (error) {
       await store.restores.clearOrganization(organizationId);

@@ -1,8 +1,9 @@
 /**
  * Item: nothing one organization restores slows another. A restore of a large backup (tens of
  * thousands of versions, seconds of work on any store) runs while another organization's requests
- * (who am I, a read of its secrets, a push) start every few milliseconds, whether or not the ones
- * before have answered; their p99 stays under 100 ms, and the restore still comes back whole.
+ * (who am I, a read of its secrets, a push) start every 10 milliseconds, whether or not the ones
+ * before have answered; their p99 stays under 100 ms, and the restore still comes back whole. Where
+ * the store runs a restore in steps, the restoring organization answers 503 until it ends.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,17 +11,14 @@ import { expect } from 'vitest';
 import type { TargetResponse } from '../http-target.js';
 import { describe, it } from '../keyed.js';
 import { ADMIN, type ConformanceContext, ENV_PATH } from './context.js';
-import { contentOf, type Line, linesOf, manifestOf, restoreHelpers } from './restore-helpers.js';
+import { LARGE_KEYS, LARGE_VERSIONS, partsOf, withLargeHistory } from './large-backup.js';
+import { contentOf, linesOf, manifestOf, restoreHelpers } from './restore-helpers.js';
 
-/** Versions in the large backup: about 15 MB, seconds of work on every store. */
-const VERSIONS = 60_000;
-/** Keys they are spread over; each keeps the values of its newest versions, as a server does. */
-const KEYS = 60;
-const KEPT = 10;
-/** Raw bytes per part: well within the body limit once sent as a JSON string. */
-const PART_BYTES = 512 * 1024;
-/** A probe of the other organization starts this often. */
-const EVERY_MS = 5;
+/**
+ * A probe of the other organization starts this often: a steady load (about 100 requests a second)
+ * that a shared test machine serves well within the bound when no restore holds it.
+ */
+const EVERY_MS = 10;
 
 /** The `q` quantile of `values` (nearest rank). */
 export function quantile(values: readonly number[], q: number): number {
@@ -28,71 +26,16 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
 }
 
-/** `lines` (a fresh organization's backup) with a project, an environment and a long history. */
-function withLargeHistory(lines: Line[]): Line[] {
-  const at = '2026-11-01T00:00:00.000Z';
-  const records: Line[] = [
-    { kind: 'project', id: 'prj_noisy000000000000000001', slug: 'big', name: 'big', created_at: at },
-    {
-      kind: 'environment',
-      id: 'env_noisy000000000000000001',
-      project: 'big',
-      slug: 'prod',
-      require_strict_conflict_mode: false,
-      created_at: at,
-    },
-  ];
-  const perKey = VERSIONS / KEYS;
-  const where = { project: 'big', environment: 'prod' };
-  for (let k = 0; k < KEYS; k++) {
-    const key = `KEY_${k}`;
-    records.push({
-      kind: 'secret',
-      ...where,
-      key,
-      value: `${key} v${perKey}`,
-      version: perKey,
-      updated_at: at,
-    });
-    for (let version = 1; version <= perKey; version++) {
-      records.push({
-        kind: 'secret_version',
-        ...where,
-        key,
-        version,
-        deleted: false,
-        ...(version > perKey - KEPT ? { value: `${key} v${version}` } : {}),
-        occurred_at: at,
-        actor: { type: 'user', id: 'admin' },
-        device_id: null,
-        event_id: `evt_history_${k}_${version}`,
-      });
-    }
-  }
-  // Records go between the header and the members (the reader's order), the chain is untouched.
-  const members = lines.findIndex((l) => l.kind === 'member' || l.kind === 'events');
-  return [...lines.slice(0, members), ...records, ...lines.slice(members)];
-}
-
-/** Content in parts of whole lines, each about `PART_BYTES`. */
-function parts(content: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  while (start < content.length) {
-    const cut = content.indexOf('\n', Math.min(content.length - 1, start + PART_BYTES));
-    const end = cut === -1 ? content.length : cut + 1;
-    out.push(content.slice(start, end));
-    start = end;
-  }
-  return out;
-}
-
 /** Registers the test. */
 export function describeRestoreNeighbourTests(ctx: ConformanceContext): void {
   const { backupOf, newOrganization } = restoreHelpers(ctx);
 
-  /** Starts `probes` in turn every `EVERY_MS` until `work` settles; the latency of each, in ms. */
-  async function sampleWhile(work: Promise<unknown>, probes: (() => Promise<TargetResponse>)[]) {
+  /** Starts `probes` in turn every `everyMs` until `work` settles; the latency of each, in ms. */
+  async function sampleWhile(
+    work: Promise<unknown>,
+    probes: (() => Promise<TargetResponse>)[],
+    everyMs = EVERY_MS,
+  ) {
     const latencies: number[] = [];
     const statuses = new Map<number, number>();
     const answered: Promise<void>[] = [];
@@ -108,7 +51,7 @@ export function describeRestoreNeighbourTests(ctx: ConformanceContext): void {
           statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         }),
       );
-      await sleep(EVERY_MS);
+      await sleep(everyMs);
     }
     await Promise.all(answered);
     return { latencies, statuses };
@@ -124,7 +67,7 @@ export function describeRestoreNeighbourTests(ctx: ConformanceContext): void {
       const begun = await ctx.send('POST', `${base}`, { manifest, force: true }, token);
       expect(begun.status).toBe(201);
       const { id } = begun.json as { id: string };
-      for (const [i, data] of parts(content).entries()) {
+      for (const [i, data] of partsOf(content).entries()) {
         expect((await ctx.send('PUT', `${base}/${id}/parts/${i}`, { data }, token)).status).toBe(200);
       }
 
@@ -135,22 +78,29 @@ export function describeRestoreNeighbourTests(ctx: ConformanceContext): void {
       ];
       const started = performance.now();
       const commit = ctx.send('POST', `${base}/${id}/commit`, undefined, token);
+      // The restoring organization itself, now and then: never its content half written.
+      const own = sampleWhile(commit, [() => ctx.send('GET', '/api/v2/me', undefined, token)], 50);
       const { latencies, statuses } = await sampleWhile(commit, probes);
       const took = performance.now() - started;
       const answer = await commit;
+      const ownStatuses = [...(await own).statuses.keys()];
 
       const p99 = quantile(latencies, 0.99);
       console.info(
-        `restore of ${VERSIONS} versions took ${Math.round(took)} ms; ${latencies.length} requests of another organization meanwhile: p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`,
+        `restore of ${LARGE_VERSIONS} versions took ${Math.round(took)} ms; ${latencies.length} requests of another organization meanwhile: p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`,
       );
       expect(answer.status).toBe(200);
       expect((answer.json as { restored: { secret_version: number } }).restored.secret_version).toBe(
-        VERSIONS,
+        LARGE_VERSIONS,
       );
       // Enough requests to make a p99, every one answered as it would be with no restore running.
       expect(latencies.length).toBeGreaterThanOrEqual(100);
       expect([...statuses.keys()]).toEqual([200]);
       expect(p99).toBeLessThan(100);
+      // Where the restore runs in steps, its organization answers 503 until it ends; elsewhere it
+      // is one transaction, and the organization is seen before it or after it.
+      expect(ownStatuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+      if (ctx.core.store.serialTransactions) expect(ownStatuses).toContain(503);
 
       // The restored organization holds the backup's keys and every version of their history.
       const restored = await ctx.send(
@@ -162,14 +112,14 @@ export function describeRestoreNeighbourTests(ctx: ConformanceContext): void {
       expect(restored.status).toBe(200);
       const secrets = (restored.json as { secrets: { key: string; value: string; version: number }[] })
         .secrets;
-      const perKey = VERSIONS / KEYS;
-      expect(secrets).toHaveLength(KEYS);
+      const perKey = LARGE_VERSIONS / LARGE_KEYS;
+      expect(secrets).toHaveLength(LARGE_KEYS);
       expect(secrets.find((s) => s.key === 'KEY_7')).toMatchObject({
         value: `KEY_7 v${perKey}`,
         version: perKey,
       });
       const again = await backupOf('noisy-big', token);
-      expect(again.match(/"kind":"secret_version"/g)).toHaveLength(VERSIONS);
+      expect(again.match(/"kind":"secret_version"/g)).toHaveLength(LARGE_VERSIONS);
     }, 120_000);
   });
 }
