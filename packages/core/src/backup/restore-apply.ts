@@ -5,6 +5,7 @@
  * organization's content is replaced and a second pass writes it, checking the SHA-256 again so
  * that content changed in between undoes the whole, and the root of the tree the store grew. Secret values and signing secrets are sealed with this server's keyring; ids are kept
  * unless another organization holds them. The restorer stays an owner whatever the backup says.
+ * Its steps are exported for `restore-steps.ts`, which runs them without one long transaction.
  */
 import type { ChainHead } from '../activity/chain.js';
 import { LatchkeyError } from '../http/errors.js';

@@ -1,6 +1,7 @@
 /**
  * The second pass of a restore: writes each record of the backup, in order, inside the restore's
- * transaction; secrets, versions and events in batches. Secret values (heads and kept versions) and
+ * transaction (or, for a restore in steps, each write a step of its own); secrets, versions and
+ * events in batches. Secret values (heads and kept versions) and
  * signing secrets are sealed with this server's keyring, bound to the ids they get here.
  */
 
