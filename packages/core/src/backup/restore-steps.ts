@@ -41,12 +41,12 @@ export async function applyRestoreInSteps(
     if (!(await store.restores.claim(organizationId, session.id, input.at))) throw gone();
     const plan = await checkRestore(store, input);
     const replaced = await replacedChain(store, input);
-    await store.restores.clearOrganization(organizationId);
+    await store.restores.clearOrganization(organizationId, { inSteps: true });
     try {
       await writeRestore(store, steps, plan);
       return await store.transaction((tx) => finishRestore(tx, input, plan, replaced));
     } catch (error) {
-      await store.restores.clearOrganization(organizationId);
+      await store.restores.clearOrganization(organizationId, { inSteps: true });
       await store.members.create({
         organization_id: organizationId,
         user: input.user,

@@ -4,6 +4,7 @@ import { recordTable } from '../record-table.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { sqlRestoreWrites } from './restores/bulk-writes.js';
+import { deleteBulkInChunks } from './restores/clear-in-steps.js';
 import { clearOrganization } from './restores/clear-organization.js';
 import { sqlRestoreParts } from './restores/parts.js';
 
@@ -47,7 +48,10 @@ export function sqlRestores(db: Runner, t: Tables): RestoreRepository {
     async end(sessionId) {
       await db.query(`DELETE FROM ${t.restoreSessions} WHERE id = $1`, [sessionId]);
     },
-    clearOrganization: (organizationId) => db.atomic((q) => clearOrganization(q, t, organizationId)),
+    async clearOrganization(organizationId, options) {
+      if (options?.inSteps) await deleteBulkInChunks(db, t, organizationId);
+      await db.atomic((q) => clearOrganization(q, t, organizationId));
+    },
     ...sqlRestoreParts(db, t),
     ...sqlRestoreWrites(db, t),
   };

@@ -81,9 +81,11 @@ export interface RestoreRepository {
   /**
    * Removes the organization's content: projects, environments, secrets, members, devices, audit
    * webhooks with their deliveries, attempts and metrics, and the activity chain. The organization
-   * itself and its API tokens stay.
+   * itself and its API tokens stay. With `inSteps` (a restore in steps, its organization unavailable
+   * meanwhile and emptied by a restart), a store may first delete the largest parts a chunk per
+   * statement, each its own step, so that no one statement holds a serial store for long.
    */
-  clearOrganization(organizationId: string): Promise<void>;
+  clearOrganization(organizationId: string, options?: { inSteps?: boolean }): Promise<void>;
   /** Which of `ids` are already used by a record of that kind (of any organization). */
   takenIds(kind: RestoredIdKind, ids: readonly string[]): Promise<Set<string>>;
   /** Writes keys as given (versions included; a null value is a tombstone), into environments emptied by `clearOrganization`. */
