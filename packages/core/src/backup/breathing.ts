@@ -9,6 +9,9 @@ import { performance } from 'node:perf_hooks';
 /** Longest stretch of work between two turns of the event loop, in milliseconds. */
 const SLICE_MS = 2;
 
+// `setImmediate`, after the loop has polled for I/O: requests waiting on the network or the
+// database go first. (A timer instead, idling the thread a moment each turn, raised the p99 of
+// other organizations' requests on PostgreSQL several-fold in a trial.)
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** `items` as they come, with a turn of the event loop whenever `SLICE_MS` have passed since the last. */

@@ -8,7 +8,8 @@ import { applyRestoreInSteps } from './restore-steps.js';
 /**
  * Applies the caller's staged restore `id` (see `applyRestore`) in one transaction, which records
  * it with the event `caller.event` makes; on a store with `serialTransactions`, in short steps
- * (`applyRestoreInSteps`), the organization unavailable meanwhile. A commit that fails writes nothing and drops the staged
+ * (`applyRestoreInSteps`), the organization unavailable meanwhile. A commit that fails writes
+ * nothing (in steps, past the first pass, it leaves the organization empty) and drops the staged
  * restore: the client begins again.
  */
 export async function commitRestore(

@@ -64,8 +64,8 @@ export interface RestoreRepository {
   /** How many parts the session holds and the highest index, to check they are 0…n-1. */
   partStats(sessionId: string): Promise<{ count: number; maxIndex: number }>;
   /**
-   * The parts in ascending index, read a few at a time. Call it on a transaction's view: the memory
-   * store's outside view waits for running transactions by returning a promise, not an iterable.
+   * The parts in ascending index, read a few at a time; on a transaction's view, or outside one
+   * (a restore in steps), where the memory store waits for a running transaction before the first.
    */
   parts(sessionId: string): AsyncIterable<string>;
   /**
