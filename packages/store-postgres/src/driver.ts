@@ -96,6 +96,11 @@ export interface SqlDriver extends SqlQueryable {
    * database, until the returned function is called. A lost connection is re-established.
    */
   listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * Optional: true when the engine has one connection (PGlite), so a transaction holds every other
+   * caller until it ends; the store then says so (`serialTransactions`) and restores run in steps.
+   */
+  readonly serial?: boolean;
   /** Waits for running queries, then releases every connection (or closes the embedded database). */
   close(): Promise<void>;
 }

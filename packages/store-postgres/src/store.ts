@@ -23,6 +23,7 @@ import { sqlWitnesses } from './repositories/witnesses.js';
 import { driverRunner, type Runner, transactionRunner } from './runner.js';
 import { deliveriesChannel, type Tables, tablesOf } from './schema-name.js';
 import { backfillTrees } from './tree-backfill.js';
+import { dropUnfinishedRestores } from './unfinished-restores.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -120,6 +121,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const runner = driverRunner(driver);
   // Events a process left pending when it died between a push's commit and its seal.
   if (options.migrate !== false) await sealEveryPending(sealRunner(driver), tables);
+  // Restores a process began in steps and did not end: their organizations are emptied. Only one
+  // process opens a serial engine (PGlite's data directory), so none of them is still running.
+  if (driver.serial && options.migrate !== false) await dropUnfinishedRestores(driver, tables);
   const sweep = sealSweep(sealRunner(driver), tables, options.sealSweepMs ?? 5000);
   const transactionMakers = makers(tables);
   return {
@@ -127,6 +131,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...repositories(runner, tables, driver, new SealedHeads()),
     migrations: report,
     schema: tables.schema,
+    ...(driver.serial ? { serialTransactions: true } : {}),
     transaction: (fn) =>
       driver.transaction((tx) => fn(lazyRepositories(transactionRunner(tx), transactionMakers))),
     ...(driver.listen

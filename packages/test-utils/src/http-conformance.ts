@@ -52,6 +52,7 @@ import { describeReceiverHandshakeTests } from './conformance/receiver-handshake
 import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
+import { describeRestoreNeighbourTests } from './conformance/restore-neighbours.js';
 import { describeRestoreRuleTests } from './conformance/restore-rules.js';
 import { describeRestoreSigningKeyTests } from './conformance/restore-signing-keys.js';
 import { describeRestoreTreeTests } from './conformance/restore-tree.js';
@@ -232,6 +233,7 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeRestoreTreeTests(ctx);
     describeRestoreVersionTests(ctx);
     describeRestoreSigningKeyTests(ctx);
+    describeRestoreNeighbourTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeCheckpointNoteTests(ctx);

@@ -4,7 +4,9 @@
  * example server the example tests. Starting an example server and making a loopback certificate,
  * free of vitest, are the subpaths `@latchkey/test-utils/spawn` and `…/loopback-certificate`.
  */
+export { LARGE_VERSIONS, partsOf, withLargeHistory } from './conformance/large-backup.js';
 export { manifestOf } from './conformance/restore.js';
+export { contentOf, linesOf } from './conformance/restore-helpers.js';
 export { describeExample } from './example-servers/describe-example.js';
 export { describeWebhookDeliveries } from './example-servers/webhook-deliveries.js';
 export { type GoOfflineVerdict, goOfflineCheck, goOfflineMissing } from './go-offline-check.js';

@@ -2,7 +2,8 @@
  * The staged restore part of the store conformance suite: one open session per organization (of two
  * begins at once, one stores its session and the other is answered with it; an expired one does not
  * count), parts whose sizes never add up past the limit even when sent at once (a part sent again
- * replaces its size), and `end` dropping the session with every part.
+ * replaces its size), `end` dropping the session with every part, and `claim` marking a session
+ * being applied once, which the sweep of expired sessions then leaves.
  */
 import { emptyBackupCounts, type LatchkeyStore } from '@latchkey/core';
 import type { RestoreSession } from '@latchkey/core/store';
@@ -96,5 +97,32 @@ export function describeRestoreStoreTests(fixture: () => RestoreStoreFixture): v
     expect(await store.restores.get(orgId, open.id, T0)).toBeNull();
     expect(await store.restores.putPart(open.id, 0, 'a', 1, 10)).toBeNull();
     await store.restores.end(open.id);
+  });
+
+  it('restores: a claim marks a session once, and an expired claimed session outlives the sweep of expired ones', async () => {
+    const { store, id } = fixture();
+    const orgId = await organization();
+    const open = session(orgId, id('rst'));
+    expect(await store.restores.begin(open, T0)).toBeNull();
+    expect(await store.restores.claim(await organization(), open.id, T0)).toBeNull();
+    // Of two claims at once, one marks it.
+    const claims = await Promise.all([
+      store.restores.claim(orgId, open.id, T0),
+      store.restores.claim(orgId, open.id, T0),
+    ]);
+    expect(claims.filter((claim) => claim !== null)).toEqual([open]);
+    expect(await store.restores.claim(orgId, open.id, T0)).toBeNull();
+    // Past its expiry, another organization's begin sweeps expired sessions: not this one, being applied.
+    await store.restores.putPart(open.id, 0, 'x', 1, 10);
+    const after = later(3 * HOUR);
+    expect(await store.restores.begin(session(await organization(), id('rst'), after), after)).toBeNull();
+    expect(await store.restores.partStats(open.id)).toEqual({ count: 1, maxIndex: 0 });
+    await store.restores.end(open.id);
+    expect(await store.restores.partStats(open.id)).toEqual({ count: 0, maxIndex: -1 });
+    // Ended, the organization may begin again (and that session may be claimed).
+    const next = session(orgId, id('rst'), after);
+    expect(await store.restores.begin(next, after)).toBeNull();
+    expect(await store.restores.claim(orgId, next.id, after)).toEqual(next);
+    await store.restores.end(next.id);
   });
 }

@@ -2,6 +2,7 @@
  * Who is calling and on what: authentication (built-in API tokens, or the host app's own) and the
  * organization, project and environment a path names, resolved within the caller's organization.
  */
+import { checkNotRestoring } from '../backup/restoring.js';
 import type { HostAuthenticate } from '../config/options.js';
 import { type CoreRequest, headerValue } from '../http/core-request.js';
 import { LatchkeyError, notFound } from '../http/errors.js';
@@ -32,6 +33,7 @@ export async function authenticate(
     const identity = await hostAuthenticate(request);
     if (!identity) throw new LatchkeyError('unauthenticated', 'Authentication is required.');
     const org = await store.organizations.getBySlug(identity.organization);
+    if (org) checkNotRestoring(store, org.id);
     const member = org && (await store.members.get(org.id, identity.user));
     if (!org || !member) throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
     return {
@@ -54,6 +56,8 @@ export async function authenticate(
   const { token, member } = records;
   if (!token || token.revoked_at !== null)
     throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
+  // Before the member: a restore in steps has cleared the organization's members for a while.
+  checkNotRestoring(store, token.organization_id);
   if (!member) throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
   return {
     principal: {

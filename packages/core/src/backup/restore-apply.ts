@@ -5,14 +5,16 @@
  * organization's content is replaced and a second pass writes it, checking the SHA-256 again so
  * that content changed in between undoes the whole, and the root of the tree the store grew. Secret values and signing secrets are sealed with this server's keyring; ids are kept
  * unless another organization holds them. The restorer stays an owner whatever the backup says.
+ * Its steps are exported for `restore-steps.ts`, which runs them without one long transaction.
  */
 import type { ChainHead } from '../activity/chain.js';
 import { LatchkeyError } from '../http/errors.js';
 import { open } from '../keyring/keyring.js';
 import type { ActivityEvent } from '../model.js';
 import type { RestoredIdKind, StoreTransaction } from '../store/types.js';
+import { breathing } from './breathing.js';
 import type { BackupCounts } from './format.js';
-import { inspectBackup } from './restore-inspect.js';
+import { inspectBackup, type RestorePlan } from './restore-inspect.js';
 import { invalidBackup, readBackup } from './restore-reader.js';
 import { checkWrittenTree } from './restore-tree.js';
 import { type RestoreInput, Writer } from './restore-writer.js';
@@ -54,40 +56,68 @@ export async function isEmptyOrganization(tx: StoreTransaction, organizationId: 
 
 /** Checks the whole backup, then replaces the organization's content with it. */
 export async function applyRestore(tx: StoreTransaction, input: RestoreInput): Promise<RestoreResult> {
-  const { session, organizationId } = input;
+  const plan = await checkRestore(tx, input);
+  const replaced = await replacedChain(tx, input);
+  await tx.restores.clearOrganization(input.organizationId);
+  await writeRestore(tx, input, plan);
+  return finishRestore(tx, input, plan, replaced);
+}
+
+/** The first pass: every part there, then the whole backup read and checked; writes nothing. */
+export async function checkRestore(tx: StoreTransaction, input: RestoreInput): Promise<RestorePlan> {
+  const { session } = input;
   const stats = await tx.restores.partStats(session.id);
   if (stats.count === 0 || stats.maxIndex !== stats.count - 1) {
     throw invalidBackup(null, `parts are missing: ${stats.count} received, up to index ${stats.maxIndex}`);
   }
-  const plan = await inspectBackup(
-    readBackup(partsOf(tx, input), session.manifest, true, input.maxLineBytes),
-    {
-      manifest: session.manifest,
-      user: input.user,
-      at: input.at,
-      hasKeyring: input.keyring !== undefined,
-      trustedAuditKeys: input.trustedAuditKeys,
-      webhooks: input.webhooks,
-    },
-  );
+  const items = readBackup(partsOf(tx, input), session.manifest, true, input.maxLineBytes);
+  return inspectBackup(breathing(items), {
+    manifest: session.manifest,
+    user: input.user,
+    at: input.at,
+    hasKeyring: input.keyring !== undefined,
+    trustedAuditKeys: input.trustedAuditKeys,
+    webhooks: input.webhooks,
+  });
+}
+
+/** The chain head the restore replaces; a 409 when the organization holds data and `force` is not given. */
+export async function replacedChain(tx: StoreTransaction, input: RestoreInput): Promise<ChainHead | null> {
+  const { session, organizationId } = input;
   if (!session.force && !(await isEmptyOrganization(tx, organizationId, input.user))) {
     throw notEmpty();
   }
   const newest = (await tx.activity.list({ organizationId, limit: 1 }))[0];
-  const replaced: ChainHead | null = newest ? { seq: newest.seq, hash: newest.hash } : null;
-  await tx.restores.clearOrganization(organizationId);
+  return newest ? { seq: newest.seq, hash: newest.hash } : null;
+}
+
+/**
+ * The second pass, into the cleared organization: every record, then the check that the tree the
+ * store grew has the root the first pass checked.
+ */
+export async function writeRestore(tx: StoreTransaction, input: RestoreInput, plan: RestorePlan) {
+  const { session, organizationId } = input;
   const taken = new Map<RestoredIdKind, Set<string>>();
   for (const [kind, ids] of plan.ids) taken.set(kind, await tx.restores.takenIds(kind, ids));
   const idFor = (kind: RestoredIdKind, id: string, prefix: string) =>
     taken.get(kind)?.has(id) ? input.ids(prefix) : id;
 
   const writer = new Writer(tx, input, plan, idFor);
-  for await (const item of readBackup(partsOf(tx, input), session.manifest, false, input.maxLineBytes))
-    await writer.write(item);
+  const items = readBackup(partsOf(tx, input), session.manifest, false, input.maxLineBytes);
+  for await (const item of breathing(items)) await writer.write(item);
   await writer.flush();
   // The store grew the tree as it wrote the history: its root must be the one the first pass checked.
   await checkWrittenTree(tx, organizationId, plan.tree);
+}
 
+/** The end: the restorer an owner, the `backup_restored` event, the session dropped. */
+export async function finishRestore(
+  tx: StoreTransaction,
+  input: RestoreInput,
+  plan: RestorePlan,
+  replaced: ChainHead | null,
+): Promise<RestoreResult> {
+  const { session, organizationId } = input;
   // The restorer stays an owner (the Writer made them one where the backup names them), so the
   // organization is never left without one.
   const restorerAdded = plan.restorerRole === null;

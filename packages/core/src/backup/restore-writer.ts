@@ -1,6 +1,7 @@
 /**
  * The second pass of a restore: writes each record of the backup, in order, inside the restore's
- * transaction; secrets, versions and events in batches. Secret values (heads and kept versions) and
+ * transaction (or, for a restore in steps, each write a step of its own); secrets, versions and
+ * events in batches. Secret values (heads and kept versions) and
  * signing secrets are sealed with this server's keyring, bound to the ids they get here.
  */
 
@@ -24,7 +25,13 @@ import type { BackupItem } from './restore-reader.js';
 import { restoreSigningKeys } from './signing-key-records.js';
 import { restoredCredentials } from './webhook-credentials.js';
 
+/** Records per bulk insert: one statement each, inside the restore's transaction. */
 const BATCH = 1_000;
+/**
+ * Records per bulk insert of a restore in steps (`restore-steps.ts`): each insert is a step of its
+ * own, and on PGlite it runs in the process's own thread, so it is kept to a few milliseconds.
+ */
+export const STEP_BATCH = 250;
 
 /** What a restore needs besides the transaction. */
 export interface RestoreInput {
@@ -41,6 +48,8 @@ export interface RestoreInput {
   at: string;
   /** The longest line the reader takes (core option `restores.maxLineBytes`). */
   maxLineBytes: number;
+  /** Records per bulk insert (default 1,000; {@link STEP_BATCH} for a restore in steps). */
+  batch?: number;
   event(type: 'backup_restored', data: EventData<'backup_restored'>): ActivityDraft;
 }
 
@@ -56,6 +65,7 @@ export class Writer {
   private backfillVersions = false;
   private events: ActivityEvent[] = [];
   private readonly organizationId: string;
+  private readonly batch: number;
 
   constructor(
     private readonly tx: StoreTransaction,
@@ -64,6 +74,7 @@ export class Writer {
     private readonly idFor: (kind: RestoredIdKind, id: string, prefix: string) => string,
   ) {
     this.organizationId = input.organizationId;
+    this.batch = input.batch ?? BATCH;
   }
 
   async write(item: BackupItem): Promise<void> {
@@ -78,7 +89,7 @@ export class Writer {
     }
     if (item.kind === 'event') {
       this.events.push(item.event);
-      if (this.events.length >= BATCH) await this.flushEvents();
+      if (this.events.length >= this.batch) await this.flushEvents();
       return;
     }
     const { record } = item;
@@ -142,9 +153,9 @@ export class Writer {
         occurred_at: updated_at,
         ...unknown,
       });
-      if (this.versions.length >= BATCH) await this.flushVersions();
+      if (this.versions.length >= this.batch) await this.flushVersions();
     }
-    if (this.secrets.length >= BATCH) await this.flushSecrets();
+    if (this.secrets.length >= this.batch) await this.flushSecrets();
   }
 
   /** A version of a key's history, its kept value sealed for its environment here; in batches. */
@@ -158,7 +169,7 @@ export class Writer {
           ? null
           : sealSecretValue(this.input.keyring, environmentId, record.key, record.value),
     });
-    if (this.versions.length >= BATCH) await this.flushVersions();
+    if (this.versions.length >= this.batch) await this.flushVersions();
   }
 
   private async member(record: RecordOf<'member'>): Promise<void> {

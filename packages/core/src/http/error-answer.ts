@@ -50,8 +50,10 @@ export async function answerError(
     return jsonResponse(500, internalErrorBody());
   }
   if (error.code === 'service_unavailable') {
-    // The store is down or overloaded (or the keyring lacks a key): tell the operator why.
-    if (!deps.keyringGate.noteUnavailable(error)) {
+    // The store is down or overloaded (or the keyring lacks a key): tell the operator why. A 503
+    // the core answers of itself, with no cause (a setting missing, an organization being
+    // restored), is not the store failing.
+    if (!deps.keyringGate.noteUnavailable(error) && error.cause !== undefined) {
       deps.logger.error('the store is unavailable', {
         route: route?.operationId,
         cause: describeError(error.cause),

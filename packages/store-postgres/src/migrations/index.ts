@@ -20,6 +20,7 @@ import { dueDeliveriesInOrder } from './0018-due-deliveries-in-order.js';
 import { countedLeases } from './0019-counted-leases.js';
 import { organizationCreators } from './0020-organization-creators.js';
 import { webhookReplays } from './0021-webhook-replays.js';
+import { restoresInSteps } from './0022-restores-in-steps.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = [
   countedLeases,
   organizationCreators,
   webhookReplays,
+  restoresInSteps,
 ];

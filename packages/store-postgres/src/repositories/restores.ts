@@ -4,6 +4,7 @@ import { recordTable } from '../record-table.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 import { sqlRestoreWrites } from './restores/bulk-writes.js';
+import { deleteBulkInChunks } from './restores/clear-in-steps.js';
 import { clearOrganization } from './restores/clear-organization.js';
 import { sqlRestoreParts } from './restores/parts.js';
 
@@ -22,7 +23,8 @@ export function sqlRestores(db: Runner, t: Tables): RestoreRepository {
   return {
     async begin(session, now) {
       return db.atomic(async (q) => {
-        await q.query(`DELETE FROM ${t.restoreSessions} WHERE expires_at <= $1`, [now]);
+        // A restore being applied is left to end, however long it has been open.
+        await q.query(`DELETE FROM ${t.restoreSessions} WHERE expires_at <= $1 AND NOT applying`, [now]);
         // One per organization (a unique index): of two begins at once, the second waits for the
         // first to commit, inserts nothing, and reads the first's session.
         const sessions = recordTable(q, t.restoreSessions, SESSION);
@@ -36,10 +38,20 @@ export function sqlRestores(db: Runner, t: Tables): RestoreRepository {
         'id = $1 AND organization_id = $2 AND expires_at > $3 FOR UPDATE',
         [id, organizationId, now],
       ),
+    // One UPDATE: of two claims at once, the second waits for the first's row and then matches nothing.
+    claim: (organizationId, id, now) =>
+      recordTable(db, t.restoreSessions, SESSION).update(
+        'applying = true',
+        'id = $1 AND organization_id = $2 AND expires_at > $3 AND NOT applying',
+        [id, organizationId, now],
+      ),
     async end(sessionId) {
       await db.query(`DELETE FROM ${t.restoreSessions} WHERE id = $1`, [sessionId]);
     },
-    clearOrganization: (organizationId) => db.atomic((q) => clearOrganization(q, t, organizationId)),
+    async clearOrganization(organizationId, options) {
+      if (options?.inSteps) await deleteBulkInChunks(db, t, organizationId);
+      await db.atomic((q) => clearOrganization(q, t, organizationId));
+    },
     ...sqlRestoreParts(db, t),
     ...sqlRestoreWrites(db, t),
   };

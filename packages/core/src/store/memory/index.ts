@@ -55,8 +55,14 @@ function repositories(state: MemoryState, journal: Journal): StoreTransaction {
 function gated<T extends object>(repository: T, gate: { current: Promise<void> | null }): T {
   const out: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(repository) as [string, (...args: unknown[]) => unknown][]) {
-    out[name] = (...args: unknown[]) =>
-      gate.current ? waitThen(gate, () => method(...args)) : method(...args);
+    out[name] =
+      method.constructor.name === 'AsyncGeneratorFunction'
+        ? // An iterable must stay one (a restore in steps reads its parts outside any transaction).
+          async function* (...args: unknown[]) {
+            while (gate.current) await gate.current;
+            yield* method(...args) as AsyncIterable<unknown>;
+          }
+        : (...args: unknown[]) => (gate.current ? waitThen(gate, () => method(...args)) : method(...args));
   }
   return out as T;
 }
@@ -109,6 +115,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
   };
   const store: LatchkeyStore = {
     ...outsideGated,
+    // The gate holds every outside call while a transaction runs.
+    serialTransactions: true,
     requests: composedRequests(outsideGated),
     async watchDeliveries(onQueued) {
       state.deliveryWatchers.add(onQueued);

@@ -6,14 +6,18 @@ import { clone, type Journal, type MemoryState } from './state.js';
 
 /** Staged restores and the bulk writes that apply them, in memory. */
 export function memoryRestores(state: MemoryState, journal: Journal): RestoreRepository {
-  const { sessions, parts } = state.restores;
+  const { sessions, parts, claimed } = state.restores;
   const dropSession = (id: string) => {
     journaledDelete(sessions, id, journal);
     journaledDelete(parts, id, journal);
+    if (claimed.delete(id)) journal?.push(() => claimed.add(id));
   };
   return {
     async begin(session, now) {
-      for (const old of [...sessions.values()]) if (old.expires_at <= now) dropSession(old.id);
+      // A restore being applied is left to end, however long it has been open.
+      for (const old of [...sessions.values()]) {
+        if (old.expires_at <= now && !claimed.has(old.id)) dropSession(old.id);
+      }
       for (const open of sessions.values()) {
         if (open.organization_id === session.organization_id) return clone(open);
       }
@@ -24,6 +28,14 @@ export function memoryRestores(state: MemoryState, journal: Journal): RestoreRep
     async get(organizationId, id, now) {
       const session = sessions.get(id);
       if (!session || session.organization_id !== organizationId || session.expires_at <= now) return null;
+      return clone(session);
+    },
+    async claim(organizationId, id, now) {
+      const session = sessions.get(id);
+      if (!session || session.organization_id !== organizationId || session.expires_at <= now) return null;
+      if (claimed.has(id)) return null;
+      claimed.add(id);
+      journal?.push(() => claimed.delete(id));
       return clone(session);
     },
     async end(sessionId) {

@@ -77,10 +77,14 @@ export interface MemoryState {
   totals: Map<string, StoredTotal>;
   /** Called (soon, not synchronously) when deliveries are queued or released. */
   deliveryWatchers: Set<() => void>;
-  /** Staged restores and their parts (session id -> index -> part and its size as sent). */
+  /**
+   * Staged restores and their parts (session id -> index -> part and its size as sent), and the
+   * sessions being applied in steps (`claim`).
+   */
   restores: {
     sessions: Map<string, RestoreSession>;
     parts: Map<string, Map<number, { data: string; bytes: number }>>;
+    claimed: Set<string>;
   };
   /** Keyring key id -> its check value (null: recorded without one). */
   keyIds: Map<string, string | null>;
@@ -155,7 +159,7 @@ export function createState(maxNonces: number): MemoryState {
     rollups: new Map(),
     totals: new Map(),
     deliveryWatchers: new Set(),
-    restores: { sessions: new Map(), parts: new Map() },
+    restores: { sessions: new Map(), parts: new Map(), claimed: new Set() },
     keyIds: new Map(),
     witnesses: new Map(),
     cosignatures: new Map(),

@@ -64,18 +64,28 @@ export interface RestoreRepository {
   /** How many parts the session holds and the highest index, to check they are 0…n-1. */
   partStats(sessionId: string): Promise<{ count: number; maxIndex: number }>;
   /**
-   * The parts in ascending index, read a few at a time. Call it on a transaction's view: the memory
-   * store's outside view waits for running transactions by returning a promise, not an iterable.
+   * The parts in ascending index, read a few at a time; on a transaction's view, or outside one
+   * (a restore in steps), where the memory store waits for a running transaction before the first.
    */
   parts(sessionId: string): AsyncIterable<string>;
+  /**
+   * Marks the session as being applied in steps (see `LatchkeyStore.serialTransactions`) and
+   * answers it; null when it is gone, expired or already marked. One check-and-set. A marked
+   * session is left by `begin`'s sweep of expired ones, and a SQL store that opens on one finds a
+   * restore its process did not finish: it empties the organization (the restorer stays its owner)
+   * and drops the session.
+   */
+  claim(organizationId: string, id: string, now: string): Promise<RestoreSession | null>;
   /** Drops the session and its parts (nothing when it is already gone). */
   end(sessionId: string): Promise<void>;
   /**
    * Removes the organization's content: projects, environments, secrets, members, devices, audit
    * webhooks with their deliveries, attempts and metrics, and the activity chain. The organization
-   * itself and its API tokens stay.
+   * itself and its API tokens stay. With `inSteps` (a restore in steps, its organization unavailable
+   * meanwhile and emptied by a restart), a store may first delete the largest parts a chunk per
+   * statement, each its own step, so that no one statement holds a serial store for long.
    */
-  clearOrganization(organizationId: string): Promise<void>;
+  clearOrganization(organizationId: string, options?: { inSteps?: boolean }): Promise<void>;
   /** Which of `ids` are already used by a record of that kind (of any organization). */
   takenIds(kind: RestoredIdKind, ids: readonly string[]): Promise<Set<string>>;
   /** Writes keys as given (versions included; a null value is a tombstone), into environments emptied by `clearOrganization`. */

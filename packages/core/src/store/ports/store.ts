@@ -62,6 +62,13 @@ export interface LatchkeyStore extends StoreTransaction {
    */
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /**
+   * Optional: true when a transaction holds every other caller of the store until it ends (the
+   * memory store's process-wide lock; PGlite's one connection). Work as long as a large restore
+   * then runs in short steps instead of one transaction, the organization unavailable meanwhile,
+   * so that other organizations are not held (see `restore-steps.ts`).
+   */
+  readonly serialTransactions?: boolean;
+  /**
    * Optional: calls `onQueued` soon after deliveries are queued or released, by this process or any
    * other sharing the store (SQL: `LISTEN`/`NOTIFY`), so delivery engines need not poll to start
    * within milliseconds. Resolves with a function that stops watching.

@@ -3,8 +3,11 @@ import type { RestoreRepository } from '@latchkey/core/store';
 import type { Runner } from '../../runner.js';
 import type { Tables } from '../../schema-name.js';
 
-/** Parts per read while streaming them back: each holds up to a part's worth of backup lines. */
-const PARTS_PER_READ = 4;
+/**
+ * Parts per read while streaming them back: one, each up to a body's worth of backup lines, so
+ * that no read holds PGlite (which runs in the process's own thread) longer than one part takes.
+ */
+const PARTS_PER_READ = 1;
 
 /** The parts of staged restores on SQL. */
 export function sqlRestoreParts(
