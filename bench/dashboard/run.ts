@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateAuditKey, generateKeyringKey } from '@latchkey/core';
-import { pgDriver } from '@latchkey/store-postgres';
+import { pgDriver } from '@latchkey/store-postgres/pg';
 import { startExample, stopExample } from '@latchkey/test-utils/spawn';
 import { chromium } from 'playwright-core';
 import { codeVersion, machine, publishResults } from '../push/report.js';

@@ -10,7 +10,8 @@
  * `{stop}` drains, sends its counts and its SQL counters (`{counts, sql}`) and exits.
  */
 import { createDeliveryEngine } from '@latchkey/core/webhooks';
-import { createPostgresStore, pgDriver } from '@latchkey/store-postgres';
+import { createPostgresStore } from '@latchkey/store-postgres';
+import { pgDriver } from '@latchkey/store-postgres/pg';
 import { countingDriver } from './counting-driver.js';
 import { ownCpuSeconds, ownPreemptions } from './cpu.js';
 

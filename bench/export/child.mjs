@@ -12,7 +12,9 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createCore } from '@latchkey/core';
-import { createPostgresStore, pgDriver, pgliteDriver } from '@latchkey/store-postgres';
+import { createPostgresStore } from '@latchkey/store-postgres';
+import { pgDriver } from '@latchkey/store-postgres/pg';
+import { pgliteDriver } from '@latchkey/store-postgres/pglite';
 
 const env = process.env;
 const out = createWriteStream(env.OUT);

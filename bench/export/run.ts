@@ -15,7 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { createPostgresStore, pgDriver, pgliteDriver } from '@latchkey/store-postgres';
+import { createPostgresStore } from '@latchkey/store-postgres';
+import { pgDriver } from '@latchkey/store-postgres/pg';
+import { pgliteDriver } from '@latchkey/store-postgres/pglite';
 import { codeVersion, machine, publishResults } from '../push/report.js';
 import { seedEvents } from './seed.js';
 

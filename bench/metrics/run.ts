@@ -25,13 +25,9 @@ import {
   windowCover,
   windowStart,
 } from '@latchkey/core';
-import {
-  createPostgresStore,
-  type PostgresStore,
-  pgDriver,
-  pgliteDriver,
-  type SqlQueryable,
-} from '@latchkey/store-postgres';
+import { createPostgresStore, type PostgresStore, type SqlQueryable } from '@latchkey/store-postgres';
+import { pgDriver } from '@latchkey/store-postgres/pg';
+import { pgliteDriver } from '@latchkey/store-postgres/pglite';
 import { codeVersion, machine, publishResults } from '../push/report.js';
 import { growAttempts, prepareHelper } from './seed.js';
 import { compareWithAttempts, compareWithRecorded, coverRows } from './verify.js';

@@ -12,7 +12,9 @@
  */
 import { parseArgs } from 'node:util';
 import { createMemoryStore } from '@latchkey/core';
-import { createPostgresStore, pgDriver, pgliteDriver } from '@latchkey/store-postgres';
+import { createPostgresStore } from '@latchkey/store-postgres';
+import { pgDriver } from '@latchkey/store-postgres/pg';
+import { pgliteDriver } from '@latchkey/store-postgres/pglite';
 import pg from 'pg';
 import { codeVersion, machine, publishResults } from '../push/report.js';
 import { closedLoop, type LoopResult } from './closed-loop.js';

@@ -13,7 +13,8 @@
 import { parseArgs } from 'node:util';
 import { consistencyProof, inclusionProof } from '@latchkey/core';
 import { verifyConsistency, verifyInclusion } from '@latchkey/core/client';
-import { createPostgresStore, pgDriver } from '@latchkey/store-postgres';
+import { createPostgresStore } from '@latchkey/store-postgres';
+import { pgDriver } from '@latchkey/store-postgres/pg';
 import { codeVersion, machine, publishResults } from '../push/report.js';
 import { dropSchemaFor, seedTree } from './seed.js';
 

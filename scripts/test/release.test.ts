@@ -2,10 +2,12 @@
  * `pnpm release:artifacts` and `latchkey release verify`, with a throwaway key: the release is
  * checked with standard tools (`sha256sum -c`, `openssl pkeyutl -verify -rawin` over the DSSE PAE
  * bytes, the CycloneDX library's schema validation), built twice to the same SHA256SUMS, and
- * every kind of damage makes `release verify` fail on the check it breaks, with exit 5.
+ * every kind of damage makes `release verify` fail on the check it breaks, with exit 5. The built
+ * packages pass publint and attw, and the tarballs install with npm into an app on `pg` only and
+ * one on PGlite only, each of which type-checks with `skipLibCheck: false` and runs a push.
  */
 import { execFileSync } from 'node:child_process';
-import { createPrivateKey, sign } from 'node:crypto';
+import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +16,7 @@ import { type DsseEnvelope, pae } from '@latchkey/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarballProblems } from '../release/package-targets.js';
 import { readTarball } from '../release/tarball-contents.js';
+import { type AppDriver, checkAndRun, installApp } from './installed-app.js';
 import { keyPair, ROOT, releaseArtifacts, run, verify } from './release-run.js';
 
 const work = mkdtempSync(join(tmpdir(), 'latchkey-release-'));
@@ -46,18 +49,56 @@ describe('release artifacts', () => {
     if (builtCheckout) rmSync(join(builtCheckout, '..'), { recursive: true, force: true });
   });
 
-  it('builds packages that pass publint and load each export as ESM and CJS alike', async () => {
+  it('builds packages that pass publint and attw and load each export as ESM and CJS alike', async () => {
     expect(builtCheckout).not.toBe('');
     const checked = await run(process.execPath, [
       join(ROOT, 'scripts/check-packages.mjs'),
       '--root',
       builtCheckout,
       '--built',
+      '--tarballs',
+      first,
     ]);
     expect(checked.code, `${checked.stdout}\n${checked.stderr}`).toBe(0);
     expect(checked.stdout).toContain('package checks: all good');
     expect(checked.stdout).not.toContain('✗');
   }, 120_000);
+
+  // A user of one driver installs, type-checks (skipLibCheck off) and runs without the other's
+  // packages: the two apps install side by side, each in a directory of its own outside the workspace.
+  it('installs into a pg-only app and a PGlite-only app that type-check and push through core.handle', async () => {
+    const tarballs = new Map(
+      readdirSync(first)
+        .filter((f) => f.endsWith('.tgz'))
+        .map((f) => [`@latchkey/${/^latchkey-(.+)-\d+\.\d+\.\d+\.tgz$/.exec(f)?.[1]}`, join(first, f)]),
+    );
+    const app = async (driver: AppDriver) => {
+      const dir = mkdtempSync(join(tmpdir(), `latchkey-${driver}-app-`));
+      try {
+        await installApp(dir, driver, tarballs);
+        const other = driver === 'pg' ? ['@electric-sql/pglite'] : ['pg', '@types/pg'];
+        expect({
+          driver,
+          installed: other.filter((name) => existsSync(join(dir, 'node_modules', name))),
+        }).toEqual({
+          driver,
+          installed: [],
+        });
+        const ran = await checkAndRun(dir, {
+          DATABASE_URL: process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/test',
+          LATCHKEY_SCHEMA: `latchkey_app_${randomBytes(6).toString('hex')}`,
+        });
+        return JSON.parse(ran.stdout) as unknown;
+      } catch (error) {
+        const { message, stdout, stderr } = error as { message: string; stdout?: string; stderr?: string };
+        throw new Error(`${driver} app: ${message}\n${stdout ?? ''}${stderr ?? ''}`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    const read = { secrets: [expect.objectContaining({ key: 'GREETING', value: 'hello', version: 1 })] };
+    expect(await Promise.all([app('pg'), app('pglite')])).toEqual([read, read]);
+  }, 180_000);
 
   it('writes the tarballs, SHA256SUMS that sha256sum -c accepts, the SBOM, the envelope and the key', () => {
     const files = readdirSync(first).sort();

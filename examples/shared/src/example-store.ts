@@ -8,7 +8,9 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createMemoryStore, type LatchkeyStore } from '@latchkey/core';
-import { createPostgresStore, type PgDriverOptions, pgDriver, pgliteDriver } from '@latchkey/store-postgres';
+import { createPostgresStore } from '@latchkey/store-postgres';
+import { type PgDriverOptions, pgDriver } from '@latchkey/store-postgres/pg';
+import { pgliteDriver } from '@latchkey/store-postgres/pglite';
 
 /** A store, and how to name it to the person running the example (never with a password). */
 export interface ExampleStore {

@@ -3,7 +3,8 @@
  * seeded history of 5,000 events: only that environment's events (and the project's own), never an
  * organization-wide view, control or request, and a Verify that says what it could check.
  */
-import { pgDriver, type SqlDriver } from '@latchkey/store-postgres';
+import type { SqlDriver } from '@latchkey/store-postgres';
+import { pgDriver } from '@latchkey/store-postgres/pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyFilters, onlyType, openActivity, rows, verify, watchRequests } from './activity-page.js';

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ActivityEvent, generateAuditKey, generateKeyringKey } from '@latchkey/core';
 import { type ChainHead, sealEvent } from '@latchkey/core/store';
-import { createPostgresStore, pgDriver, type SqlDriver, tablesOf } from '@latchkey/store-postgres';
+import { createPostgresStore, type SqlDriver, tablesOf } from '@latchkey/store-postgres';
+import { pgDriver } from '@latchkey/store-postgres/pg';
 import { startExample, stopExample } from '@latchkey/test-utils/spawn';
 
 export const DATABASE_URL = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/test';

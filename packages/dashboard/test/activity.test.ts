@@ -9,7 +9,8 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { pgDriver, type SqlDriver } from '@latchkey/store-postgres';
+import type { SqlDriver } from '@latchkey/store-postgres';
+import { pgDriver } from '@latchkey/store-postgres/pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -27,7 +27,7 @@ import { dropUnfinishedRestores } from './unfinished-restores.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
-  /** The engine: `await pgDriver(url or pool)` or `await pgliteDriver(dir)`. */
+  /** The engine: `await pgDriver(url or pool)` (from `/pg`) or `await pgliteDriver(dir)` (from `/pglite`). */
   driver: SqlDriver;
   /** The schema holding the tables (created if missing). Default `latchkey`. */
   schema?: string;

@@ -10,7 +10,8 @@ import { createTcpProxy, type TcpProxy } from '@latchkey/test-utils';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SqlDriver } from '../src/driver.js';
-import { createPostgresStore, pgDriver } from '../src/index.js';
+import { createPostgresStore } from '../src/index.js';
+import { pgDriver } from '../src/pg.js';
 import { setUpAcme, TOKEN } from './acme.js';
 import { DATABASE_URL, dropSchema, freshSchema, onPostgres } from './databases.js';
 

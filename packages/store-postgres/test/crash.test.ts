@@ -14,7 +14,8 @@ import {
   verifyChain,
 } from '@latchkey/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, pgliteDriver } from '../src/index.js';
+import { createPostgresStore } from '../src/index.js';
+import { pgliteDriver } from '../src/pglite.js';
 import { type Acme, acmeKeyring, setUpAcme } from './acme.js';
 import { DATABASE_URL, freshSchema, postgresStore, postgresUnavailable } from './databases.js';
 import { startScript } from './processes/spawn.js';

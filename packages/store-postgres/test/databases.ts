@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, it } from 'vitest';
-import { createPostgresStore, type PostgresStore, pgDriver } from '../src/index.js';
+import { createPostgresStore, type PostgresStore } from '../src/index.js';
+import { pgDriver } from '../src/pg.js';
 import { freshPglite } from './fresh-pglite.js';
 
 export const DATABASE_URL = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/test';

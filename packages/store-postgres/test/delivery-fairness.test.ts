@@ -19,7 +19,9 @@ import {
 } from '@latchkey/core/webhooks';
 import { makeLoopbackCertificate } from '@latchkey/test-utils/loopback-certificate';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createPostgresStore, pgDriver, pgliteDriver, type SqlDriver } from '../src/index.js';
+import { createPostgresStore, type SqlDriver } from '../src/index.js';
+import { pgDriver } from '../src/pg.js';
+import { pgliteDriver } from '../src/pglite.js';
 import { DATABASE_URL, dropSchema, freshSchema, onPostgres } from './databases.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'latchkey-fairness-'));

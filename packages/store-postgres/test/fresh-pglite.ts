@@ -5,7 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { pgliteDriver, type SqlDriver } from '../src/index.js';
+import type { SqlDriver } from '../src/index.js';
+import { pgliteDriver } from '../src/pglite.js';
 
 const IMAGE = fileURLToPath(new URL('../node_modules/.cache/pglite-empty.tar', import.meta.url));
 

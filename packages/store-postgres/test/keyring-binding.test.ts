@@ -1,6 +1,7 @@
 import type { LatchkeyStore } from '@latchkey/core';
 import { describeKeyringBinding } from '@latchkey/test-utils';
-import { createPostgresStore, pgDriver } from '../src/index.js';
+import { createPostgresStore } from '../src/index.js';
+import { pgDriver } from '../src/pg.js';
 import { DATABASE_URL, dropSchema, freshSchema, onPostgres, pgliteStore } from './databases.js';
 
 // PGlite is one process's database: its instances share the one store.

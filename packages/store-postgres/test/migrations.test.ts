@@ -2,7 +2,8 @@
 import { createCore } from '@latchkey/core';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, MIGRATIONS, pgDriver, type SqlDriver } from '../src/index.js';
+import { createPostgresStore, MIGRATIONS, type SqlDriver } from '../src/index.js';
+import { pgDriver } from '../src/pg.js';
 import { DATABASE_URL, dropSchema, freshSchema, postgresUnavailable } from './databases.js';
 import { freshPglite } from './fresh-pglite.js';
 import { runScript } from './processes/spawn.js';

@@ -1,7 +1,8 @@
 /** A failing query never carries its parameters (secret values, token hashes) into errors or logs. */
 import { createCore, createMemoryStore } from '@latchkey/core';
 import { describe, expect, it } from 'vitest';
-import { createPostgresStore, pgDriver, type SqlDriver } from '../src/index.js';
+import { createPostgresStore, type SqlDriver } from '../src/index.js';
+import { pgDriver } from '../src/pg.js';
 import { DATABASE_URL, postgresUnavailable } from './databases.js';
 import { freshPglite } from './fresh-pglite.js';
 

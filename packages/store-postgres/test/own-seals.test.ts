@@ -8,14 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { type ActivityDraft, sealCommitted, verifyChain } from '@latchkey/core';
 import { appendLeaves, EMPTY_TREE, eventLeafHash, type PendingEvent, treeRoot } from '@latchkey/core/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createPostgresStore,
-  type PostgresStore,
-  pgDriver,
-  pgliteDriver,
-  type SqlDriver,
-  tablesOf,
-} from '../src/index.js';
+import { createPostgresStore, type PostgresStore, type SqlDriver, tablesOf } from '../src/index.js';
+import { pgDriver } from '../src/pg.js';
+import { pgliteDriver } from '../src/pglite.js';
 import { DATABASE_URL, dropSchema, freshSchema, postgresUnavailable } from './databases.js';
 import { pendingOrganization } from './pending-organization.js';
 

@@ -6,13 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { type ActivityDraft, verifyChain } from '@latchkey/core';
 import { describe, expect, it } from 'vitest';
-import {
-  createPostgresStore,
-  type PostgresStore,
-  pgDriver,
-  pgliteDriver,
-  type SqlDriver,
-} from '../src/index.js';
+import { createPostgresStore, type PostgresStore, type SqlDriver } from '../src/index.js';
+import { pgDriver } from '../src/pg.js';
+import { pgliteDriver } from '../src/pglite.js';
 import { DATABASE_URL, dropSchema, freshSchema, postgresUnavailable } from './databases.js';
 import { pendingOrganization } from './pending-organization.js';
 

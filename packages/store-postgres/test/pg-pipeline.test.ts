@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pipeline } from '../src/drivers/pg-pipeline.js';
-import { pgDriver } from '../src/index.js';
+import { pgDriver } from '../src/pg.js';
 import { DATABASE_URL, dropSchema, freshSchema, onPostgres } from './databases.js';
 
 onPostgres('pipelines on node-postgres', () => {

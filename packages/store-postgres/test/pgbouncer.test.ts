@@ -16,7 +16,7 @@ import {
 } from '@latchkey/test-utils';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgDriver } from '../src/index.js';
+import { pgDriver } from '../src/pg.js';
 import { describeConcurrentPushes } from './concurrent-pushes.js';
 import { DATABASE_URL, onPostgres, postgresStore } from './databases.js';
 

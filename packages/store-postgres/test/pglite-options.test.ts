@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pgliteDriver } from '../src/index.js';
+import { pgliteDriver } from '../src/pglite.js';
 
 describe('pgliteDriver options', () => {
   it('passes PGlite options through, such as a smaller shared buffer cache', async () => {

@@ -6,7 +6,8 @@
 import { createPrivateKey } from 'node:crypto';
 import { createCore, generateKeyringKey, sealedKeyId, signPush } from '@latchkey/core';
 import { describe, expect, it } from 'vitest';
-import { createPostgresStore, type PostgresStore, pgDriver, type SqlDriver, tablesOf } from '../src/index.js';
+import { createPostgresStore, type PostgresStore, type SqlDriver, tablesOf } from '../src/index.js';
+import { pgDriver } from '../src/pg.js';
 import { acmeKeyring, setUpAcme, TOKEN } from './acme.js';
 import { DATABASE_URL, dropSchema, freshSchema, onPostgres } from './databases.js';
 import { freshPglite } from './fresh-pglite.js';

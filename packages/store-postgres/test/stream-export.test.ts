@@ -6,7 +6,8 @@
  */
 import type { ActivityQuery, ActivityStreamQuery } from '@latchkey/core/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, type PostgresStore, pgDriver, type SqlDriver, tablesOf } from '../src/index.js';
+import { createPostgresStore, type PostgresStore, type SqlDriver, tablesOf } from '../src/index.js';
+import { pgDriver } from '../src/pg.js';
 import { joinedPages } from '../src/repositories/joined-pages.js';
 import { DATABASE_URL, dropSchema, freshSchema, onPostgres } from './databases.js';
 import { freshPglite } from './fresh-pglite.js';

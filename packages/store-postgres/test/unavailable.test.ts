@@ -2,7 +2,8 @@
 import { createCore, isLatchkeyError } from '@latchkey/core';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, pgDriver } from '../src/index.js';
+import { createPostgresStore } from '../src/index.js';
+import { pgDriver } from '../src/pg.js';
 import { DATABASE_URL, dropSchema, freshSchema, postgresUnavailable } from './databases.js';
 
 const TOKEN = 'lk_store_postgres_unavailable_test_token_000';

@@ -1,5 +1,6 @@
 /** A second app instance starting up: connects, waits for START_AT, then opens (and migrates) the store. Prints its migration report. */
-import { createPostgresStore, pgDriver } from '../../src/index.js';
+import { createPostgresStore } from '../../src/index.js';
+import { pgDriver } from '../../src/pg.js';
 import { waitUntil } from './spawn.js';
 
 const driver = await pgDriver({ connectionString: process.env['DATABASE_URL']!, max: 2 });

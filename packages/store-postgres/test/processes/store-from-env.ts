@@ -2,7 +2,9 @@
  * The store a helper process opens: PostgreSQL at DATABASE_URL in SCHEMA (through a transaction-mode
  * pooler when POOLER=transaction), or PGlite in PGLITE_DIR.
  */
-import { createPostgresStore, type PostgresStore, pgDriver, pgliteDriver } from '../../src/index.js';
+import { createPostgresStore, type PostgresStore } from '../../src/index.js';
+import { pgDriver } from '../../src/pg.js';
+import { pgliteDriver } from '../../src/pglite.js';
 
 export async function storeFromEnv(): Promise<PostgresStore> {
   const env = process.env;

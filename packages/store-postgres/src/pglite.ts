@@ -1,0 +1,13 @@
+/**
+ * `@latchkey/store-postgres/pglite`: the embedded driver, PGlite. Its own entry point, so an
+ * application on a PostgreSQL server neither loads `@electric-sql/pglite` nor type-checks against
+ * its types (which need `@types/emscripten`).
+ *
+ * ```ts
+ * import { createPostgresStore } from '@latchkey/store-postgres';
+ * import { pgliteDriver } from '@latchkey/store-postgres/pglite';
+ *
+ * const store = await createPostgresStore({ driver: await pgliteDriver('./data/latchkey') });
+ * ```
+ */
+export { type PgliteDriverOptions, pgliteDriver } from './drivers/pglite.js';
