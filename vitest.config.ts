@@ -20,7 +20,8 @@ const SUITE_WORKERS = Math.max(3, availableParallelism());
 // The delivery fault tests push 10,000, 4,000 and 3,000 events through two worker processes and a receiver
 // in the test's own process: sharing two cores with the suite's process-spawning tests, they starve
 // (the receiver falls to a few events a second). The fairness test times every delivery against a
-// one-second bound. They run on their own, one after the other, once the suite has ended.
+// one-second bound, and the noisy-neighbour tests another organization's p99 against 100 ms. They
+// run on their own, one after the other, once the suite has ended.
 // The unit tests of the packages' sources (and the verifier's and test utilities' tests) run in
 // process, on no shared state but what each file sets up: they share their workers' module cache
 // (`isolate: false`) instead of importing the sources again in a fresh process each, which took
@@ -32,6 +33,7 @@ const UNIT_TESTS = [
 ];
 const ALONE_TESTS = [
   'packages/store-postgres/test/delivery-fairness.test.ts',
+  'packages/store-postgres/test/noisy-neighbours.test.ts',
   'examples/delivery-worker/src/fault.test.ts',
   'examples/delivery-worker/src/fault-mid-flush.test.ts',
   'examples/delivery-worker/src/fault-pgbouncer.test.ts',

@@ -67,6 +67,8 @@ function seedStatements(schema: string): string[] {
     // Every proof and export reads the cosignatures of its tree head, so they are a hot query too.
     `INSERT INTO ${t.witnesses} SELECT 'org_seed_' || (i % ${n} + 1), 'w_' || i, 'k_' || i, now() FROM generate_series(1, ${2 * n}) i`,
     `INSERT INTO ${t.cosignatures} SELECT 'org_seed_' || (i % ${n} + 1), i, md5(i::text), 'w_' || i, 0, 'l' FROM generate_series(1, ${2 * n}) i`,
+    // Replays under way: a cursor per webhook, read by key when a webhook is replayed or disabled.
+    `INSERT INTO ${t.replays} SELECT 'awh_seed_' || i, 'org_seed_' || i, now(), NULL, 1, 10, now() FROM generate_series(1, ${n / 10}) i`,
     `INSERT INTO ${t.treeNodes} SELECT 'org_seed_' || (i % ${n} + 1), i % 3, i, sha256(int8send(i)) FROM generate_series(1, ${20 * n}) i`,
   ];
 }

@@ -41,6 +41,7 @@ import { describeMeTests } from './conformance/me.js';
 import { describeMediaTypeTests } from './conformance/media-types.js';
 import { describeMemberLifecycleTests } from './conformance/member-lifecycle.js';
 import { describeMetricsSeriesTests } from './conformance/metrics-series.js';
+import { describeNeighbourTests } from './conformance/neighbours.js';
 import { describeOfflineEvidenceTests } from './conformance/offline-evidence.js';
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
 import { describeOrganizationLimitTests } from './conformance/organization-limits.js';
@@ -52,7 +53,6 @@ import { describeReceiverHandshakeTests } from './conformance/receiver-handshake
 import { describeRequestTests } from './conformance/requests.js';
 import { describeRestoreTests } from './conformance/restore.js';
 import { describeRestoreLimitTests } from './conformance/restore-limits.js';
-import { describeRestoreNeighbourTests } from './conformance/restore-neighbours.js';
 import { describeRestoreRuleTests } from './conformance/restore-rules.js';
 import { describeRestoreSigningKeyTests } from './conformance/restore-signing-keys.js';
 import { describeRestoreTreeTests } from './conformance/restore-tree.js';
@@ -81,11 +81,23 @@ export interface HttpConformanceOptions {
   store?: () => Promise<LatchkeyStore>;
   /** Tests this target skips, by name, each with the reason. */
   skip?: SkipList;
+  /**
+   * Registers only the noisy-neighbour tests (another organization's p99 while one is busy), which
+   * time requests and so run apart from the rest, on a machine nothing else is using; without it,
+   * everything but them.
+   */
+  neighbours?: boolean;
 }
 
 /** Registers the suite for one way of serving the core (on one store). */
-export function describeHttpConformance({ name, start, store, skip = {} }: HttpConformanceOptions): void {
-  describeKeyed(`HTTP conformance: ${name}`, skip, () => {
+export function describeHttpConformance({
+  name,
+  start,
+  store,
+  skip = {},
+  neighbours = false,
+}: HttpConformanceOptions): void {
+  describeKeyed(`HTTP conformance: ${neighbours ? 'neighbours, ' : ''}${name}`, skip, () => {
     let unexpected: unknown[] = [];
     const ctx = { clock: { pinnedMs: null } } as ConformanceContext;
 
@@ -216,6 +228,10 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
       expect(unexpected.splice(0)).toEqual([]);
     });
 
+    if (neighbours) {
+      describeNeighbourTests(ctx);
+      return;
+    }
     describeRequestTests(ctx);
     describePushTests(ctx);
     describeSecretVersionTests(ctx);
@@ -233,7 +249,6 @@ export function describeHttpConformance({ name, start, store, skip = {} }: HttpC
     describeRestoreTreeTests(ctx);
     describeRestoreVersionTests(ctx);
     describeRestoreSigningKeyTests(ctx);
-    describeRestoreNeighbourTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
     describeCheckpointNoteTests(ctx);

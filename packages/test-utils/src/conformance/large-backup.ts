@@ -49,8 +49,9 @@ export function withLargeHistory(lines: Line[]): Line[] {
         ...(version > perKey - KEPT ? { value: `${key} v${version}` } : {}),
         occurred_at: at,
         actor: { type: 'user', id: 'admin' },
-        device_id: null,
-        event_id: `evt_history_${k}_${version}`,
+        // Ids in the formats a push records: a restore refuses any other.
+        device_id: 'dev_noisy000000000000000001',
+        event_id: `evt_history${String(k).padStart(3, '0')}v${String(version).padStart(6, '0')}`,
       });
     }
   }

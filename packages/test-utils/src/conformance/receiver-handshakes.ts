@@ -66,6 +66,20 @@ export function describeReceiverHandshakeTests(ctx: ConformanceContext): void {
         client_certificate: { subject: 'CN=latchkey-sender-rsa-4096' },
       });
     });
+  });
+}
+
+/** Registers the timed handshake test (run apart from the rest: see `neighbours.ts`). */
+export function describeHandshakeNeighbourTests(ctx: ConformanceContext): void {
+  describe('receiver handshakes: other organizations', () => {
+    let receiver: CredentialsReceiver | null = null;
+    const opened = async () => {
+      receiver ??= await startCredentialsReceiver(ctx, { fullHandshakes: true, rsaClientBits: [4096] });
+      return receiver;
+    };
+    afterAll(async () => {
+      await receiver?.close();
+    });
 
     it('handshakes: one organization’s full RSA-4096 handshakes keep another’s GET /me under 100 ms at p99', async () => {
       const lab = await opened();

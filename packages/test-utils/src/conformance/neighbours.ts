@@ -1,0 +1,17 @@
+/**
+ * The noisy-neighbour tests: another organization's p99 while one organization restores, delivers
+ * over full mTLS handshakes, or does all that the per-organization bounds are for at once. They
+ * time requests, so they run apart from the rest of the suite (`neighbours` of
+ * `describeHttpConformance`), on a machine nothing else is using.
+ */
+import type { ConformanceContext } from './context.js';
+import { describeNoisyNeighbourTests } from './noisy-neighbour.js';
+import { describeHandshakeNeighbourTests } from './receiver-handshakes.js';
+import { describeRestoreNeighbourTests } from './restore-neighbours.js';
+
+/** Registers the noisy-neighbour tests. */
+export function describeNeighbourTests(ctx: ConformanceContext): void {
+  describeRestoreNeighbourTests(ctx);
+  describeHandshakeNeighbourTests(ctx);
+  describeNoisyNeighbourTests(ctx);
+}
