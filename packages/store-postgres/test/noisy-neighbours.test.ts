@@ -1,11 +1,16 @@
 import { latchkeyExpress } from '@latchkey/adapter-express';
 import { describeHttpConformance, fetchTarget, running, type StartTarget } from '@latchkey/test-utils';
 import express from 'express';
+import { describe } from 'vitest';
 import { onPostgres, pgliteStore, postgresStore } from './databases.js';
 
 // The noisy-neighbour tests (another organization's p99 while one restores, delivers over full
 // mTLS handshakes, rotates keys and creates webhooks), through Express over loopback on every
-// store. They time requests, so they run on their own once the rest of the suite has ended.
+// store. They time requests, so they run on their own once the rest of the suite has ended. A p99
+// of a few hundred requests on two cores shared with PostgreSQL and the receiver rests on its few
+// slowest answers, which a stall of the machine's own (another process, a GC pause) can push past
+// the bound once: a test that misses it is run again, up to twice, and must meet it then. Each run
+// prints its figures, so a miss stays visible.
 const overExpress: StartTarget = async (core) => {
   const app = express();
   app.use(latchkeyExpress(core));
@@ -13,20 +18,22 @@ const overExpress: StartTarget = async (core) => {
   return fetchTarget(base, close);
 };
 
-describeHttpConformance({ name: 'express on memory', start: overExpress, neighbours: true });
+describe('noisy neighbours', { retry: 2 }, () => {
+  describeHttpConformance({ name: 'express on memory', start: overExpress, neighbours: true });
 
-describeHttpConformance({
-  name: 'express on PGlite',
-  start: overExpress,
-  store: pgliteStore,
-  neighbours: true,
-});
-
-onPostgres('HTTP conformance: neighbours, express on PostgreSQL', () =>
   describeHttpConformance({
-    name: 'express on PostgreSQL',
+    name: 'express on PGlite',
     start: overExpress,
-    store: () => postgresStore(),
+    store: pgliteStore,
     neighbours: true,
-  }),
-);
+  });
+
+  onPostgres('HTTP conformance: neighbours, express on PostgreSQL', () =>
+    describeHttpConformance({
+      name: 'express on PostgreSQL',
+      start: overExpress,
+      store: () => postgresStore(),
+      neighbours: true,
+    }),
+  );
+});
