@@ -63,14 +63,7 @@ function signedBytes(checkpoint: Omit<Checkpoint, 'signature' | 'public_key'>): 
 
 /** Signs the chain head `{organization, seq, hash}` (and its tree's head, when given) at `signedAt`. */
 export function signCheckpoint(
-  head: {
-    organization: string;
-    seq: number;
-    hash: string;
-    tree_size?: number;
-    root_hash?: string;
-    verifier_key?: string;
-  },
+  head: Pick<Checkpoint, 'organization' | 'seq' | 'hash' | 'tree_size' | 'root_hash' | 'verifier_key'>,
   key: AuditKey,
   signedAt: string,
 ): Checkpoint {
