@@ -66,6 +66,7 @@ import { describeSigningKeyBoundTests } from './conformance/signing-key-bounds.j
 import { describeWebhookInputBoundTests } from './conformance/webhook-input-bounds.js';
 import { describeWellFormedTextTests } from './conformance/well-formed-text.js';
 import { describeWhoActsOnWhomTests } from './conformance/who-acts-on-whom.js';
+import { describeWitnessRegistrationTests } from './conformance/witness-registration.js';
 import type { StartTarget } from './http-target.js';
 import { describeKeyed, type SkipList } from './keyed.js';
 
@@ -251,6 +252,7 @@ export function describeHttpConformance({
     describeRestoreSigningKeyTests(ctx);
     describeHistoryTests(ctx);
     describeExportTests(ctx);
+    describeWitnessRegistrationTests(ctx);
     describeCheckpointNoteTests(ctx);
     describeProofTests(ctx);
     describeOfflineEvidenceTests(ctx);
