@@ -73,6 +73,17 @@ export {
 } from './delivery/ssrf.js';
 export { unknownEventTypes } from './delivery/unknown-event-types.js';
 export type { WebhookLimit, WebhookLimits } from './delivery/webhook-limits.js';
+export {
+  ERROR_STATUS,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorDetail,
+  internalErrorBody,
+  isLatchkeyError,
+  LatchkeyError,
+  type LatchkeyErrorOptions,
+  serviceUnavailable,
+} from './errors/latchkey-error.js';
 export { type HealthReport, probeResponse } from './health/probe.js';
 export type {
   DeliveriesCheck,
@@ -90,17 +101,6 @@ export {
   jsonResponse,
   pathOf,
 } from './http/core-request.js';
-export {
-  ERROR_STATUS,
-  type ErrorBody,
-  type ErrorCode,
-  type ErrorDetail,
-  internalErrorBody,
-  isLatchkeyError,
-  LatchkeyError,
-  type LatchkeyErrorOptions,
-  serviceUnavailable,
-} from './http/errors.js';
 export { frameworkErrorResponse } from './http/framework-error.js';
 export type { AnyRoute, RouteContext, RouteDefinition, RouteResult, Services } from './http/router.js';
 export { fromWebRequest, toWebResponse } from './http/web.js';

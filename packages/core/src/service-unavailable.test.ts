@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCore } from './core.js';
-import { serviceUnavailable } from './http/errors.js';
+import { serviceUnavailable } from './errors/latchkey-error.js';
 import { createMemoryStore } from './store/memory/index.js';
 
 const TOKEN = 'lk_service_unavailable_test_token_0000000000';

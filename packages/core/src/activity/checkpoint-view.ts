@@ -2,7 +2,7 @@
  * What `GET …/activity/checkpoint` answers: the JSON checkpoint of the chain head and, for the same
  * head, the C2SP checkpoint note with every cosignature the organization's witnesses sent for it.
  */
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Services } from '../http/router.js';
 import type { Organization } from '../model.js';
 import { type ChainHead, GENESIS_HASH } from './chain.js';

@@ -5,7 +5,7 @@
  * hash of the log at that size. So a cosignature line can neither vouch for a head the log never had
  * nor be planted by anyone without a registered witness's key.
  */
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Services } from '../http/router.js';
 import type { Organization } from '../model.js';
 import type { Cosignature } from '../store/types.js';

@@ -3,7 +3,7 @@
  * the stored nodes a proof needs (one read), and answers in the API's shape, hashes in base64.
  */
 import { toBase64 } from '../client/base64.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { ActivityEvent } from '../model.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { consistencyProof, inclusionProof, type NodeReader } from './merkle/proofs.js';

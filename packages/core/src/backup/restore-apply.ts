@@ -8,7 +8,7 @@
  * Its steps are exported for `restore-steps.ts`, which runs them without one long transaction.
  */
 import type { ChainHead } from '../activity/chain.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { open } from '../keyring/keyring.js';
 import type { ActivityEvent } from '../model.js';
 import type { RestoredIdKind, StoreTransaction } from '../store/types.js';

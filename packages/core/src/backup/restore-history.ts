@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint.js';
 import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { ActivityEvent } from '../model.js';
 import { ActivityEventSchema } from '../schemas/activity.js';
 import { SlugSchema } from '../schemas/api.js';

@@ -13,7 +13,7 @@ import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
 import type { Role } from '../auth/permissions.js';
 import type { WebhookSettings } from '../delivery/config.js';
 import { vetWebhookUrl } from '../delivery/webhook-url.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { parseEd25519PublicKey } from '../secrets/signatures.js';
 import type { RestoredIdKind } from '../store/types.js';
 import type { BackupHeader } from './backup-records.js';

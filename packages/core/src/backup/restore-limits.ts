@@ -3,7 +3,7 @@
  * or disk: the parts of a session never hold more bytes than its manifest declares, part numbers
  * stop at what those bytes allow and at a server maximum, and the reader holds at most one line.
  */
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { RestoreSession } from '../store/types.js';
 import { invalidBackup } from './restore-reader.js';
 

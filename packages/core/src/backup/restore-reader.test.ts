@@ -1,7 +1,7 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCore } from '../core.js';
-import { isLatchkeyError } from '../http/errors.js';
+import { isLatchkeyError } from '../errors/latchkey-error.js';
 import { type BackupManifest, emptyBackupCounts } from './format.js';
 import { RESTORE_LIMIT_DEFAULTS } from './restore-limits.js';
 import { readBackup } from './restore-reader.js';

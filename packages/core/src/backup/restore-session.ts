@@ -3,7 +3,7 @@
  * with the manifest only when a commit could apply it, sent in parts sealed while staged, seen and
  * abandoned by its creator alone. An organization has one open at a time.
  */
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { RouteContext } from '../http/router.js';
 import { seal } from '../keyring/keyring.js';
 import type { RestoreSession } from '../store/types.js';

@@ -3,7 +3,7 @@
  * `restore-steps.ts`): their content is half written until the restore ends, so every request
  * acting on one answers 503 meanwhile. Kept per store object, the one the core's services hold.
  */
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { LatchkeyStore } from '../store/types.js';
 
 const applying = new WeakMap<object, Set<string>>();

@@ -3,7 +3,7 @@
  * that nothing one organization does grows what every other one shares (the store, the metrics
  * text, the delivery queue). Going over a bound is 409 `limit_exceeded`, and nothing is written.
  */
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 
 /** The core option `limits`. Every value is a whole number of at least 1. */
 export interface LimitsOption {

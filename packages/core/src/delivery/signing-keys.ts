@@ -9,7 +9,7 @@
  * so a delivery's signature header and an organization's keys stay small.
  */
 import type { IdGenerator } from '../config/ids.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { signingKeyContext } from '../keyring/contexts.js';
 import { type Keyring, seal } from '../keyring/keyring.js';
 import type { WebhookSigningKey } from '../model.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLatchkeyError } from '../http/errors.js';
+import { isLatchkeyError } from '../errors/latchkey-error.js';
 import { vetWebhookUrl } from './webhook-url.js';
 
 const settings = (resolve: (host: string) => Promise<{ address: string; family: number }[]>) => ({

@@ -1,5 +1,5 @@
 /** The check a webhook URL passes before it is stored, by create and by restore alike. */
-import { serviceUnavailable } from '../http/errors.js';
+import { serviceUnavailable } from '../errors/latchkey-error.js';
 import type { WebhookSettings } from './config.js';
 import { type TargetRefusal, vetTarget } from './ssrf.js';
 

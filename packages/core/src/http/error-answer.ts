@@ -6,11 +6,11 @@
  */
 import type { EventType } from '../activity/event-types/index.js';
 import type { CoreLogger } from '../config/logger.js';
+import { internalErrorBody, isLatchkeyError, type LatchkeyError } from '../errors/latchkey-error.js';
 import type { KeyringGate } from '../keyring/gate.js';
 import { type CoreRequest, type CoreResponse, jsonResponse } from './core-request.js';
 import { describeError } from './describe-error.js';
 import { undocumented } from './documented.js';
-import { internalErrorBody, isLatchkeyError, type LatchkeyError } from './errors.js';
 import type { AnyRoute, RouteContext } from './router.js';
 import { paramSchemas } from './validation.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LatchkeyError } from './errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { frameworkErrorResponse } from './framework-error.js';
 
 const JSON_ERROR_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };

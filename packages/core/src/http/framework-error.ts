@@ -4,14 +4,15 @@
  * documented `{"error":{...}}` body and the JSON error headers, written here once for the web bridge,
  * the Node bridge and every adapter.
  */
-import { type CoreResponse, jsonResponse } from './core-request.js';
+
 import {
   type ErrorBody,
   type ErrorCode,
   internalErrorBody,
   isLatchkeyError,
   LatchkeyError,
-} from './errors.js';
+} from '../errors/latchkey-error.js';
+import { type CoreResponse, jsonResponse } from './core-request.js';
 
 /** The 413 refusal for a body over `limit` bytes. */
 export function payloadTooLarge(limit: number): LatchkeyError {

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { describeEventTypes } from '../activity/event-types/index.js';
 import { PERMISSIONS } from '../auth/permissions.js';
-import { ERROR_STATUS } from './errors.js';
+import { ERROR_STATUS } from '../errors/latchkey-error.js';
 import type { AnyRoute, RouteResponseDoc } from './router.js';
 import { paramSchemas } from './validation.js';
 

@@ -3,8 +3,8 @@
  * route's zod schemas. Every refusal is a {@link LatchkeyError} the route documents (400, 415).
  */
 import type { z } from 'zod';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { type CoreRequest, headerValue, pathOf } from './core-request.js';
-import { LatchkeyError } from './errors.js';
 import { isReadableJson } from './media-type.js';
 import type { AnyRoute } from './router.js';
 import { paramSchemas, zodDetails } from './validation.js';

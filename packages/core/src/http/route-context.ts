@@ -6,9 +6,9 @@ import { eventDraft } from '../activity/event-types/index.js';
 import { authorize, type Principal } from '../auth/permissions.js';
 import { authenticate, resolveScope } from '../auth/principal.js';
 import type { HostAuthenticate } from '../config/options.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { ActivityDraft, Environment, Organization, Project } from '../model.js';
 import type { CoreRequest } from './core-request.js';
-import { LatchkeyError } from './errors.js';
 import { parseBody, parseQuery, rejectUnknownQuery, validate, validateParams } from './request-input.js';
 import type { AnyRoute, RouteContext, Services } from './router.js';
 

@@ -3,8 +3,8 @@
  * the body is read with the size cap enforced before and while reading.
  */
 
+import { isLatchkeyError, LatchkeyError } from '../errors/latchkey-error.js';
 import type { CoreRequest, CoreResponse } from './core-request.js';
-import { isLatchkeyError, LatchkeyError } from './errors.js';
 import { errorBodyResponse, payloadTooLarge } from './framework-error.js';
 
 /**

@@ -6,7 +6,7 @@
  * keyring lacks (another instance's rotation) is a 503 logged once per key id.
  */
 import type { CoreLogger } from '../config/logger.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
 import { checkKeyring, type KeyringCheck, KeyringMismatchError } from './check.js';
 import { type Keyring, missingKeyId } from './keyring.js';

@@ -9,7 +9,7 @@
  * Sealed form: `lk1.<key id>.<12-byte nonce, base64url>.<ciphertext + 16-byte tag, base64url>`.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 
 const VERSION = 'lk1';
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;

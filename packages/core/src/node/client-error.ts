@@ -7,7 +7,7 @@
  * with Latchkey's documented error body.
  */
 import type { Duplex } from 'node:stream';
-import { type ErrorCode, LatchkeyError } from '../http/errors.js';
+import { type ErrorCode, LatchkeyError } from '../errors/latchkey-error.js';
 import { errorBodyResponse } from '../http/framework-error.js';
 
 const REASONS: Record<number, string> = {

@@ -3,8 +3,8 @@
  * backpressure for streamed bodies and a stop when the client goes away.
  */
 import type { ServerResponse } from 'node:http';
+import { internalErrorBody } from '../errors/latchkey-error.js';
 import type { CoreResponse } from '../http/core-request.js';
-import { internalErrorBody } from '../http/errors.js';
 import { errorBodyResponse } from '../http/framework-error.js';
 
 /**

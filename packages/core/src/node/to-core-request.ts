@@ -4,8 +4,8 @@
  * rejects rather than leaving the request pending.
  */
 import type { IncomingMessage } from 'node:http';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { CoreRequest } from '../http/core-request.js';
-import { LatchkeyError } from '../http/errors.js';
 import { type DrainBound, readNodeBody } from './read-body.js';
 
 /** Options of {@link toCoreRequest}. */

@@ -1,6 +1,6 @@
 /** The attempt log of an audit webhook, and `recover`: replaying events from the activity log. */
 import { startReplay } from '../delivery/replay-start.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import {
   DeliveriesQuery,
   DeliveriesResponse,

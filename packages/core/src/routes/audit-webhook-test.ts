@@ -6,7 +6,7 @@
  */
 
 import { attemptRow, sendSigned } from '../delivery/attempt.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { TestResponse } from '../schemas/audit-webhooks.js';
 import { webhookData, webhookOf, webhookRoute } from './audit-webhooks.js';
 import { answers } from './docs.js';

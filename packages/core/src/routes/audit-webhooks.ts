@@ -9,7 +9,7 @@ import { normalizeFilter } from '../delivery/event-filter.js';
 import { startReplay } from '../delivery/replay-start.js';
 import { ROTATION_GRACE_MS } from '../delivery/signing-keys.js';
 import { vetWebhookUrl } from '../delivery/webhook-url.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { RouteContext } from '../http/router.js';
 import { secretContext } from '../keyring/contexts.js';
 import { seal } from '../keyring/keyring.js';

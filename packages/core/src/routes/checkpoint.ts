@@ -1,8 +1,8 @@
 /** `GET …/activity/checkpoint`: the organization's chain head, signed with the host's audit key. */
 
 import { checkpointView } from '../activity/checkpoint-view.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { prefersPlainText } from '../http/accept.js';
-import { LatchkeyError } from '../http/errors.js';
 import { defineRoute } from '../http/router.js';
 import { CheckpointQuery, CheckpointResponse } from '../schemas/api.js';
 import { answers } from './docs.js';

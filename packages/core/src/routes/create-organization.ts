@@ -6,7 +6,7 @@
 
 import { generateApiToken, hashToken } from '../auth/tokens.js';
 import { LIMIT_DEFAULTS, limitExceeded } from '../config/limits.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute } from '../http/router.js';
 import { CreatedOrganizationResponse, CreateOrganizationBody } from '../schemas/api.js';
 import { answers, error } from './docs.js';

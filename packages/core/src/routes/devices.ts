@@ -1,6 +1,6 @@
 /** Device enrollment, listing and revocation. A device is owned by the member who enrolled it. */
 import { authorize } from '../auth/permissions.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { DeviceResponse, EnrollDeviceBody, listOf } from '../schemas/api.js';
 import { enrollmentKey } from '../secrets/enrollment-key.js';
 import { answers } from './docs.js';

@@ -1,7 +1,7 @@
 /** Checks shared by the routes that act on other members (tokens, devices, members). */
 
 import { mayActOn, type Role } from '../auth/permissions.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { RouteContext } from '../http/router.js';
 
 /** Throws 403 `forbidden` when the caller's role ranks below `targetRole` (see {@link mayActOn}). */

@@ -5,7 +5,7 @@
  */
 
 import { readableEnvironments } from '../auth/readable-environments.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute, type RouteContext } from '../http/router.js';
 import type { ActivityEvent } from '../model.js';
 import { HistoryQuery, HistoryResponse } from '../schemas/api.js';

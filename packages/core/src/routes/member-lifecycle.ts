@@ -7,7 +7,7 @@
 
 import { grantsWithRole } from '../auth/member-grants.js';
 import { mayChangeRole } from '../auth/permissions.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { RouteContext } from '../http/router.js';
 import { MemberResponse, RemovedMemberResponse, UpdateMemberBody } from '../schemas/api.js';
 import type { MemberChange } from '../store/types.js';

@@ -1,7 +1,7 @@
 /** Organizations, projects and environments. */
 
 import { canSeeProject } from '../auth/permissions.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute } from '../http/router.js';
 import {
   CreateEnvironmentBody,

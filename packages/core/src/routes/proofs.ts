@@ -4,7 +4,7 @@
  */
 import { notedTreeHead, treeChainHead } from '../activity/tree-checkpoint.js';
 import { eventAt, proveConsistency, proveInclusion } from '../activity/tree-proofs.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute } from '../http/router.js';
 import {
   ConsistencyProofQuery,

@@ -1,7 +1,7 @@
 /** API tokens: created for a member (shown once), listed without their values, revoked. */
 
 import { generateApiToken, hashToken } from '../auth/tokens.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { CreatedTokenResponse, CreateTokenBody, listOf, TokenResponse } from '../schemas/api.js';
 import { answers } from './docs.js';
 import { refuseAbove } from './guards.js';

@@ -6,7 +6,7 @@
  */
 import { inspectClientCertificate } from '../delivery/client-certificate.js';
 import { MAX_CUSTOM_HEADERS, mergeHeaderNames } from '../delivery/custom-headers.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { clientKeyContext, headerValueContext } from '../keyring/contexts.js';
 import { type Keyring, seal } from '../keyring/keyring.js';
 import type { AuditWebhook, WebhookClientCertificate, WebhookHeader } from '../model.js';

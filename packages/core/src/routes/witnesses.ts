@@ -8,7 +8,7 @@ import { fromBase64 } from '../activity/note/base64.js';
 import { isWeakEd25519Key } from '../activity/note/strict-ed25519.js';
 import { toWitnessView, witnessPublicKey } from '../activity/witness-keys.js';
 import { LIMIT_DEFAULTS, limitExceeded } from '../config/limits.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { listOf } from '../schemas/api.js';
 import {
   CosignatureBody,

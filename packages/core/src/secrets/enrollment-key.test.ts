@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { generateDeviceKeyPair } from '../client/push.js';
-import { isLatchkeyError } from '../http/errors.js';
+import { isLatchkeyError } from '../errors/latchkey-error.js';
 import { enrollmentKey } from './enrollment-key.js';
 
 /** The error `enrollmentKey` throws for `publicKey`. */

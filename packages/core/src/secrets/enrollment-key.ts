@@ -1,5 +1,5 @@
 /** The public key a device enrolls with: parsed strictly, or refused with a message that says why. */
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { type ParsedPublicKey, parseEd25519PublicKey } from './signatures.js';
 
 type Refusal = Extract<ParsedPublicKey, { ok: false }>['reason'];

@@ -4,7 +4,7 @@
  * window, verifying over the body and its address) and the conflict mode the push may use.
  */
 import { authorize, type Principal } from '../auth/permissions.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Device, Environment } from '../model.js';
 import type { PushBodyInput } from '../schemas/api.js';
 import type { LatchkeyStore } from '../store/types.js';

@@ -6,7 +6,7 @@
 import type { EventData, EventType } from '../activity/event-types/index.js';
 import { sealCommitted } from '../activity/sequencer.js';
 import type { Principal } from '../auth/permissions.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { ActivityDraft, Device, Environment, Organization, Project } from '../model.js';
 import type { PushBodyInput } from '../schemas/api.js';

@@ -5,7 +5,7 @@
  * value stored that way before a keyring was configured still reads back until the re-encrypt
  * routine seals it.
  */
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import { secretValueContext } from '../keyring/contexts.js';
 import { type Keyring, open, seal, sealedKeyId } from '../keyring/keyring.js';
 

@@ -4,7 +4,7 @@
  * secrets. Reading values is recorded as `secret_versions_read` in the same unit of work as the read.
  */
 import { authorize, type Principal } from '../auth/permissions.js';
-import { LatchkeyError } from '../http/errors.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { ActivityDraft, Environment, Project } from '../model.js';
 import { SecretKeySchema } from '../schemas/api.js';

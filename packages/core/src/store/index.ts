@@ -36,7 +36,7 @@ export {
   type WebhookLimits,
   webhookLimit,
 } from '../delivery/webhook-limits.js';
-export { isLatchkeyError, LatchkeyError, serviceUnavailable } from '../http/errors.js';
+export { isLatchkeyError, LatchkeyError, serviceUnavailable } from '../errors/latchkey-error.js';
 export {
   type AttemptShare,
   attemptShare,
