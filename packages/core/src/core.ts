@@ -6,8 +6,8 @@
 import { bootstrapOrganization } from './auth/bootstrap.js';
 import type { BootstrapOptions, CoreOptions } from './config/options.js';
 import { resolveOptions } from './config/resolve-options.js';
-import type { DeliveryEngine } from './delivery/engine.js';
-import { createEngineControl, type StartDeliveriesOptions } from './delivery/engine-control.js';
+import { createEngineControl, type StartDeliveriesOptions } from './delivery/engine/control.js';
+import type { DeliveryEngine } from './delivery/engine/engine.js';
 import type { HealthReport } from './health/probe.js';
 import { checkReady, type ReadyOptions, type ReadyReport } from './health/ready.js';
 import type { CoreRequest, CoreResponse } from './http/core-request.js';

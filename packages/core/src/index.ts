@@ -11,7 +11,7 @@ export {
   signCheckpoint,
   toAuditKey,
   verifyCheckpoint,
-} from './activity/checkpoint.js';
+} from './activity/checkpoint/checkpoint.js';
 export {
   describeEventTypes,
   EVENT_TYPE_GROUPS,
@@ -24,7 +24,7 @@ export {
 } from './activity/event-types/index.js';
 export { eventLeafHash } from './activity/merkle/hashes.js';
 export { consistencyProof, inclusionProof, type NodeReader, rootAt } from './activity/merkle/proofs.js';
-export type { TreeHead } from './activity/merkle/tree-head.js';
+export type { TreeHead } from './activity/merkle/stored-tree.js';
 export { sealCommitted } from './activity/sequencer.js';
 export {
   type AuthorizationResult,
@@ -43,7 +43,7 @@ export {
 } from './auth/permissions.js';
 export { generateApiToken, hashToken } from './auth/tokens.js';
 export { type BackupCounts, emptyBackupCounts } from './backup/format.js';
-export { RESTORE_LIMIT_DEFAULTS, type RestoreLimitsOption } from './backup/restore-limits.js';
+export { RESTORE_LIMIT_DEFAULTS, type RestoreLimitsOption } from './backup/restore/limits.js';
 export { verifyActivityExport } from './client/node-chain-crypto.js';
 export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './client/push.js';
 export type { ExportFault, ExportVerdict } from './client/verify-export.js';
@@ -52,7 +52,7 @@ export type { CoreLogger } from './config/logger.js';
 export type { BootstrapOptions, CoreOptions, ExternalIdentity, HostAuthenticate } from './config/options.js';
 export { type Core, createCore } from './core.js';
 export type { KeyringOption, WebhookOptions } from './delivery/config.js';
-export type { StartDeliveriesOptions } from './delivery/engine-control.js';
+export type { StartDeliveriesOptions } from './delivery/engine/control.js';
 export { filterSelects } from './delivery/event-filter.js';
 export {
   DEFAULT_RETRY_POLICY,
@@ -63,14 +63,14 @@ export {
   type RetryDecision,
   type RetryPolicy,
 } from './delivery/retry-schedule.js';
-export { newSigningSecret, type SignedDelivery, signDelivery } from './delivery/signing.js';
 export {
   type AllowHosts,
   isGlobalAddress,
   parseAllowHosts,
   type ResolveHost,
   vetTarget,
-} from './delivery/ssrf.js';
+} from './delivery/sending/ssrf.js';
+export { newSigningSecret, type SignedDelivery, signDelivery } from './delivery/signing.js';
 export { unknownEventTypes } from './delivery/unknown-event-types.js';
 export type { WebhookLimit, WebhookLimits } from './delivery/webhook-limits.js';
 export {

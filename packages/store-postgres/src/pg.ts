@@ -9,4 +9,4 @@
  * const store = await createPostgresStore({ driver: await pgDriver(process.env.DATABASE_URL!) });
  * ```
  */
-export { type PgDriverOptions, pgDriver } from './drivers/pg.js';
+export { type PgDriverOptions, pgDriver } from './drivers/pg/pg.js';

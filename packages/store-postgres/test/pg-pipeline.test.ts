@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { pipeline } from '../src/drivers/pg-pipeline.js';
+import { pipeline } from '../src/drivers/pg/pipeline.js';
 import { pgDriver } from '../src/pg.js';
 import { DATABASE_URL, dropSchema, freshSchema, onPostgres } from './databases.js';
 

@@ -9,12 +9,12 @@ import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Services } from '../http/router.js';
 import type { Organization } from '../model.js';
 import type { Cosignature } from '../store/types.js';
-import { checkpointOriginLine } from './checkpoint-note.js';
+import { checkpointOriginLine } from './checkpoint/checkpoint-note.js';
+import { treeHeadOf } from './checkpoint/log-tree-head.js';
 import { fromBase64, toBase64 } from './note/base64.js';
 import { parseCheckpointBody } from './note/checkpoint-body.js';
 import { verifyCosignature } from './note/cosignature.js';
 import { type NoteSignature, parseNote, parseSignatureLine } from './note/signed-note.js';
-import { treeHeadOf } from './tree-head.js';
 
 /** Tree heads whose cosignatures are kept per organization (the largest sizes). */
 export const COSIGNED_HEADS_KEPT = 16;

@@ -6,7 +6,7 @@
  */
 import type { ActivityDraft, ActivityEvent } from '../model.js';
 import { type ChainHead, sealEvent } from './chain.js';
-import { extendTree } from './merkle/tree-head.js';
+import { extendTree } from './merkle/stored-tree.js';
 import type { StoredNode, TreeState } from './merkle/tree-state.js';
 
 /** A sealed batch: its events, the chain head after them, and the tree's writes (null when the tree lags the chain). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyBackupCounts } from '../backup/format.js';
 import { createCore } from '../core.js';
 import type { CoreRequest } from '../http/core-request.js';
-import { auditKeyId, generateAuditKey, toAuditKey } from './checkpoint.js';
+import { auditKeyId, generateAuditKey, toAuditKey } from './checkpoint/checkpoint.js';
 import { toTrustedAuditKeys } from './trusted-audit-keys.js';
 
 const TOKEN = 'lk_trusted_audit_keys_test_token_000000000000';

@@ -7,7 +7,7 @@
  */
 
 import { parseEd25519PublicKey } from '../secrets/signatures.js';
-import { type AuditKey, auditKeyId } from './checkpoint.js';
+import { type AuditKey, auditKeyId } from './checkpoint/checkpoint.js';
 
 /** A key a restore trusts, by key id. */
 export interface TrustedAuditKey {

@@ -9,7 +9,7 @@
  */
 
 import type { ChainHead } from '../activity/chain.js';
-import type { Checkpoint } from '../activity/checkpoint.js';
+import type { Checkpoint } from '../activity/checkpoint/checkpoint.js';
 import { exportJsonPages } from '../activity/export/stream.js';
 import { secretContext } from '../keyring/contexts.js';
 import type { Keyring } from '../keyring/keyring.js';

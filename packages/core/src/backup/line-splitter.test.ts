@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LineSplitter } from './line-splitter.js';
-import { RESTORE_LIMIT_DEFAULTS } from './restore-limits.js';
+import { RESTORE_LIMIT_DEFAULTS } from './restore/limits.js';
 
 const tooLong = (bytes: number) => new Error(`too long: ${bytes}`);
 

@@ -4,7 +4,7 @@
  * the webhook's new id. A backup without them (written before they existed) restores a webhook
  * without them.
  */
-import { inspectClientCertificate } from '../delivery/client-certificate.js';
+import { inspectClientCertificate } from '../delivery/sending/client-certificate.js';
 import { clientKeyContext, headerValueContext } from '../keyring/contexts.js';
 import { type Keyring, open, seal } from '../keyring/keyring.js';
 import type { AuditWebhook } from '../model.js';

@@ -4,7 +4,7 @@
  * The same functions as the Node entry, not copies: the dashboard checks what the CLI checks.
  */
 export { type ChainHead, GENESIS_HASH } from '../activity/chain-form.js';
-export type { Checkpoint } from '../activity/checkpoint-form.js';
+export type { Checkpoint } from '../activity/checkpoint/checkpoint-form.js';
 export { eventLeafData, eventLeafHash, leafHash } from '../activity/merkle/hashes.js';
 export type { ActivityDraft, ActivityEvent, Actor } from '../model.js';
 export { fromBase64, toBase64 } from './base64.js';

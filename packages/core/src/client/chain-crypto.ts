@@ -5,7 +5,7 @@
  * crypto-free forms (`chain-form.ts`, `checkpoint-form.ts`), so both reach the same verdicts.
  */
 import { chainText, placeEvent } from '../activity/chain-form.js';
-import type { Checkpoint } from '../activity/checkpoint-form.js';
+import type { Checkpoint } from '../activity/checkpoint/checkpoint-form.js';
 import type { ActivityDraft, ActivityEvent } from '../model.js';
 
 /** SHA-256 and Ed25519 checkpoint verification, synchronous or not. */

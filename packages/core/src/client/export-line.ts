@@ -4,7 +4,7 @@
  * with WebCrypto (an asynchronous call per hash) a window of lines is hashed at once while the walk
  * checks them in order. With Node's synchronous hash this only reads a little ahead.
  */
-import type { Checkpoint } from '../activity/checkpoint-form.js';
+import type { Checkpoint } from '../activity/checkpoint/checkpoint-form.js';
 import type { ActivityEvent } from '../model.js';
 import { type ChainCrypto, eventChainText } from './chain-crypto.js';
 import { type ExportSource, linesOf } from './export-lines.js';

@@ -6,8 +6,8 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateAuditKey, toAuditKey } from '../activity/checkpoint.js';
-import { signCheckpointNote } from '../activity/checkpoint-note.js';
+import { generateAuditKey, toAuditKey } from '../activity/checkpoint/checkpoint.js';
+import { signCheckpointNote } from '../activity/checkpoint/checkpoint-note.js';
 import { fromBase64 } from '../activity/note/base64.js';
 import { createCore } from '../core.js';
 import { verifyActivityExport } from './node-chain-crypto.js';

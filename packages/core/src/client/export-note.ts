@@ -8,7 +8,7 @@
  * or edited, fails the export even when the JSON is intact. An export made before the note was
  * added has none; its JSON signature still covers the same head.
  */
-import type { Checkpoint } from '../activity/checkpoint-form.js';
+import type { Checkpoint } from '../activity/checkpoint/checkpoint-form.js';
 import { parseCheckpointBody } from '../activity/note/checkpoint-body.js';
 import { parseNote } from '../activity/note/signed-note.js';
 import { fromBase64 } from './base64.js';

@@ -6,7 +6,7 @@
  * (a first event after seq 1) waits for that line.
  */
 
-import type { Checkpoint } from '../activity/checkpoint-form.js';
+import type { Checkpoint } from '../activity/checkpoint/checkpoint-form.js';
 import { eventLeafHash } from '../activity/merkle/hashes.js';
 import type { ActivityEvent } from '../model.js';
 import { fromBase64 } from './base64.js';

@@ -1,6 +1,6 @@
 /** What checking an activity export can find, and how a failure names its line. */
 import type { ChainHead } from '../activity/chain-form.js';
-import type { Checkpoint } from '../activity/checkpoint-form.js';
+import type { Checkpoint } from '../activity/checkpoint/checkpoint-form.js';
 
 /** Why an export does not verify. */
 export type ExportFault =

@@ -6,7 +6,7 @@
  * walk and texts, the primitive of each platform.
  */
 export { type ChainHead, GENESIS_HASH, sealEvent, verifyChain } from '../activity/chain.js';
-export { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint.js';
+export { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint/checkpoint.js';
 export { eventLeafData, eventLeafHash, leafHash } from '../activity/merkle/hashes.js';
 export type { ActivityDraft, ActivityEvent, Actor } from '../model.js';
 export { isSecretKey, SECRET_KEY_PATTERN, SECRET_KEY_RULE } from '../secrets/secret-key.js';

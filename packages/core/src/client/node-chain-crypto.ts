@@ -4,7 +4,7 @@
  * in Node, as the server's own sealing and signing use it.
  */
 import { createHash } from 'node:crypto';
-import { verifyCheckpoint } from '../activity/checkpoint.js';
+import { verifyCheckpoint } from '../activity/checkpoint/checkpoint.js';
 import type { ChainCrypto } from './chain-crypto.js';
 import type { ExportSource } from './export-lines.js';
 import type { ExportVerdict } from './export-verdict.js';

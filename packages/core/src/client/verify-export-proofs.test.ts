@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ChainHead, sealEvent } from '../activity/chain.js';
-import { generateAuditKey, signCheckpoint, toAuditKey } from '../activity/checkpoint.js';
+import { generateAuditKey, signCheckpoint, toAuditKey } from '../activity/checkpoint/checkpoint.js';
 import { eventLeafHash } from '../activity/merkle/hashes.js';
 import { inclusionProofs } from '../activity/merkle/proofs.js';
 import { appendLeaves, EMPTY_TREE, treeRoot } from '../activity/merkle/tree-state.js';

@@ -1,7 +1,12 @@
 import { createPublicKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sealEvent } from '../activity/chain.js';
-import { generateAuditKey, signCheckpoint, toAuditKey, verifyCheckpoint } from '../activity/checkpoint.js';
+import {
+  generateAuditKey,
+  signCheckpoint,
+  toAuditKey,
+  verifyCheckpoint,
+} from '../activity/checkpoint/checkpoint.js';
 import { expectedEventHash, verifyCheckpointSignature } from './web-crypto.js';
 
 const key = generateAuditKey();

@@ -3,7 +3,7 @@
  * (the dashboard's Verify): `verifyActivityExport` there runs the same walk as in the CLI, with
  * these primitives. The hashed and signed texts come from the crypto-free forms the server uses.
  */
-import { type Checkpoint, checkpointSignedText } from '../activity/checkpoint-form.js';
+import { type Checkpoint, checkpointSignedText } from '../activity/checkpoint/checkpoint-form.js';
 import type { ActivityEvent } from '../model.js';
 import { type ChainCrypto, eventChainText } from './chain-crypto.js';
 

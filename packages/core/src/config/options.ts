@@ -3,7 +3,7 @@
  * the core back, so any module may read them without closing an import circle.
  */
 import type { KeyObject } from 'node:crypto';
-import type { RestoreLimitsOption } from '../backup/restore-limits.js';
+import type { RestoreLimitsOption } from '../backup/restore/limits.js';
 import type { KeyringOption, WebhookOptions } from '../delivery/config.js';
 import type { CoreRequest } from '../http/core-request.js';
 import type { LatchkeyStore } from '../store/types.js';

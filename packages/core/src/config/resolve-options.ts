@@ -1,8 +1,8 @@
 /** The defaults of `createCore`'s options, resolved once into what the pipeline and services use. */
-import { toAuditKey } from '../activity/checkpoint.js';
-import { toCheckpointOrigin } from '../activity/checkpoint-origin.js';
+import { toAuditKey } from '../activity/checkpoint/checkpoint.js';
+import { toCheckpointOrigin } from '../activity/checkpoint/checkpoint-origin.js';
 import { toTrustedAuditKeys } from '../activity/trusted-audit-keys.js';
-import { toRestoreLimits } from '../backup/restore-limits.js';
+import { toRestoreLimits } from '../backup/restore/limits.js';
 import { toKeyring, webhookSettings } from '../delivery/config.js';
 import type { Services } from '../http/router.js';
 import { toVersionsKept } from '../secrets/versions.js';

@@ -9,7 +9,7 @@ import { headerValueContext, secretContext } from '../keyring/contexts.js';
 import { generateKeyringKey, parseKeyring, seal } from '../keyring/keyring.js';
 import type { ClaimedDelivery } from '../store/ports/deliveries.js';
 import { sendSigned } from './attempt.js';
-import type { Transport } from './sender.js';
+import type { Transport } from './sending/sender.js';
 import { newStandardSecret } from './signature-schemes/index.js';
 
 const keyring = parseKeyring(`k1:${generateKeyringKey()}`);

@@ -16,7 +16,7 @@ import { type DeliveredTreeCache, withDeliveredTree } from './delivered-tree.js'
 import { type OpenedCredentials, openCredentials } from './open-credentials.js';
 import { type DecidedAttempt, recordOutcome } from './record-outcome.js';
 import { nextRetry, type RetryPolicy } from './retry-schedule.js';
-import type { SendResult, Transport } from './sender.js';
+import type { SendResult, Transport } from './sending/sender.js';
 import { type SigningMaterial, signForScheme } from './signature-schemes/index.js';
 import { type SecretCache, signingMaterial } from './signing-material.js';
 

@@ -3,8 +3,8 @@ import type { LookupAddress } from 'node:dns';
 import { createKeyring, type Keyring, parseKeyring } from '../keyring/keyring.js';
 import type { ReplayPace } from '../store/ports/deliveries.js';
 import { checkRetryPolicy, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-schedule.js';
-import type { Transport } from './sender.js';
-import { type AllowHosts, parseAllowHosts, type ResolveHost } from './ssrf.js';
+import type { Transport } from './sending/sender.js';
+import { type AllowHosts, parseAllowHosts, type ResolveHost } from './sending/ssrf.js';
 import { checkWebhookLimits, type WebhookLimits } from './webhook-limits.js';
 
 /** Options of audit webhooks (core option `webhooks`). */
@@ -79,7 +79,7 @@ export function webhookSettings(options: WebhookOptions = {}): WebhookSettings {
     limits: checkWebhookLimits(options.limits),
     replay: toReplayPace(options.replay),
     transport() {
-      transport ??= import('./sender.js').then((sender) =>
+      transport ??= import('./sending/sender.js').then((sender) =>
         sender.createUndiciTransport({ resolve, allowHosts: allow }),
       );
       return transport;

@@ -2,8 +2,8 @@ import { createChainWitness, createWebhookVerifier } from '@latchkey/webhook-ver
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../core.js';
 import { generateKeyringKey } from '../keyring/keyring.js';
-import { createDeliveryEngine } from './engine.js';
-import type { Transport } from './sender.js';
+import { createDeliveryEngine } from './engine/engine.js';
+import type { Transport } from './sending/sender.js';
 
 const TOKEN = 'lk_delivered_tree_schemes_token_000000000000';
 const HOOKS = '/api/v2/organizations/acme/audit-webhooks';

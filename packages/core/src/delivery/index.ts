@@ -14,7 +14,7 @@ export {
   type WebhookSettings,
   webhookSettings,
 } from './config.js';
-export { createDeliveryEngine, type DeliveryEngine, type DeliveryEngineOptions } from './engine.js';
+export { createDeliveryEngine, type DeliveryEngine, type DeliveryEngineOptions } from './engine/engine.js';
 export { lastDeliveryOf } from './last-delivery.js';
 export * from './retry-schedule.js';
 export {
@@ -23,7 +23,7 @@ export {
   type SendResult,
   type Transport,
   type UndiciTransportOptions,
-} from './sender.js';
+} from './sending/sender.js';
+export * from './sending/ssrf.js';
 export { newSigningSecret, type SignedDelivery, signDelivery, signEventJson } from './signing.js';
-export * from './ssrf.js';
 export { type WebhookLimit, type WebhookLimits, webhookLimit } from './webhook-limits.js';

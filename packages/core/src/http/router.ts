@@ -3,11 +3,11 @@
  * handler once. Matching, validation and the OpenAPI document all read the same table.
  */
 import type { z } from 'zod';
-import type { AuditKey } from '../activity/checkpoint.js';
+import type { AuditKey } from '../activity/checkpoint/checkpoint.js';
 import type { EventData, EventType } from '../activity/event-types/index.js';
 import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
 import type { Permission, Principal } from '../auth/permissions.js';
-import type { RestoreLimits } from '../backup/restore-limits.js';
+import type { RestoreLimits } from '../backup/restore/limits.js';
 import type { IdGenerator } from '../config/ids.js';
 import type { Limits } from '../config/limits.js';
 import type { WebhookSettings } from '../delivery/config.js';

@@ -7,8 +7,8 @@
 import { LIMIT_DEFAULTS, limitExceeded } from '../config/limits.js';
 import { normalizeFilter } from '../delivery/event-filter.js';
 import { startReplay } from '../delivery/replay-start.js';
+import { vetWebhookUrl } from '../delivery/sending/webhook-url.js';
 import { ROTATION_GRACE_MS } from '../delivery/signing-keys.js';
-import { vetWebhookUrl } from '../delivery/webhook-url.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { RouteContext } from '../http/router.js';
 import { secretContext } from '../keyring/contexts.js';

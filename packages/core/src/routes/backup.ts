@@ -6,8 +6,8 @@
  * `backup_created` event once the stream has ended, with what it held.
  */
 
-import type { AuditKey } from '../activity/checkpoint.js';
-import { signTreeHead, treeChainHead } from '../activity/tree-checkpoint.js';
+import type { AuditKey } from '../activity/checkpoint/checkpoint.js';
+import { signTreeHead, treeChainHead } from '../activity/checkpoint/tree-checkpoint.js';
 import { backupLines } from '../backup/backup-stream.js';
 import { emptyBackupCounts } from '../backup/format.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';

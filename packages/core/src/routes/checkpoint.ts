@@ -1,6 +1,6 @@
 /** `GET …/activity/checkpoint`: the organization's chain head, signed with the host's audit key. */
 
-import { checkpointView } from '../activity/checkpoint-view.js';
+import { checkpointView } from '../activity/checkpoint/checkpoint-view.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { prefersPlainText } from '../http/accept.js';
 import { defineRoute } from '../http/router.js';

@@ -4,12 +4,12 @@
  * the export is not in its own output, and an export the client abandoned is not recorded).
  */
 
+import { notedTreeHead, treeChainHead } from '../activity/checkpoint/tree-checkpoint.js';
 import { csvHeader, csvRows } from '../activity/export/csv.js';
 import { escapeLineSeparators } from '../activity/export/line-separators.js';
 import { withInclusionLines } from '../activity/export/proof-lines.js';
 import { type ExportFilter, exportJsonPages, exportPages } from '../activity/export/stream.js';
 import { ExportTally } from '../activity/export/tally.js';
-import { notedTreeHead, treeChainHead } from '../activity/tree-checkpoint.js';
 import type { CoreResponse } from '../http/core-request.js';
 import { defineRoute, type RouteContext } from '../http/router.js';
 import { ExportQuery } from '../schemas/api.js';

@@ -2,7 +2,7 @@
  * The Merkle proofs of the activity log (RFC 6962): an event's inclusion in a tree head, one tree
  * head's consistency with a later one, and one event with its proof against the latest checkpoint.
  */
-import { notedTreeHead, treeChainHead } from '../activity/tree-checkpoint.js';
+import { notedTreeHead, treeChainHead } from '../activity/checkpoint/tree-checkpoint.js';
 import { eventAt, proveConsistency, proveInclusion } from '../activity/tree-proofs.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute } from '../http/router.js';

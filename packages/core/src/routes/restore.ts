@@ -10,8 +10,8 @@
  */
 import { z } from 'zod';
 import { BackupCountsSchema, BackupManifestSchema } from '../backup/backup-records.js';
-import { commitRestore } from '../backup/restore-commit.js';
-import { abandonRestore, beginRestore, putRestorePart } from '../backup/restore-session.js';
+import { commitRestore } from '../backup/restore/commit.js';
+import { abandonRestore, beginRestore, putRestorePart } from '../backup/restore/session.js';
 import { text } from '../schemas/text.js';
 import { answers, error } from './docs.js';
 import { ORGANIZATION } from './paths.js';

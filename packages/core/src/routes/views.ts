@@ -1,5 +1,5 @@
 /** Public views of stored records: what list and read responses show (never token hashes). */
-import { MASKED_VALUE } from '../delivery/custom-headers.js';
+import { MASKED_VALUE } from '../delivery/sending/custom-headers.js';
 import type * as Model from '../model.js';
 
 /**

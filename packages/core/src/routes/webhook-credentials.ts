@@ -4,8 +4,8 @@
  * (and a header to its name), as signing secrets are; a certificate that cannot work is a 400 naming
  * the field. Events name what changed by header names and certificate fingerprint only.
  */
-import { inspectClientCertificate } from '../delivery/client-certificate.js';
-import { MAX_CUSTOM_HEADERS, mergeHeaderNames } from '../delivery/custom-headers.js';
+import { inspectClientCertificate } from '../delivery/sending/client-certificate.js';
+import { MAX_CUSTOM_HEADERS, mergeHeaderNames } from '../delivery/sending/custom-headers.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { clientKeyContext, headerValueContext } from '../keyring/contexts.js';
 import { type Keyring, seal } from '../keyring/keyring.js';

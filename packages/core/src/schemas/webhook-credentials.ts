@@ -11,7 +11,7 @@ import {
   headerValueFault,
   MASKED_VALUE,
   MAX_CUSTOM_HEADERS,
-} from '../delivery/custom-headers.js';
+} from '../delivery/sending/custom-headers.js';
 import { text } from './text.js';
 
 /**

@@ -9,7 +9,7 @@ export { type ChainHead, GENESIS_HASH, sealEvent } from '../activity/chain.js';
 export { eventLeafHash } from '../activity/merkle/hashes.js';
 export { type NodeReader, rootAt } from '../activity/merkle/proofs.js';
 export type { NodeAddress } from '../activity/merkle/ranges.js';
-export { extendTree, type TreeHead, treeHeadAt } from '../activity/merkle/tree-head.js';
+export { extendTree, type TreeHead, treeHeadAt } from '../activity/merkle/stored-tree.js';
 export {
   appendLeaves,
   EMPTY_TREE,

@@ -9,8 +9,8 @@ import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateDeviceKeyPair, signPush } from '../client/push.js';
 import { createCore } from '../core.js';
-import { createDeliveryEngine } from '../delivery/engine.js';
-import type { Transport } from '../delivery/sender.js';
+import { createDeliveryEngine } from '../delivery/engine/engine.js';
+import type { Transport } from '../delivery/sending/sender.js';
 import { generateKeyringKey } from '../keyring/keyring.js';
 
 const exporter = new InMemorySpanExporter();

@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cosignCheckpoint } from '../../client/cosign-checkpoint.js';
 import { openCheckpoint } from '../../client/open-checkpoint.js';
 import { createCore } from '../../core.js';
-import { generateAuditKey } from '../checkpoint.js';
+import { generateAuditKey } from '../checkpoint/checkpoint.js';
 
 const GOPATH = '/usr/share/gocode';
 const GO = spawnSync('go', ['version']).status === 0;

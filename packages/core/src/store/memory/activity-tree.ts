@@ -2,7 +2,7 @@
  * The Merkle tree in memory: per organization its state (size and right frontier) and the complete
  * subtrees' hashes, one array per level, extended with each event and undone with the transaction.
  */
-import { extendTree, treeHeadAt } from '../../activity/merkle/tree-head.js';
+import { extendTree, treeHeadAt } from '../../activity/merkle/stored-tree.js';
 import { EMPTY_TREE, type TreeState } from '../../activity/merkle/tree-state.js';
 import type { ActivityEvent } from '../../model.js';
 import type { ActivityTreeReads } from '../ports/activity-tree.js';

@@ -1,0 +1,236 @@
+/**
+ * Reading a staged backup: splits the parts into lines, checks each against its schema, the order
+ * of kinds, references (an environment's project, a secret's environment), duplicates and the
+ * activity chain, and at the end the SHA-256, length and counts the manifest promised. Any fault
+ * is a 422 `backup_invalid` naming the line. It reads in time linear in the content's size, holds
+ * one line at most, and gives the event loop a turn after every part and every few hundred lines, so
+ * a large restore does not hold up other requests (the memory store's calls never wait on I/O).
+ */
+import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { GENESIS_HASH, verifyChain } from '../../activity/chain.js';
+import { LatchkeyError } from '../../errors/latchkey-error.js';
+import type { ActivityEvent } from '../../model.js';
+import {
+  BackupEventSchema,
+  type BackupHeader,
+  type BackupRecord,
+  BackupRecordSchema,
+} from '../backup-records.js';
+import { type BackupCounts, type BackupManifest, emptyBackupCounts } from '../format.js';
+import { LineSplitter } from '../line-splitter.js';
+import { KeyHistoryCheck } from './key-history.js';
+
+/** Lines read between two turns of the event loop (besides one turn after each part). */
+const LINES_PER_TURN = 500;
+
+/** What the reader yields: the header, each record, then each event. */
+export type BackupItem =
+  | { kind: 'header'; header: BackupHeader }
+  | { kind: 'record'; record: Exclude<BackupRecord, BackupHeader | { kind: 'events' }> }
+  | { kind: 'event'; event: ActivityEvent };
+
+/** The order of kinds in a backup; an environment's secrets follow it, so the two share a rank. */
+const RANK: Record<BackupRecord['kind'], number> = {
+  latchkey_backup: 0,
+  project: 1,
+  environment: 2,
+  secret: 2,
+  deleted_secret: 2,
+  secret_version: 2,
+  member: 3,
+  device: 4,
+  audit_webhook: 5,
+  events: 6,
+};
+
+/** A 422 naming the line at fault. */
+export function invalidBackup(line: number | null, message: string): LatchkeyError {
+  const where = line === null ? 'the backup' : `line ${line}`;
+  return new LatchkeyError('backup_invalid', `The backup is not valid: ${where}: ${message}`, {
+    details: [{ path: line === null ? 'backup' : `line.${line}`, message }],
+  });
+}
+
+/**
+ * Yields the backup's items in order. With `verify`, events are checked against their schema and
+ * the chain; without (the second pass of a restore, over content whose SHA-256 the first pass
+ * checked and this pass checks again), they are only parsed. A line longer than `maxLineBytes` is
+ * refused. Throws on the first fault.
+ */
+export async function* readBackup(
+  parts: AsyncIterable<string>,
+  manifest: BackupManifest,
+  verify: boolean,
+  maxLineBytes: number,
+): AsyncGenerator<BackupItem> {
+  const hash = createHash('sha256');
+  const state = new LineState(verify);
+  const lines = new LineSplitter(maxLineBytes, () =>
+    invalidBackup(
+      state.line + 1,
+      `it is longer than ${maxLineBytes} bytes, the longest line this server reads`,
+    ),
+  );
+  let bytes = 0;
+  let sinceTurn = 0;
+  for await (const part of parts) {
+    hash.update(part, 'utf8');
+    bytes += Buffer.byteLength(part, 'utf8');
+    for (const line of lines.push(part)) {
+      const item = state.take(line);
+      if (item) yield item;
+      if (++sinceTurn === LINES_PER_TURN) {
+        sinceTurn = 0;
+        await nextTurn();
+      }
+    }
+    sinceTurn = 0;
+    await nextTurn();
+  }
+  if (lines.holding) throw invalidBackup(state.line + 1, 'the last line is cut short (no newline)');
+  if (bytes !== manifest.bytes || hash.digest('hex') !== manifest.sha256) {
+    throw invalidBackup(null, 'its content does not match the SHA-256 and length of its manifest');
+  }
+  state.finish(manifest.counts);
+}
+
+/** The checks that need what came before a line. */
+class LineState {
+  line = 0;
+  private rank = -1;
+  private header: BackupHeader | null = null;
+  private inEvents = false;
+  private throughSeq = 0;
+  private head: { seq: number; hash: string } | null = null;
+  private readonly counts = emptyBackupCounts();
+  private readonly projects = new Set<string>();
+  /** `project/environment` of each environment seen */
+  private readonly environments = new Set<string>();
+  private readonly keys = new KeyHistoryCheck(invalidBackup);
+  private readonly unique = new Set<string>();
+
+  constructor(private readonly verify: boolean) {}
+
+  take(text: string): BackupItem | null {
+    this.line++;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw invalidBackup(this.line, 'not JSON');
+    }
+    return this.inEvents ? this.event(value) : this.record(value);
+  }
+
+  private event(value: unknown): BackupItem {
+    const event = value as ActivityEvent;
+    if (this.verify) {
+      if (!BackupEventSchema.safeParse(value).success)
+        throw invalidBackup(this.line, 'not an activity event');
+      if (verifyChain([event], this.head) !== -1)
+        throw invalidBackup(this.line, `the activity chain breaks at event ${event.seq}`);
+    }
+    this.head = { seq: event.seq, hash: event.hash };
+    this.counts.event++;
+    return { kind: 'event', event };
+  }
+
+  private record(value: unknown): BackupItem | null {
+    const parsed = BackupRecordSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue?.path.length ? ` (${issue.path.join('.')})` : '';
+      throw invalidBackup(this.line, `not a valid backup record${field}: ${issue?.message ?? 'invalid'}`);
+    }
+    const record = parsed.data;
+    const rank = RANK[record.kind];
+    if ((this.line === 1) !== (record.kind === 'latchkey_backup') || rank < this.rank) {
+      throw invalidBackup(this.line, `a ${record.kind} record is out of place`);
+    }
+    // Past the last secret: every key's history must have reached its head.
+    if (this.rank <= RANK.secret && rank > RANK.secret) this.keys.finish(this.header!.format_version >= 3);
+    this.rank = rank;
+    switch (record.kind) {
+      case 'latchkey_backup':
+        this.header = record;
+        return { kind: 'header', header: record };
+      case 'events':
+        this.inEvents = true;
+        this.throughSeq = record.through_seq;
+        return null;
+      case 'project':
+        this.once(`project/${record.slug}`);
+        this.once(`id/${record.id}`);
+        this.projects.add(record.slug);
+        break;
+      case 'environment': {
+        if (!this.projects.has(record.project))
+          throw invalidBackup(this.line, `environment ${record.slug} names an unknown project`);
+        this.once(`id/${record.id}`);
+        const path = `${record.project}/${record.slug}`;
+        if (this.environments.has(path)) throw invalidBackup(this.line, `environment ${path} appears twice`);
+        this.environments.add(path);
+        break;
+      }
+      case 'secret':
+      case 'deleted_secret':
+        if (!this.environments.has(`${record.project}/${record.environment}`))
+          throw invalidBackup(this.line, `secret ${record.key} names an unknown environment`);
+        this.keys.head(this.line, record);
+        break;
+      case 'secret_version': {
+        const path = `${record.project}/${record.environment}`;
+        if (!this.environments.has(path))
+          throw invalidBackup(
+            this.line,
+            `version ${record.version} of ${record.key} names an unknown environment`,
+          );
+        if (record.deleted && record.value !== undefined)
+          throw invalidBackup(
+            this.line,
+            `version ${record.version} of ${record.key} is a delete with a value`,
+          );
+        // A format 2 backup's heads become their keys' versions (see the writer): it carries none.
+        if (this.header!.format_version < 3)
+          throw invalidBackup(
+            this.line,
+            `a format ${this.header!.format_version} backup has no secret_version lines`,
+          );
+        this.keys.version(this.line, record);
+        break;
+      }
+      case 'member':
+        this.once(`member/${record.user}`);
+        break;
+      case 'device':
+      case 'audit_webhook':
+        this.once(`id/${record.id}`);
+        break;
+    }
+    this.counts[record.kind]++;
+    return { kind: 'record', record };
+  }
+
+  private once(key: string): void {
+    if (this.unique.has(key)) throw invalidBackup(this.line, `${key} appears twice`);
+    this.unique.add(key);
+  }
+
+  finish(expected: BackupCounts): void {
+    if (!this.header) throw invalidBackup(null, 'it is empty');
+    if (!this.inEvents) throw invalidBackup(null, 'it has no events line: it is cut short');
+    const { chain } = this.header;
+    const last = this.head ?? { seq: 0, hash: GENESIS_HASH };
+    if (this.counts.event !== this.throughSeq || last.seq !== chain.seq || last.hash !== chain.hash) {
+      throw invalidBackup(null, 'its activity log does not end at the chain head its header names');
+    }
+    for (const [kind, count] of Object.entries(this.counts)) {
+      if (expected[kind as keyof BackupCounts] !== count)
+        throw invalidBackup(
+          null,
+          `it holds ${count} ${kind} records, its manifest says ${expected[kind as keyof BackupCounts]}`,
+        );
+    }
+  }
+}
