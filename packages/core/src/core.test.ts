@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCore } from './core.js';
-import type { CoreRequest } from './http/core-request.js';
+import type { CoreRequest } from './model/core-request.js';
 import { createMemoryStore } from './store/memory/index.js';
 
 const get = (url: string, headers: CoreRequest['headers'] = {}): CoreRequest => ({

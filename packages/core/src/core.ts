@@ -10,7 +10,6 @@ import { createEngineControl, type StartDeliveriesOptions } from './delivery/eng
 import type { DeliveryEngine } from './delivery/engine/engine.js';
 import type { HealthReport } from './health/probe.js';
 import { checkReady, type ReadyOptions, type ReadyReport } from './health/ready.js';
-import type { CoreRequest, CoreResponse } from './http/core-request.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { createPipeline } from './http/pipeline.js';
 import type { AnyRoute, Services } from './http/router.js';
@@ -19,7 +18,8 @@ import { createKeyringGate } from './keyring/gate.js';
 import { type ReencryptCounts, type ReencryptOptions, reencryptAtRest } from './keyring/reencrypt.js';
 import { createHttpMetrics } from './metrics/http-metrics.js';
 import { metricsText } from './metrics/metrics-text.js';
-import type { Organization } from './model.js';
+import type { CoreRequest, CoreResponse } from './model/core-request.js';
+import type { Organization } from './model/model.js';
 import { allRoutes } from './routes/index.js';
 import type { LatchkeyStore } from './store/types.js';
 

@@ -29,7 +29,6 @@ export { sealCommitted } from './activity/sequencer.js';
 export {
   type AuthorizationResult,
   authorize,
-  type Grant,
   mayActOn,
   mayChangeRole,
   PERMISSIONS,
@@ -38,8 +37,6 @@ export {
   type Principal,
   ROLE_PERMISSIONS,
   ROLE_RANK,
-  ROLES,
-  type Role,
 } from './auth/permissions.js';
 export { generateApiToken, hashToken } from './auth/tokens.js';
 export { type BackupCounts, emptyBackupCounts } from './backup/format.js';
@@ -47,8 +44,6 @@ export { RESTORE_LIMIT_DEFAULTS, type RestoreLimitsOption } from './backup/resto
 export { verifyActivityExport } from './client/node-chain-crypto.js';
 export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './client/push.js';
 export type { ExportFault, ExportVerdict } from './client/verify-export.js';
-export { type IdGenerator, randomId } from './config/ids.js';
-export type { CoreLogger } from './config/logger.js';
 export type { BootstrapOptions, CoreOptions, ExternalIdentity, HostAuthenticate } from './config/options.js';
 export { type Core, createCore } from './core.js';
 export type { KeyringOption, WebhookOptions } from './delivery/config.js';
@@ -74,6 +69,12 @@ export { newSigningSecret, type SignedDelivery, signDelivery } from './delivery/
 export { unknownEventTypes } from './delivery/unknown-event-types.js';
 export type { WebhookLimit, WebhookLimits } from './delivery/webhook-limits.js';
 export {
+  checkEd25519PublicKey,
+  type Ed25519KeyVerdict,
+  type WeakKeyReason,
+} from './encoding/ed25519-key-check.js';
+export { normalizeEd25519PublicKey } from './encoding/ed25519-public-key.js';
+export {
   ERROR_STATUS,
   type ErrorBody,
   type ErrorCode,
@@ -93,14 +94,6 @@ export type {
   StoreCheck,
 } from './health/ready.js';
 export { isUnderBasePath } from './http/base-path.js';
-export {
-  type CoreHeaders,
-  type CoreRequest,
-  type CoreResponse,
-  headerValue,
-  jsonResponse,
-  pathOf,
-} from './http/core-request.js';
 export { frameworkErrorResponse } from './http/framework-error.js';
 export type { AnyRoute, RouteContext, RouteDefinition, RouteResult, Services } from './http/router.js';
 export { fromWebRequest, toWebResponse } from './http/web.js';
@@ -142,19 +135,20 @@ export {
   type TimelineBucket,
   timelineEdges,
 } from './metrics/timeline.js';
-export type * from './model.js';
+export {
+  type CoreHeaders,
+  type CoreRequest,
+  type CoreResponse,
+  headerValue,
+  jsonResponse,
+  pathOf,
+} from './model/core-request.js';
+export type * from './model/model.js';
+export { type Grant, ROLES, type Role } from './model/roles.js';
+export { type IdGenerator, randomId } from './runtime/ids.js';
+export type { CoreLogger } from './runtime/logger.js';
 export * as schemas from './schemas/api.js';
-export {
-  checkEd25519PublicKey,
-  type Ed25519KeyVerdict,
-  type WeakKeyReason,
-} from './secrets/device-key-check.js';
-export {
-  normalizeEd25519PublicKey,
-  type PushAddress,
-  pushSigningPayload,
-  verifyClientSignature,
-} from './secrets/signatures.js';
+export { type PushAddress, pushSigningPayload, verifyClientSignature } from './secrets/signatures.js';
 export { openSecretValue, sealSecretValue } from './secrets/values.js';
 export { createMemoryStore, type MemoryStoreOptions } from './store/memory/index.js';
 export type { LatchkeyStore, StoreStatus, StoreTransaction } from './store/types.js';

@@ -5,7 +5,7 @@
  * client (WebCrypto, in Node or a browser) hash the very same text.
  */
 import canonicalize from 'canonicalize';
-import type { ActivityDraft, ActivityEvent } from '../model.js';
+import type { ActivityDraft, ActivityEvent } from '../model/model.js';
 
 /** The `prev_hash` of an organization's first event. */
 export const GENESIS_HASH = '0'.repeat(64);

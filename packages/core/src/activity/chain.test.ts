@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActivityDraft, ActivityEvent } from '../model.js';
+import type { ActivityDraft, ActivityEvent } from '../model/model.js';
 import { GENESIS_HASH, sealEvent, verifyChain } from './chain.js';
 
 const draft = (i: number): ActivityDraft => ({

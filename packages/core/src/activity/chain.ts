@@ -4,7 +4,7 @@
  * or editing any event breaks every hash after it.
  */
 import { createHash } from 'node:crypto';
-import type { ActivityDraft, ActivityEvent } from '../model.js';
+import type { ActivityDraft, ActivityEvent } from '../model/model.js';
 import { type ChainHead, chainText, placeEvent } from './chain-form.js';
 
 export { type ChainHead, GENESIS_HASH } from './chain-form.js';

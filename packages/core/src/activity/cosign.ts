@@ -5,13 +5,14 @@
  * hash of the log at that size. So a cosignature line can neither vouch for a head the log never had
  * nor be planted by anyone without a registered witness's key.
  */
+
+import { fromBase64, toBase64 } from '../encoding/base64.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Services } from '../http/router.js';
-import type { Organization } from '../model.js';
+import type { Organization } from '../model/model.js';
 import type { Cosignature } from '../store/types.js';
 import { checkpointOriginLine } from './checkpoint/checkpoint-note.js';
 import { treeHeadOf } from './checkpoint/log-tree-head.js';
-import { fromBase64, toBase64 } from './note/base64.js';
 import { parseCheckpointBody } from './note/checkpoint-body.js';
 import { verifyCosignature } from './note/cosignature.js';
 import { type NoteSignature, parseNote, parseSignatureLine } from './note/signed-note.js';

@@ -4,7 +4,7 @@
  * `hash`, as {@link sealEvent} does for a single append) and extend the Merkle tree by one leaf
  * each, in one step. The store persists the result under the chain head's lock.
  */
-import type { ActivityDraft, ActivityEvent } from '../model.js';
+import type { ActivityDraft, ActivityEvent } from '../model/model.js';
 import { type ChainHead, sealEvent } from './chain.js';
 import { extendTree } from './merkle/stored-tree.js';
 import type { StoredNode, TreeState } from './merkle/tree-state.js';

@@ -2,9 +2,9 @@
  * The proof service: checks the sizes a client asks about against the organization's tree, reads
  * the stored nodes a proof needs (one read), and answers in the API's shape, hashes in base64.
  */
-import { toBase64 } from '../client/base64.js';
+import { toBase64 } from '../encoding/base64.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import type { ActivityEvent } from '../model.js';
+import type { ActivityEvent } from '../model/model.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { consistencyProof, inclusionProof, type NodeReader } from './merkle/proofs.js';
 

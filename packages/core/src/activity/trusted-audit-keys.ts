@@ -6,7 +6,7 @@
  * signed again here as if it had been written here.
  */
 
-import { parseEd25519PublicKey } from '../secrets/signatures.js';
+import { parseEd25519PublicKey } from '../encoding/ed25519-public-key.js';
 import { type AuditKey, auditKeyId } from './checkpoint/checkpoint.js';
 
 /** A key a restore trusts, by key id. */

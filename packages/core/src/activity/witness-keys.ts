@@ -2,8 +2,9 @@
  * A witness's public key as the API takes it (raw Ed25519 in base64, or its C2SP verifier key for
  * cosignatures) and as it shows it (both).
  */
+
+import { fromBase64, toBase64 } from '../encoding/base64.js';
 import type { Witness } from '../store/types.js';
-import { fromBase64, toBase64 } from './note/base64.js';
 import { ALG_COSIGNATURE_V1, parseVerifierKey, verifierKey } from './note/note-key.js';
 
 /**

@@ -1,7 +1,7 @@
 /** The bootstrap of an organization with an owner and a known token (example servers, tests). */
 import type { BootstrapOptions } from '../config/options.js';
 import type { Services } from '../http/router.js';
-import type { Organization } from '../model.js';
+import type { Organization } from '../model/model.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { hashToken } from './tokens.js';
 

@@ -1,12 +1,12 @@
 /** What a member actually holds: each permission of their role, with where it applies. */
+
+import type { Grant, Role } from '../model/roles.js';
 import {
   authorize,
-  type Grant,
   isOrganizationWide,
   PERMISSIONS,
   type Permission,
   ROLE_PERMISSIONS,
-  type Role,
 } from './permissions.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Grant } from '../model/roles.js';
 import { grantsWithRole } from './member-grants.js';
-import type { Grant } from './permissions.js';
 
 const web: Grant[] = [{ project: 'web', environments: ['prod'] }];
 const api: Grant[] = [{ project: 'api', environments: ['*'] }];

@@ -1,5 +1,7 @@
 /** Which grants a member holds once added with a role or moved to another. */
-import { type Grant, isOrganizationWide, type Role } from './permissions.js';
+
+import type { Grant, Role } from '../model/roles.js';
+import { isOrganizationWide } from './permissions.js';
 
 /**
  * The grants a member holds with `role`. An organization-wide role holds none (it reaches every

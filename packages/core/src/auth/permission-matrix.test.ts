@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ROLES } from '../model/roles.js';
 import { permissionMatrix } from './permission-matrix.js';
-import { PERMISSIONS, ROLE_PERMISSIONS, ROLES } from './permissions.js';
+import { PERMISSIONS, ROLE_PERMISSIONS } from './permissions.js';
 
 describe('permissionMatrix', () => {
   it('lists every role and permission, and marks exactly what each role holds', () => {

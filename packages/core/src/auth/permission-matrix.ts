@@ -1,5 +1,7 @@
 /** The role table as the permission matrix shows it: what each role holds, and where each permission applies. */
-import { PERMISSIONS, type Permission, ROLE_PERMISSIONS, ROLES, type Role } from './permissions.js';
+
+import { ROLES, type Role } from '../model/roles.js';
+import { PERMISSIONS, type Permission, ROLE_PERMISSIONS } from './permissions.js';
 
 const NAMES = Object.keys(PERMISSIONS) as Permission[];
 

@@ -2,10 +2,7 @@
  * Roles, permissions and the scope each permission applies at. Authorization answers
  * `{ok:true} | {ok:false, reason}`; only the HTTP layer turns a refusal into a 403.
  */
-
-/** The four organization roles. */
-export const ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+import type { Grant, Role } from '../model/roles.js';
 
 /** Where a permission is checked: on the organization, a project, or one environment of a project. */
 export type PermissionScope = 'organization' | 'project' | 'environment';
@@ -77,12 +74,6 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   ],
   viewer: ['organization:read', 'projects:read', 'members:read', 'secrets:read', 'activity:read'],
 };
-
-/** A grant of a developer or viewer on one project: `environments` lists slugs, or `["*"]` for all. */
-export interface Grant {
-  project: string;
-  environments: string[];
-}
 
 /** Who is calling, after authentication and membership lookup. */
 export interface Principal {

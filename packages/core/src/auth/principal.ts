@@ -5,8 +5,8 @@
 import { checkNotRestoring } from '../backup/restoring.js';
 import type { HostAuthenticate } from '../config/options.js';
 import { LatchkeyError, notFound } from '../errors/latchkey-error.js';
-import { type CoreRequest, headerValue } from '../http/core-request.js';
-import type { Environment, Organization, Project } from '../model.js';
+import { type CoreRequest, headerValue } from '../model/core-request.js';
+import type { Environment, Organization, Project } from '../model/model.js';
 import type { LatchkeyStore, RequestKeys, RequestRecords } from '../store/types.js';
 import type { Principal } from './permissions.js';
 import { hashToken } from './tokens.js';

@@ -14,7 +14,7 @@ import { exportJsonPages } from '../activity/export/stream.js';
 import { secretContext } from '../keyring/contexts.js';
 import type { Keyring } from '../keyring/keyring.js';
 import { open } from '../keyring/keyring.js';
-import type { Environment, Organization } from '../model.js';
+import type { Environment, Organization } from '../model/model.js';
 import {
   toAuditWebhookView,
   toDeviceView,

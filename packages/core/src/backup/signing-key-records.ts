@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { ROTATION_GRACE_MS } from '../delivery/signing-keys.js';
 import { signingKeyContext } from '../keyring/contexts.js';
 import { type Keyring, open, seal } from '../keyring/keyring.js';
-import type { WebhookSigningKey } from '../model.js';
+import type { WebhookSigningKey } from '../model/model.js';
 import type { StoreTransaction } from '../store/types.js';
 
 const Time = z.string().datetime({ offset: true });

@@ -7,7 +7,7 @@
 import { inspectClientCertificate } from '../delivery/sending/client-certificate.js';
 import { clientKeyContext, headerValueContext } from '../keyring/contexts.js';
 import { type Keyring, open, seal } from '../keyring/keyring.js';
-import type { AuditWebhook } from '../model.js';
+import type { AuditWebhook } from '../model/model.js';
 
 /** The credentials of a backup's webhook line, as written. */
 export interface BackedUpCredentials {

@@ -6,8 +6,8 @@
 export { type ChainHead, GENESIS_HASH } from '../activity/chain-form.js';
 export type { Checkpoint } from '../activity/checkpoint/checkpoint-form.js';
 export { eventLeafData, eventLeafHash, leafHash } from '../activity/merkle/hashes.js';
-export type { ActivityDraft, ActivityEvent, Actor } from '../model.js';
-export { fromBase64, toBase64 } from './base64.js';
+export { fromBase64, toBase64 } from '../encoding/base64.js';
+export type { ActivityDraft, ActivityEvent, Actor } from '../model/model.js';
 export { type CosignOptions, cosignCheckpoint } from './cosign-checkpoint.js';
 export {
   type CheckpointFault,

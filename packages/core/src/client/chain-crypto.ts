@@ -6,7 +6,7 @@
  */
 import { chainText, placeEvent } from '../activity/chain-form.js';
 import type { Checkpoint } from '../activity/checkpoint/checkpoint-form.js';
-import type { ActivityDraft, ActivityEvent } from '../model.js';
+import type { ActivityDraft, ActivityEvent } from '../model/model.js';
 
 /** SHA-256 and Ed25519 checkpoint verification, synchronous or not. */
 export interface ChainCrypto {

@@ -37,7 +37,7 @@ it('the export checks load no Node module, so a browser runs them as the CLI doe
 });
 
 it('the proof verification and the Merkle hashes import nothing of Node, so they run in a browser', () => {
-  const modules = [...graph(join(src, 'client/verify-proofs.ts')), ...graph(join(src, 'client/base64.ts'))];
+  const modules = [...graph(join(src, 'client/verify-proofs.ts')), ...graph(join(src, 'encoding/base64.ts'))];
   expect(modules.some((m) => m.endsWith('activity/merkle/sha256.ts'))).toBe(true);
   expect(modules.filter((m) => m.startsWith('node:'))).toEqual([]);
 });

@@ -3,10 +3,11 @@
  * and its consistency with the last head it saw): a C2SP tlog-cosignature/v1 line over the note's
  * checkpoint body, to post to `…/activity/checkpoint/cosignatures`. WebCrypto only.
  */
-import { concatBytes, toBase64 } from '../activity/note/base64.js';
+
 import { cosignatureValue, cosignedMessage } from '../activity/note/cosignature.js';
 import { ALG_COSIGNATURE_V1, keyHash } from '../activity/note/note-key.js';
 import { parseNote } from '../activity/note/signed-note.js';
+import { concatBytes, toBase64 } from '../encoding/base64.js';
 
 /** Options of {@link cosignCheckpoint}. */
 export interface CosignOptions {

@@ -5,7 +5,7 @@
  * checks them in order. With Node's synchronous hash this only reads a little ahead.
  */
 import type { Checkpoint } from '../activity/checkpoint/checkpoint-form.js';
-import type { ActivityEvent } from '../model.js';
+import type { ActivityEvent } from '../model/model.js';
 import { type ChainCrypto, eventChainText } from './chain-crypto.js';
 import { type ExportSource, linesOf } from './export-lines.js';
 import { type ExportVerdict, fail } from './export-verdict.js';

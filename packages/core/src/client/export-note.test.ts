@@ -8,8 +8,8 @@ import { createPublicKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { generateAuditKey, toAuditKey } from '../activity/checkpoint/checkpoint.js';
 import { signCheckpointNote } from '../activity/checkpoint/checkpoint-note.js';
-import { fromBase64 } from '../activity/note/base64.js';
 import { createCore } from '../core.js';
+import { fromBase64 } from '../encoding/base64.js';
 import { verifyActivityExport } from './node-chain-crypto.js';
 
 const TOKEN = 'lk_export_note_test_token_000000000000000';

@@ -11,7 +11,7 @@
 import type { Checkpoint } from '../activity/checkpoint/checkpoint-form.js';
 import { parseCheckpointBody } from '../activity/note/checkpoint-body.js';
 import { parseNote } from '../activity/note/signed-note.js';
-import { fromBase64 } from './base64.js';
+import { fromBase64 } from '../encoding/base64.js';
 import { type ExportVerdict, fail } from './export-verdict.js';
 import { openCheckpoint } from './open-checkpoint.js';
 

@@ -8,8 +8,8 @@
 
 import type { Checkpoint } from '../activity/checkpoint/checkpoint-form.js';
 import { eventLeafHash } from '../activity/merkle/hashes.js';
-import type { ActivityEvent } from '../model.js';
-import { fromBase64 } from './base64.js';
+import { fromBase64 } from '../encoding/base64.js';
+import type { ActivityEvent } from '../model/model.js';
 import type { InclusionLine } from './export-line.js';
 import { type ExportVerdict, fail } from './export-verdict.js';
 import { verifyInclusion } from './verify-proofs.js';

@@ -8,10 +8,10 @@
 export { type ChainHead, GENESIS_HASH, sealEvent, verifyChain } from '../activity/chain.js';
 export { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint/checkpoint.js';
 export { eventLeafData, eventLeafHash, leafHash } from '../activity/merkle/hashes.js';
-export type { ActivityDraft, ActivityEvent, Actor } from '../model.js';
+export { fromBase64, toBase64 } from '../encoding/base64.js';
+export type { ActivityDraft, ActivityEvent, Actor } from '../model/model.js';
 export { isSecretKey, SECRET_KEY_PATTERN, SECRET_KEY_RULE } from '../secrets/secret-key.js';
 export type { PushAddress } from '../secrets/signatures.js';
-export { fromBase64, toBase64 } from './base64.js';
 export { type CosignOptions, cosignCheckpoint } from './cosign-checkpoint.js';
 export { verifyActivityExport } from './node-chain-crypto.js';
 export {

@@ -4,7 +4,7 @@
  * whose tlog-cosignature/v1 lines verify. Runs wherever WebCrypto has Ed25519 (Node 20, current
  * browsers); it loads no server code.
  */
-import { fromBase64 } from '../activity/note/base64.js';
+
 import { checkpointBodyText, parseCheckpointBody } from '../activity/note/checkpoint-body.js';
 import { verifyCosignature, type WitnessKey } from '../activity/note/cosignature.js';
 import {
@@ -17,6 +17,7 @@ import {
 } from '../activity/note/note-key.js';
 import { type NoteSignature, type ParsedNote, parseNote } from '../activity/note/signed-note.js';
 import { isWeakEd25519Key } from '../activity/note/strict-ed25519.js';
+import { fromBase64 } from '../encoding/base64.js';
 
 /** A public key: a verifier key string, or the raw Ed25519 key (bytes, base64 or base64url) with its name. */
 export type NotePublicKey = string | { name: string; publicKey: Uint8Array | string };

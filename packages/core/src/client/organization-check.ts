@@ -9,7 +9,7 @@
  * source. A run of events naming another organization therefore passes only when the event that
  * ends it is this organization's `backup_restored` of exactly that source.
  */
-import type { ActivityEvent } from '../model.js';
+import type { ActivityEvent } from '../model/model.js';
 
 /** A line that names another organization, and why it fails. */
 export interface ForeignLine {

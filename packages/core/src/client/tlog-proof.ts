@@ -5,7 +5,7 @@
  * entry offline. The optional extra data carries the entry itself (for Latchkey, the RFC 8785 JSON
  * of the event: the leaf's data), which the proof authenticates through its leaf hash.
  */
-import { toBase64 } from './base64.js';
+import { toBase64 } from '../encoding/base64.js';
 
 /** The first line of every proof. */
 export const TLOG_PROOF_HEADER = 'c2sp.org/tlog-proof@v1';

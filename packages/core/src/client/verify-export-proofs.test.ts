@@ -4,8 +4,8 @@ import { generateAuditKey, signCheckpoint, toAuditKey } from '../activity/checkp
 import { eventLeafHash } from '../activity/merkle/hashes.js';
 import { inclusionProofs } from '../activity/merkle/proofs.js';
 import { appendLeaves, EMPTY_TREE, treeRoot } from '../activity/merkle/tree-state.js';
-import type { ActivityEvent } from '../model.js';
-import { toBase64 } from './base64.js';
+import { toBase64 } from '../encoding/base64.js';
+import type { ActivityEvent } from '../model/model.js';
 import { verifyActivityExport } from './node-chain-crypto.js';
 
 const key = generateAuditKey();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ChainHead, sealEvent } from '../activity/chain.js';
 import { generateAuditKey, signCheckpoint, toAuditKey } from '../activity/checkpoint/checkpoint.js';
-import type { ActivityDraft, ActivityEvent } from '../model.js';
+import type { ActivityDraft, ActivityEvent } from '../model/model.js';
 import { verifyActivityExport } from './node-chain-crypto.js';
 import type { VerifyExportOptions } from './verify-export.js';
 

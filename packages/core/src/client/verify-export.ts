@@ -9,7 +9,7 @@
  */
 import { type ChainHead, GENESIS_HASH } from '../activity/chain-form.js';
 import type { Checkpoint } from '../activity/checkpoint/checkpoint-form.js';
-import type { ActivityEvent } from '../model.js';
+import type { ActivityEvent } from '../model/model.js';
 import type { ChainCrypto } from './chain-crypto.js';
 import { type ParsedLine, parsedLines } from './export-line.js';
 import type { ExportSource } from './export-lines.js';

@@ -4,7 +4,7 @@
  * these primitives. The hashed and signed texts come from the crypto-free forms the server uses.
  */
 import { type Checkpoint, checkpointSignedText } from '../activity/checkpoint/checkpoint-form.js';
-import type { ActivityEvent } from '../model.js';
+import type { ActivityEvent } from '../model/model.js';
 import { type ChainCrypto, eventChainText } from './chain-crypto.js';
 
 const encoder = new TextEncoder();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ChainHead, sealEvent } from '../activity/chain.js';
 import { generateAuditKey, signCheckpoint, toAuditKey } from '../activity/checkpoint/checkpoint.js';
-import type { ActivityEvent } from '../model.js';
+import type { ActivityEvent } from '../model/model.js';
 import { verifyActivityExport as verifyInNode } from './node-chain-crypto.js';
 import { verifyActivityExport as verifyInBrowser } from './web-verify-export.js';
 

@@ -5,11 +5,11 @@
 import type { KeyObject } from 'node:crypto';
 import type { RestoreLimitsOption } from '../backup/restore/limits.js';
 import type { KeyringOption, WebhookOptions } from '../delivery/config.js';
-import type { CoreRequest } from '../http/core-request.js';
+import type { CoreRequest } from '../model/core-request.js';
+import type { LimitsOption } from '../model/limits.js';
+import type { IdGenerator } from '../runtime/ids.js';
+import type { CoreLogger } from '../runtime/logger.js';
 import type { LatchkeyStore } from '../store/types.js';
-import type { IdGenerator } from './ids.js';
-import type { LimitsOption } from './limits.js';
-import type { CoreLogger } from './logger.js';
 
 /** What a host app's own authentication returns: the organization and user it vouches for. */
 export interface ExternalIdentity {

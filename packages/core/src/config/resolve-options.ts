@@ -5,13 +5,13 @@ import { toTrustedAuditKeys } from '../activity/trusted-audit-keys.js';
 import { toRestoreLimits } from '../backup/restore/limits.js';
 import { toKeyring, webhookSettings } from '../delivery/config.js';
 import type { Services } from '../http/router.js';
+import { toLimits } from '../model/limits.js';
+import { randomId } from '../runtime/ids.js';
+import { type CoreLogger, consoleLogger } from '../runtime/logger.js';
 import { toVersionsKept } from '../secrets/versions.js';
 import { createMemoryStore } from '../store/memory/index.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { tracedStore } from '../telemetry/traced-store.js';
-import { randomId } from './ids.js';
-import { toLimits } from './limits.js';
-import { type CoreLogger, consoleLogger } from './logger.js';
 import type { CoreOptions } from './options.js';
 
 /** The default path prefix of the API. */

@@ -5,10 +5,11 @@
  * The record and, for a dead letter, the `audit_webhook_dead_lettered` event are written in one
  * transaction (`record-outcome.ts`); nothing is written when the lease was lost meanwhile.
  */
-import type { IdGenerator } from '../config/ids.js';
+
 import { type Keyring, missingKeyId } from '../keyring/keyring.js';
 import { recordedLatency } from '../metrics/rollup.js';
-import type { DeliveryAttempt } from '../model.js';
+import type { DeliveryAttempt } from '../model/model.js';
+import type { IdGenerator } from '../runtime/ids.js';
 import type { AttemptRecord, ClaimedDelivery } from '../store/ports/deliveries.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
 import { traceSpan } from '../telemetry/tracing.js';

@@ -1,9 +1,9 @@
 import { createChainWitness } from '@latchkey/webhook-verifier';
 import { describe, expect, it } from 'vitest';
 import { eventLeafHash } from '../activity/merkle/hashes.js';
-import { fromBase64, toBase64 } from '../client/base64.js';
 import { verifyConsistency, verifyInclusion } from '../client/verify-proofs.js';
 import { createCore } from '../core.js';
+import { fromBase64, toBase64 } from '../encoding/base64.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
 import { type DeliveredTreeCache, readDeliveredTrees, withDeliveredTree } from './delivered-tree.js';
 

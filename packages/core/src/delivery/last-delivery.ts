@@ -1,5 +1,5 @@
 import { recordedLatency } from '../metrics/rollup.js';
-import type { DeliveryAttempt, LastDelivery } from '../model.js';
+import type { DeliveryAttempt, LastDelivery } from '../model/model.js';
 
 /** A webhook's `last_delivery` after an attempt: what every store records. */
 export const lastDeliveryOf = (attempt: DeliveryAttempt): LastDelivery => ({

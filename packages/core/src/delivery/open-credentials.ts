@@ -6,7 +6,7 @@
  */
 import { clientKeyContext, headerValueContext } from '../keyring/contexts.js';
 import { type Keyring, open } from '../keyring/keyring.js';
-import type { AuditWebhook } from '../model.js';
+import type { AuditWebhook } from '../model/model.js';
 import type { ClientCredentials } from './sending/client-certificate-agents.js';
 
 /** What an attempt adds to its request. */

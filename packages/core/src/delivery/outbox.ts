@@ -4,7 +4,7 @@
  * it queues events again); it is decided here, once, so that every store queues the same
  * deliveries.
  */
-import type { AuditWebhook, AuditWebhookStatus } from '../model.js';
+import type { AuditWebhook, AuditWebhookStatus } from '../model/model.js';
 import { filterSelects, likePatterns, patternsSelecting } from './event-filter.js';
 
 /** The state a new delivery starts in. */

@@ -4,8 +4,8 @@
  * Nothing is written for an attempt whose lease was lost meanwhile (another engine took it over).
  */
 import { eventDraft } from '../activity/event-types/index.js';
-import type { IdGenerator } from '../config/ids.js';
-import type { DeliveryAttempt } from '../model.js';
+import type { DeliveryAttempt } from '../model/model.js';
+import type { IdGenerator } from '../runtime/ids.js';
 import type { AttemptRecord, ClaimedDelivery } from '../store/ports/deliveries.js';
 import type { LatchkeyStore, StoreTransaction } from '../store/ports/store.js';
 

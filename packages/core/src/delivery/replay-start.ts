@@ -4,7 +4,7 @@
  * replay over more events than `webhooks.replay.maxEvents`, or of a webhook whose last replay is
  * still under way, is 409 `limit_exceeded` and writes nothing.
  */
-import { limitExceeded } from '../config/limits.js';
+import { limitExceeded } from '../model/limits.js';
 import type { StoreTransaction } from '../store/types.js';
 import type { WebhookSettings } from './config.js';
 

@@ -8,11 +8,12 @@
  * keys made in any 24 h) and the oldest retired keys are deleted past {@link MAX_STORED_SIGNING_KEYS},
  * so a delivery's signature header and an organization's keys stay small.
  */
-import type { IdGenerator } from '../config/ids.js';
+
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { signingKeyContext } from '../keyring/contexts.js';
 import { type Keyring, seal } from '../keyring/keyring.js';
-import type { WebhookSigningKey } from '../model.js';
+import type { WebhookSigningKey } from '../model/model.js';
+import type { IdGenerator } from '../runtime/ids.js';
 import type { StoreTransaction } from '../store/types.js';
 import { newSigningKeyPair } from './signature-schemes/index.js';
 import { signingKeysAt } from './signing-material.js';

@@ -8,7 +8,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { secretContext, signingKeyContext } from '../keyring/contexts.js';
 import { type Keyring, open } from '../keyring/keyring.js';
-import type { WebhookSigningKey } from '../model.js';
+import type { WebhookSigningKey } from '../model/model.js';
 import type { ClaimedDelivery } from '../store/ports/deliveries.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
 import type { SigningMaterial } from './signature-schemes/index.js';

@@ -3,7 +3,7 @@
  * the report is good, 503 when not, the report as JSON and never cached. Serve them without
  * credentials: they hold nothing secret (no key material, no host names, no error text).
  */
-import { type CoreResponse, jsonResponse } from '../http/core-request.js';
+import { type CoreResponse, jsonResponse } from '../model/core-request.js';
 import type { ReadyReport } from './ready.js';
 
 /** The report of `core.health()`: the process is up and its event loop turns. */

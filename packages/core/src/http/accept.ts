@@ -1,5 +1,5 @@
 /** Content negotiation for the few routes with a second representation (RFC 9110 section 12.5.1). */
-import { type CoreHeaders, headerValue } from './core-request.js';
+import { type CoreHeaders, headerValue } from '../model/core-request.js';
 
 /** The weight `accept` gives `type/subtype` (its most specific matching range), 0 when none. */
 function weightOf(accept: string, type: string, subtype: string): number {

@@ -2,7 +2,7 @@
  * Whether a request belongs to the API: the one test every adapter and bridge makes before handing
  * a request to the core, so that all of them agree on which paths are Latchkey's.
  */
-import { pathOf } from './core-request.js';
+import { pathOf } from '../model/core-request.js';
 
 /**
  * True when the path of `target` (a request target: path and optional query, or the absolute form

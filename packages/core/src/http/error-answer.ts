@@ -5,11 +5,11 @@
  * anything else is a 500 that says nothing about its cause.
  */
 import type { EventType } from '../activity/event-types/index.js';
-import type { CoreLogger } from '../config/logger.js';
+import { describeError } from '../errors/describe-error.js';
 import { internalErrorBody, isLatchkeyError, type LatchkeyError } from '../errors/latchkey-error.js';
 import type { KeyringGate } from '../keyring/gate.js';
-import { type CoreRequest, type CoreResponse, jsonResponse } from './core-request.js';
-import { describeError } from './describe-error.js';
+import { type CoreRequest, type CoreResponse, jsonResponse } from '../model/core-request.js';
+import type { CoreLogger } from '../runtime/logger.js';
 import { undocumented } from './documented.js';
 import type { AnyRoute, RouteContext } from './router.js';
 import { paramSchemas } from './validation.js';

@@ -12,7 +12,7 @@ import {
   isLatchkeyError,
   LatchkeyError,
 } from '../errors/latchkey-error.js';
-import { type CoreResponse, jsonResponse } from './core-request.js';
+import { type CoreResponse, jsonResponse } from '../model/core-request.js';
 
 /** The 413 refusal for a body over `limit` bytes. */
 export function payloadTooLarge(limit: number): LatchkeyError {

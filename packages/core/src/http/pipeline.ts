@@ -7,8 +7,8 @@
 import type { HostAuthenticate } from '../config/options.js';
 import { LatchkeyError, notFound } from '../errors/latchkey-error.js';
 import type { AnsweredRequest } from '../metrics/http-metrics.js';
+import { type CoreRequest, type CoreResponse, jsonResponse } from '../model/core-request.js';
 import { traceRequest } from '../telemetry/tracing.js';
-import { type CoreRequest, type CoreResponse, jsonResponse } from './core-request.js';
 import { checkDocumented } from './documented.js';
 import { answerError, type ErrorAnswerDeps, type RequestProgress } from './error-answer.js';
 import { bodySize, splitUrl } from './request-input.js';

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import { type CoreRequest, headerValue, pathOf } from './core-request.js';
+import { type CoreRequest, headerValue, pathOf } from '../model/core-request.js';
 import { isReadableJson } from './media-type.js';
 import type { AnyRoute } from './router.js';
 import { paramSchemas, zodDetails } from './validation.js';

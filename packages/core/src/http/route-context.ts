@@ -7,8 +7,8 @@ import { authorize, type Principal } from '../auth/permissions.js';
 import { authenticate, resolveScope } from '../auth/principal.js';
 import type { HostAuthenticate } from '../config/options.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import type { ActivityDraft, Environment, Organization, Project } from '../model.js';
-import type { CoreRequest } from './core-request.js';
+import type { CoreRequest } from '../model/core-request.js';
+import type { ActivityDraft, Environment, Organization, Project } from '../model/model.js';
 import { parseBody, parseQuery, rejectUnknownQuery, validate, validateParams } from './request-input.js';
 import type { AnyRoute, RouteContext, Services } from './router.js';
 

@@ -8,13 +8,13 @@ import type { EventData, EventType } from '../activity/event-types/index.js';
 import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
 import type { Permission, Principal } from '../auth/permissions.js';
 import type { RestoreLimits } from '../backup/restore/limits.js';
-import type { IdGenerator } from '../config/ids.js';
-import type { Limits } from '../config/limits.js';
 import type { WebhookSettings } from '../delivery/config.js';
 import type { Keyring } from '../keyring/keyring.js';
-import type { ActivityDraft, Environment, Organization, Project } from '../model.js';
+import type { CoreRequest, CoreResponse } from '../model/core-request.js';
+import type { Limits } from '../model/limits.js';
+import type { ActivityDraft, Environment, Organization, Project } from '../model/model.js';
+import type { IdGenerator } from '../runtime/ids.js';
 import type { LatchkeyStore, RequestKeys, RequestRecords } from '../store/types.js';
-import type { CoreRequest, CoreResponse } from './core-request.js';
 
 /** What handlers get besides their input: the store and the injected side effects. */
 export interface Services {

@@ -4,7 +4,7 @@
  */
 
 import { isLatchkeyError, LatchkeyError } from '../errors/latchkey-error.js';
-import type { CoreRequest, CoreResponse } from './core-request.js';
+import type { CoreRequest, CoreResponse } from '../model/core-request.js';
 import { errorBodyResponse, payloadTooLarge } from './framework-error.js';
 
 /**

@@ -5,8 +5,9 @@
  * authenticated request with 503 and is logged once; a value sealed at run time with a key this
  * keyring lacks (another instance's rotation) is a 503 logged once per key id.
  */
-import type { CoreLogger } from '../config/logger.js';
+
 import { LatchkeyError } from '../errors/latchkey-error.js';
+import type { CoreLogger } from '../runtime/logger.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
 import { checkKeyring, type KeyringCheck, KeyringMismatchError } from './check.js';
 import { type Keyring, missingKeyId } from './keyring.js';

@@ -3,7 +3,7 @@
  * key, moved to the keyring's current key together, written back only where they are unchanged
  * since they were read (a PATCH in between wins).
  */
-import type { AuditWebhook } from '../model.js';
+import type { AuditWebhook } from '../model/model.js';
 import type { LatchkeyStore } from '../store/ports/store.js';
 import { clientKeyContext, headerValueContext } from './contexts.js';
 import { type Keyring, needsReseal, reseal } from './keyring.js';

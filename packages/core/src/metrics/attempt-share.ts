@@ -3,7 +3,7 @@
  * it records the attempt (to the attempt's minute and hour rollups, and to every running total
  * taken before a later minute boundary); it is decided here, once, and the stores only persist it.
  */
-import type { DeliveryAttempt } from '../model.js';
+import type { DeliveryAttempt } from '../model/model.js';
 import { latencyBucket } from './latency-histogram.js';
 import {
   addAttempt,

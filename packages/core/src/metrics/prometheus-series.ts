@@ -5,7 +5,7 @@
  * rollup is summed into one series, `webhook="other"`, whose percentiles come from the summed
  * histograms (so they are the percentiles of those webhooks' attempts taken together).
  */
-import type { AuditWebhookStatus } from '../model.js';
+import type { AuditWebhookStatus } from '../model/model.js';
 import { type DeliveryFigures, emptyRollup, type MetricsWindow, mergeRollup, toFigures } from './rollup.js';
 import type { MetricsSource } from './rollup-source.js';
 import { readIntervals, windowBounds } from './window.js';

@@ -2,7 +2,7 @@
  * The metrics payload of one organization over a window (source section 2.2), read from the
  * rollups: what `GET …/audit-webhooks/metrics` answers and what `core.metricsText()` renders.
  */
-import type { AuditWebhook, DeliveryError } from '../model.js';
+import type { AuditWebhook, DeliveryError } from '../model/model.js';
 import { type DeliveryFigures, emptyRollup, type MetricsWindow, mergeRollup, toFigures } from './rollup.js';
 import type { MetricsSource } from './rollup-source.js';
 import { readIntervals, windowBounds } from './window.js';

@@ -3,7 +3,7 @@
  * totals. Declared here, by the reader, so the metrics need nothing of the store's ports; the
  * delivery port extends {@link RollupSource}, and any `LatchkeyStore` is a {@link MetricsSource}.
  */
-import type { AuditWebhook } from '../model.js';
+import type { AuditWebhook } from '../model/model.js';
 import type { Rollup } from './rollup.js';
 
 /** The rollups a store keeps for the metrics, as they are read. */

@@ -7,7 +7,7 @@
  * its end minus the one at its start, so the cost grows with the number of edges and webhooks, never
  * with the number of attempts.
  */
-import type { AuditWebhook } from '../model.js';
+import type { AuditWebhook } from '../model/model.js';
 import {
   emptyRollup,
   floorTo,

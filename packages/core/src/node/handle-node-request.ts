@@ -5,8 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Core } from '../core.js';
 import { internalErrorBody, isLatchkeyError } from '../errors/latchkey-error.js';
-import type { CoreResponse } from '../http/core-request.js';
 import { errorBodyResponse } from '../http/framework-error.js';
+import type { CoreResponse } from '../model/core-request.js';
 import { isRequestAborted } from './read-body.js';
 import { sendCoreResponse } from './send-core-response.js';
 import { toCoreRequest } from './to-core-request.js';

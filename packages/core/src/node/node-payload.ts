@@ -3,7 +3,7 @@
  * that let the framework write the reply so its own hooks run.
  */
 import { Readable } from 'node:stream';
-import type { CoreResponse } from '../http/core-request.js';
+import type { CoreResponse } from '../model/core-request.js';
 
 /** Bytes as a `Buffer` view (no copy), a stream as a byte `Readable`, no body as `undefined`. */
 export function toNodePayload(body: CoreResponse['body']): string | Buffer | Readable | undefined {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../core.js';
-import type { CoreRequest } from '../http/core-request.js';
+import type { CoreRequest } from '../model/core-request.js';
 import {
   createNodeHandler,
   errorResponse,

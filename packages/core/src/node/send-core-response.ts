@@ -4,8 +4,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { internalErrorBody } from '../errors/latchkey-error.js';
-import type { CoreResponse } from '../http/core-request.js';
 import { errorBodyResponse } from '../http/framework-error.js';
+import type { CoreResponse } from '../model/core-request.js';
 
 /**
  * Writes a core response. String and byte bodies go out with `Content-Length`; an async iterable is

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import type { CoreRequest } from '../http/core-request.js';
+import type { CoreRequest } from '../model/core-request.js';
 import { type DrainBound, readNodeBody } from './read-body.js';
 
 /** Options of {@link toCoreRequest}. */

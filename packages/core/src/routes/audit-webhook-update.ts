@@ -9,7 +9,7 @@ import { normalizeFilter } from '../delivery/event-filter.js';
 import type { RouteContext } from '../http/router.js';
 import { secretContext } from '../keyring/contexts.js';
 import { seal } from '../keyring/keyring.js';
-import type { AuditWebhook } from '../model.js';
+import type { AuditWebhook } from '../model/model.js';
 import { AuditWebhookWithSecretResponse, UpdateAuditWebhookBody } from '../schemas/audit-webhooks.js';
 import {
   changeWebhook,

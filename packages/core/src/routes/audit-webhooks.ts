@@ -4,7 +4,6 @@
  * rotate answers. The URL is checked against SSRF here and again at every attempt.
  */
 
-import { LIMIT_DEFAULTS, limitExceeded } from '../config/limits.js';
 import { normalizeFilter } from '../delivery/event-filter.js';
 import { startReplay } from '../delivery/replay-start.js';
 import { vetWebhookUrl } from '../delivery/sending/webhook-url.js';
@@ -13,7 +12,8 @@ import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { RouteContext } from '../http/router.js';
 import { secretContext } from '../keyring/contexts.js';
 import { seal } from '../keyring/keyring.js';
-import type { ActivityDraft, AuditWebhook } from '../model.js';
+import { LIMIT_DEFAULTS, limitExceeded } from '../model/limits.js';
+import type { ActivityDraft, AuditWebhook } from '../model/model.js';
 import {
   AuditWebhookListResponse,
   AuditWebhookResponse,

@@ -11,8 +11,8 @@ import { signTreeHead, treeChainHead } from '../activity/checkpoint/tree-checkpo
 import { backupLines } from '../backup/backup-stream.js';
 import { emptyBackupCounts } from '../backup/format.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import type { CoreResponse } from '../http/core-request.js';
 import { defineRoute, type RouteContext } from '../http/router.js';
+import type { CoreResponse } from '../model/core-request.js';
 import { commonErrors, error } from './docs.js';
 import { ORGANIZATION } from './paths.js';
 

@@ -5,9 +5,9 @@
  */
 
 import { generateApiToken, hashToken } from '../auth/tokens.js';
-import { LIMIT_DEFAULTS, limitExceeded } from '../config/limits.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute } from '../http/router.js';
+import { LIMIT_DEFAULTS, limitExceeded } from '../model/limits.js';
 import { CreatedOrganizationResponse, CreateOrganizationBody } from '../schemas/api.js';
 import { answers, error } from './docs.js';
 import { toOrganizationView } from './views.js';

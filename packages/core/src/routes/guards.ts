@@ -1,8 +1,9 @@
 /** Checks shared by the routes that act on other members (tokens, devices, members). */
 
-import { mayActOn, type Role } from '../auth/permissions.js';
+import { mayActOn } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { RouteContext } from '../http/router.js';
+import type { Role } from '../model/roles.js';
 
 /** Throws 403 `forbidden` when the caller's role ranks below `targetRole` (see {@link mayActOn}). */
 export function refuseAbove(ctx: RouteContext, targetRole: Role, what: string): void {

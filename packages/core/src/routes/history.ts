@@ -7,7 +7,7 @@
 import { readableEnvironments } from '../auth/readable-environments.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute, type RouteContext } from '../http/router.js';
-import type { ActivityEvent } from '../model.js';
+import type { ActivityEvent } from '../model/model.js';
 import { HistoryQuery, HistoryResponse } from '../schemas/api.js';
 import type { ActivityQuery } from '../store/types.js';
 import { answers } from './docs.js';

@@ -3,9 +3,9 @@
 import { effectiveGrants } from '../auth/effective-grants.js';
 import { grantsWithRole } from '../auth/member-grants.js';
 import { permissionMatrix } from '../auth/permission-matrix.js';
-import type { Grant } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute, type RouteContext } from '../http/router.js';
+import type { Grant } from '../model/roles.js';
 import { AddMemberBody, listOf, MemberResponse, PermissionMatrixResponse } from '../schemas/api.js';
 import { answers, conflictError } from './docs.js';
 import { refuseAbove } from './guards.js';

@@ -1,6 +1,6 @@
 /** A state change and the activity event that records it, made in one unit of work. */
 import type { RouteContext } from '../http/router.js';
-import type { ActivityDraft } from '../model.js';
+import type { ActivityDraft } from '../model/model.js';
 import type { StoreTransaction } from '../store/types.js';
 
 /**

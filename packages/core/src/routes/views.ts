@@ -1,6 +1,6 @@
 /** Public views of stored records: what list and read responses show (never token hashes). */
 import { MASKED_VALUE } from '../delivery/sending/custom-headers.js';
-import type * as Model from '../model.js';
+import type * as Model from '../model/model.js';
 
 /**
  * A view of records of type `T` that shows `keys` and nothing else, in that order (the order the

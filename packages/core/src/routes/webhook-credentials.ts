@@ -9,7 +9,7 @@ import { MAX_CUSTOM_HEADERS, mergeHeaderNames } from '../delivery/sending/custom
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { clientKeyContext, headerValueContext } from '../keyring/contexts.js';
 import { type Keyring, seal } from '../keyring/keyring.js';
-import type { AuditWebhook, WebhookClientCertificate, WebhookHeader } from '../model.js';
+import type { AuditWebhook, WebhookClientCertificate, WebhookHeader } from '../model/model.js';
 
 /** `headers` as given at create, sealed for webhook `webhookId`. */
 export function sealHeaders(

@@ -8,7 +8,7 @@ import { newSigningSecret } from '../delivery/signing.js';
 import { ensureSigningKey, publishedKeys } from '../delivery/signing-keys.js';
 import type { RouteContext } from '../http/router.js';
 import type { Keyring } from '../keyring/keyring.js';
-import type { AuditWebhook, SignatureScheme } from '../model.js';
+import type { AuditWebhook, SignatureScheme } from '../model/model.js';
 import type { StoreTransaction } from '../store/types.js';
 import { toAuditWebhookView } from './views.js';
 

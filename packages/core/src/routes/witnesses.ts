@@ -4,11 +4,11 @@
  */
 
 import { acceptCosignature } from '../activity/cosign.js';
-import { fromBase64 } from '../activity/note/base64.js';
 import { isWeakEd25519Key } from '../activity/note/strict-ed25519.js';
 import { toWitnessView, witnessPublicKey } from '../activity/witness-keys.js';
-import { LIMIT_DEFAULTS, limitExceeded } from '../config/limits.js';
+import { fromBase64 } from '../encoding/base64.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
+import { LIMIT_DEFAULTS, limitExceeded } from '../model/limits.js';
 import { listOf } from '../schemas/api.js';
 import {
   CosignatureBody,

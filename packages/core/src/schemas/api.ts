@@ -3,7 +3,7 @@
  * the documentation cannot drift from what the server accepts.
  */
 import { z } from 'zod';
-import { ROLES } from '../auth/permissions.js';
+import { ROLES } from '../model/roles.js';
 import { SECRET_KEY_PATTERN, SECRET_KEY_RULE } from '../secrets/secret-key.js';
 import { text } from './text.js';
 

@@ -1,6 +1,7 @@
 /** The public key a device enrolls with: parsed strictly, or refused with a message that says why. */
+
+import { type ParsedPublicKey, parseEd25519PublicKey } from '../encoding/ed25519-public-key.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import { type ParsedPublicKey, parseEd25519PublicKey } from './signatures.js';
 
 type Refusal = Extract<ParsedPublicKey, { ok: false }>['reason'];
 

@@ -4,11 +4,11 @@
  * window, verifying over the body and its address) and the conflict mode the push may use.
  */
 import { authorize, type Principal } from '../auth/permissions.js';
+import { isAcceptedEd25519Key } from '../encoding/ed25519-key-check.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import type { Device, Environment } from '../model.js';
+import type { Device, Environment } from '../model/model.js';
 import type { PushBodyInput } from '../schemas/api.js';
 import type { LatchkeyStore } from '../store/types.js';
-import { isAcceptedEd25519Key } from './device-key-check.js';
 import { type PushAddress, verifyClientSignature } from './signatures.js';
 
 /** The device that signed the push, or the 403 that says why it may not push. */

@@ -8,7 +8,7 @@ import { sealCommitted } from '../activity/sequencer.js';
 import type { Principal } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Keyring } from '../keyring/keyring.js';
-import type { ActivityDraft, Device, Environment, Organization, Project } from '../model.js';
+import type { ActivityDraft, Device, Environment, Organization, Project } from '../model/model.js';
 import type { PushBodyInput } from '../schemas/api.js';
 import type { ApplyPushInput, ApplyPushResult } from '../store/ports/secrets.js';
 import type { LatchkeyStore } from '../store/types.js';

@@ -10,13 +10,9 @@ import {
 import { ed25519 } from '@noble/curves/ed25519';
 import { describe, expect, it } from 'vitest';
 import { generateDeviceKeyPair, signPush } from '../client/push.js';
-import { checkEd25519PublicKey, isAcceptedEd25519Key } from './device-key-check.js';
-import {
-  normalizeEd25519PublicKey,
-  parseEd25519PublicKey,
-  pushSigningPayload,
-  verifyClientSignature,
-} from './signatures.js';
+import { checkEd25519PublicKey, isAcceptedEd25519Key } from '../encoding/ed25519-key-check.js';
+import { normalizeEd25519PublicKey, parseEd25519PublicKey } from '../encoding/ed25519-public-key.js';
+import { pushSigningPayload, verifyClientSignature } from './signatures.js';
 
 const address = { organization: 'acme', project: 'web', environment: 'prod' };
 

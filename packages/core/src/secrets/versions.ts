@@ -3,7 +3,7 @@
  * each key keeps the values of its last `secretVersionsKept` versions; older rows keep their
  * metadata only. Written once here so every store prunes the same versions.
  */
-import type { ActivityDraft, Actor } from '../model.js';
+import type { ActivityDraft, Actor } from '../model/model.js';
 import type { PlannedWrite } from './push-plan.js';
 
 /** Values kept per key when the core option `secretVersionsKept` is not given (as Vault's `max_versions`). */

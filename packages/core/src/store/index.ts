@@ -20,7 +20,6 @@ export {
   unpackFrontier,
 } from '../activity/merkle/tree-state.js';
 export { type SealedBatch, sealBatch } from '../activity/seal-batch.js';
-export type { Grant, Role } from '../auth/permissions.js';
 export { lastDeliveryOf } from '../delivery/last-delivery.js';
 export {
   outboxFilterSql,
@@ -69,7 +68,8 @@ export {
 } from '../metrics/rollup.js';
 export type { MetricsSource, RollupSource } from '../metrics/rollup-source.js';
 export { coversRollup, supersedes, type TotalCover, totalCover } from '../metrics/running-total.js';
-export type * from '../model.js';
+export type * from '../model/model.js';
+export type { Grant, Role } from '../model/roles.js';
 export {
   type ConflictRecord,
   type KeyHead,

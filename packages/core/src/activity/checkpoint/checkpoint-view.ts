@@ -2,12 +2,13 @@
  * What `GET …/activity/checkpoint` answers: the JSON checkpoint of the chain head and, for the same
  * head, the C2SP checkpoint note with every cosignature the organization's witnesses sent for it.
  */
+
+import { toBase64 } from '../../encoding/base64.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';
 import type { Services } from '../../http/router.js';
-import type { Organization } from '../../model.js';
+import type { Organization } from '../../model/model.js';
 import { type ChainHead, GENESIS_HASH } from '../chain.js';
 import { chainHead } from '../export/stream.js';
-import { toBase64 } from '../note/base64.js';
 import { type AuditKey, type Checkpoint, signCheckpoint } from './checkpoint.js';
 import { checkpointOriginLine, signCheckpointNote } from './checkpoint-note.js';
 import { treeHeadOf } from './log-tree-head.js';

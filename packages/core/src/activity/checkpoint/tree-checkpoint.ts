@@ -3,9 +3,9 @@
  * exactly that many events, the tree's size and root hash, all under one audit-key signature, so a
  * proof against `root_hash` is as trustworthy as the signature.
  */
-import { toBase64 } from '../../client/base64.js';
+import { toBase64 } from '../../encoding/base64.js';
 import type { Services } from '../../http/router.js';
-import type { Organization } from '../../model.js';
+import type { Organization } from '../../model/model.js';
 import type { LatchkeyStore } from '../../store/types.js';
 import { chainHead } from '../export/stream.js';
 import { type AuditKey, type Checkpoint, signCheckpoint } from './checkpoint.js';

@@ -5,7 +5,7 @@
  * JSON Schemas `GET /event-types` serves from it) cannot drift from what is recorded.
  */
 import { z } from 'zod';
-import type { ActivityDraft } from '../../model.js';
+import type { ActivityDraft } from '../../model/model.js';
 import { evidenceEventTypes } from './evidence.js';
 import { organizationEventTypes } from './organization.js';
 import { secretEventTypes } from './secrets.js';

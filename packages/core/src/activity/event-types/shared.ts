@@ -1,6 +1,6 @@
 /** The pieces event data schemas share: how a catalog entry is written, and fields many events carry. */
 import { z } from 'zod';
-import { ROLES } from '../../auth/permissions.js';
+import { ROLES } from '../../model/roles.js';
 
 /** One entry of the event-type catalog: what the event records, and the schema of its `data`. */
 export interface EventTypeEntry {

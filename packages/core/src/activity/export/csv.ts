@@ -5,7 +5,7 @@
  * is for reading; the NDJSON export is the exact, verifiable form.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { ActivityEvent } from '../../model.js';
+import type { ActivityEvent } from '../../model/model.js';
 
 /** The columns, in order, as decisions.md fixes them. */
 export const CSV_COLUMNS = [

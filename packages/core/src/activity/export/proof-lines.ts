@@ -4,7 +4,7 @@
  * tree the closing checkpoint signs, so the events of a filtered export (by `since`, `until` or
  * `type`) are checkable without the rest of the log. The proofs of a chunk are read in one call.
  */
-import { toBase64 } from '../../client/base64.js';
+import { toBase64 } from '../../encoding/base64.js';
 import type { LatchkeyStore } from '../../store/types.js';
 import { inclusionProofs } from '../merkle/proofs.js';
 

@@ -5,7 +5,7 @@
  * written meanwhile neither stretch it nor slip into its middle.
  */
 
-import type { ActivityEvent } from '../../model.js';
+import type { ActivityEvent } from '../../model/model.js';
 import type { ActivityQuery, LatchkeyStore } from '../../store/types.js';
 import { type ChainHead, GENESIS_HASH } from '../chain.js';
 

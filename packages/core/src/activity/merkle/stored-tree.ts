@@ -2,7 +2,7 @@
  * What every store does with its tree, decided once here: extend it by sealed events (or leave it
  * to the back-fill when it lags the chain), and answer its root hash at a size.
  */
-import type { ActivityEvent } from '../../model.js';
+import type { ActivityEvent } from '../../model/model.js';
 import { eventLeafHash } from './hashes.js';
 import { type NodeReader, rootAt } from './proofs.js';
 import { appendLeaves, type StoredNode, type TreeState, treeRoot } from './tree-state.js';

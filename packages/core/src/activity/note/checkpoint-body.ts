@@ -3,7 +3,7 @@
  * in decimal, the base64 root hash, each ending with a newline. Extension lines are allowed by the
  * spec; this log writes none and the parser keeps any it finds.
  */
-import { fromBase64, toBase64 } from './base64.js';
+import { fromBase64, toBase64 } from '../../encoding/base64.js';
 
 /** A tree head as a checkpoint names it. */
 export interface CheckpointBody {

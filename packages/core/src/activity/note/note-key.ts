@@ -3,7 +3,7 @@
  * key string `<name>+<hex key hash>+<base64(alg || public key)>` that Go's `note.NewVerifier` and
  * witnesses take. WebCrypto only, so the client entry can use it in a browser.
  */
-import { concatBytes, fromBase64, toBase64 } from './base64.js';
+import { concatBytes, fromBase64, toBase64 } from '../../encoding/base64.js';
 import { isStrictEd25519 } from './strict-ed25519.js';
 
 /** Signature algorithm byte of a plain Ed25519 note signature. */

@@ -1,6 +1,6 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fromBase64, toBase64 } from './base64.js';
+import { fromBase64, toBase64 } from '../../encoding/base64.js';
 import { ALG_ED25519, keyHash, parseVerifierKey, verifierKey, verifyEd25519 } from './note-key.js';
 import { formatNote, parseNote, parseSignatureLine } from './signed-note.js';
 

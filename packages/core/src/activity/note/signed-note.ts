@@ -3,7 +3,7 @@
  * control characters other than newline, ending with a newline), a blank line, then one line per
  * signature, `— <key name> <base64(4-byte key hash || signature)>` with U+2014 before the name.
  */
-import { concatBytes, fromBase64, toBase64 } from './base64.js';
+import { concatBytes, fromBase64, toBase64 } from '../../encoding/base64.js';
 import { isNoteSafe, isValidKeyName } from './note-key.js';
 
 /** One signature line of a note. */

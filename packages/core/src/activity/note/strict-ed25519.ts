@@ -6,7 +6,7 @@
  * order or not canonically encoded, and an S not below the group order.
  */
 import { ed25519 } from '@noble/curves/ed25519';
-import { checkEd25519PublicKey } from '../../secrets/device-key-check.js';
+import { checkEd25519PublicKey } from '../../encoding/ed25519-key-check.js';
 
 const verdicts = new Map<string, boolean>();
 

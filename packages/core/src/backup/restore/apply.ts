@@ -10,7 +10,7 @@
 import type { ChainHead } from '../../activity/chain.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';
 import { open } from '../../keyring/keyring.js';
-import type { ActivityEvent } from '../../model.js';
+import type { ActivityEvent } from '../../model/model.js';
 import type { RestoredIdKind, StoreTransaction } from '../../store/types.js';
 import { breathing } from '../breathing.js';
 import type { BackupCounts } from '../format.js';

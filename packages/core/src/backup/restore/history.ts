@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { type Checkpoint, verifyCheckpoint } from '../../activity/checkpoint/checkpoint.js';
 import type { TrustedAuditKeys } from '../../activity/trusted-audit-keys.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';
-import type { ActivityEvent } from '../../model.js';
+import type { ActivityEvent } from '../../model/model.js';
 import { ActivityEventSchema } from '../../schemas/activity.js';
 import { SlugSchema } from '../../schemas/api.js';
 import type { BackupHeader } from '../backup-records.js';

@@ -10,11 +10,11 @@
  */
 
 import type { TrustedAuditKeys } from '../../activity/trusted-audit-keys.js';
-import type { Role } from '../../auth/permissions.js';
 import type { WebhookSettings } from '../../delivery/config.js';
 import { vetWebhookUrl } from '../../delivery/sending/webhook-url.js';
+import { parseEd25519PublicKey } from '../../encoding/ed25519-public-key.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';
-import { parseEd25519PublicKey } from '../../secrets/signatures.js';
+import type { Role } from '../../model/roles.js';
 import type { RestoredIdKind } from '../../store/types.js';
 import type { BackupHeader } from '../backup-records.js';
 import type { BackupCounts, BackupManifest } from '../format.js';

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { GENESIS_HASH, verifyChain } from '../../activity/chain.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';
-import type { ActivityEvent } from '../../model.js';
+import type { ActivityEvent } from '../../model/model.js';
 import {
   BackupEventSchema,
   type BackupHeader,

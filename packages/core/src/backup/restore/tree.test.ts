@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { sealEvent } from '../../activity/chain.js';
 import { eventLeafData } from '../../activity/merkle/hashes.js';
 import { referenceTree } from '../../activity/merkle/rfc6962-reference.js';
-import { toBase64 } from '../../client/base64.js';
+import { toBase64 } from '../../encoding/base64.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';
-import type { ActivityEvent } from '../../model.js';
+import type { ActivityEvent } from '../../model/model.js';
 import type { StoreTransaction } from '../../store/types.js';
 import { checkSignedTreeHead, checkWrittenTree, TreeCheck } from './tree.js';
 

@@ -11,8 +11,8 @@
 import type { Checkpoint } from '../../activity/checkpoint/checkpoint-form.js';
 import { eventLeafHash, sameHash } from '../../activity/merkle/hashes.js';
 import { appendLeaves, EMPTY_TREE, type TreeState, treeRoot } from '../../activity/merkle/tree-state.js';
-import { fromBase64, toBase64 } from '../../client/base64.js';
-import type { ActivityEvent } from '../../model.js';
+import { fromBase64, toBase64 } from '../../encoding/base64.js';
+import type { ActivityEvent } from '../../model/model.js';
 import type { StoreTransaction } from '../../store/types.js';
 import { invalidBackup } from './reader.js';
 

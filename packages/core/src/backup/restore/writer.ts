@@ -8,10 +8,10 @@
 import type { EventData } from '../../activity/event-types/index.js';
 import type { TrustedAuditKeys } from '../../activity/trusted-audit-keys.js';
 import type { WebhookSettings } from '../../delivery/config.js';
+import { parseEd25519PublicKey } from '../../encoding/ed25519-public-key.js';
 import { secretContext } from '../../keyring/contexts.js';
 import { type Keyring, seal } from '../../keyring/keyring.js';
-import type { ActivityDraft, ActivityEvent, Environment, Project } from '../../model.js';
-import { parseEd25519PublicKey } from '../../secrets/signatures.js';
+import type { ActivityDraft, ActivityEvent, Environment, Project } from '../../model/model.js';
 import { sealSecretValue } from '../../secrets/values.js';
 import type {
   RestoredIdKind,

@@ -4,7 +4,7 @@
  * missing key defers the delivery, and a flush that fails leaves its deliveries to be claimed again
  * when their leases run out.
  */
-import { describeError } from '../../http/describe-error.js';
+import { describeError } from '../../errors/describe-error.js';
 import { missingKeyId } from '../../keyring/keyring.js';
 import type { ClaimedDelivery } from '../../store/ports/deliveries.js';
 import { decideAttempt } from '../attempt.js';

@@ -3,9 +3,10 @@
  * the core's store, keyring and webhook settings, at most one at a time, and stopped once the
  * attempts in flight are recorded.
  */
-import type { IdGenerator } from '../../config/ids.js';
-import type { CoreLogger } from '../../config/logger.js';
+
 import type { Keyring } from '../../keyring/keyring.js';
+import type { IdGenerator } from '../../runtime/ids.js';
+import type { CoreLogger } from '../../runtime/logger.js';
 import type { LatchkeyStore } from '../../store/types.js';
 import type { WebhookOptions } from '../config.js';
 import type { DeliveryEngine, DeliveryEngineOptions } from './engine.js';

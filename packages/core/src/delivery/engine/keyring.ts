@@ -3,10 +3,11 @@
  * key id the store's data was sealed with, and a signing secret sealed later with a key it lacks
  * (another instance's rotation) is logged once per key id, the delivery left for an engine that has it.
  */
-import type { CoreLogger } from '../../config/logger.js';
-import { describeError } from '../../http/describe-error.js';
+
+import { describeError } from '../../errors/describe-error.js';
 import { checkKeyring } from '../../keyring/check.js';
 import { type Keyring, missingKeyId } from '../../keyring/keyring.js';
+import type { CoreLogger } from '../../runtime/logger.js';
 import type { LatchkeyStore } from '../../store/ports/store.js';
 
 /**

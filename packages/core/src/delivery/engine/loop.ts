@@ -10,7 +10,7 @@
  * from being claimed. When nothing more is due it sleeps until woken, the next poll, or a slot
  * freeing. On stop, claims not started are given back.
  */
-import { describeError } from '../../http/describe-error.js';
+import { describeError } from '../../errors/describe-error.js';
 import { claimDue } from './claim.js';
 import type { EngineSettings } from './options.js';
 import type { InFlight } from './slots.js';

@@ -2,9 +2,10 @@
  * The delivery engine's options and what they come to: the defaults filled in, the retention
  * limits checked, and the services one attempt runs with (the transport made here unless given).
  */
-import { type IdGenerator, randomId } from '../../config/ids.js';
-import { type CoreLogger, consoleLogger } from '../../config/logger.js';
+
 import type { Keyring } from '../../keyring/keyring.js';
+import { type IdGenerator, randomId } from '../../runtime/ids.js';
+import { type CoreLogger, consoleLogger } from '../../runtime/logger.js';
 import type { LatchkeyStore } from '../../store/ports/store.js';
 import type { AttemptServices } from '../attempt.js';
 import { type KeyringOption, toKeyring, type WebhookOptions, webhookSettings } from '../config.js';

@@ -2,7 +2,7 @@
  * Retention: attempts past their days are deleted in batches, rollups past theirs on an hour
  * boundary; the running loop does it once per `pruneIntervalMs`.
  */
-import { describeError } from '../../http/describe-error.js';
+import { describeError } from '../../errors/describe-error.js';
 import { floorTo, HOUR_MS } from '../../metrics/rollup.js';
 import type { EngineSettings } from './options.js';
 

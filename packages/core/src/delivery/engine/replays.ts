@@ -4,7 +4,7 @@
  * webhook's next batch only when nothing of it is due, so a replay of a long history never floods
  * the queue and live deliveries queued meanwhile are sent before the next batch.
  */
-import { describeError } from '../../http/describe-error.js';
+import { describeError } from '../../errors/describe-error.js';
 import type { EngineSettings } from './options.js';
 
 type ReplaySettings = Pick<EngineSettings, 'store' | 'now' | 'logger' | 'replayBatch' | 'replayIntervalMs'>;

@@ -2,7 +2,7 @@
  * Woken by the store when deliveries are queued (any process, on SQL); the poll is the fallback.
  * A store that cannot watch yet (its database away at start) is asked again until it can.
  */
-import { describeError } from '../../http/describe-error.js';
+import { describeError } from '../../errors/describe-error.js';
 import type { EngineSettings } from './options.js';
 
 /** Watching the store for queued deliveries, for as long as the engine runs. */

@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { isIP } from 'node:net';
 import { Agent, buildConnector } from 'undici';
-import type { DeliveryError } from '../../model.js';
+import type { DeliveryError } from '../../model/model.js';
 import { parseRetryAfter } from '../retry-schedule.js';
 import { type ClientCredentials, createCertificateAgents } from './client-certificate-agents.js';
 import { type AllowHosts, guardedLookup, isGlobalAddress, type ResolveHost, targetHost } from './ssrf.js';

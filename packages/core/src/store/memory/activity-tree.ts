@@ -4,7 +4,7 @@
  */
 import { extendTree, treeHeadAt } from '../../activity/merkle/stored-tree.js';
 import { EMPTY_TREE, type TreeState } from '../../activity/merkle/tree-state.js';
-import type { ActivityEvent } from '../../model.js';
+import type { ActivityEvent } from '../../model/model.js';
 import type { ActivityTreeReads } from '../ports/activity-tree.js';
 
 /** The undo journal of a memory transaction (see `Journal` in `state.ts`). */

@@ -1,4 +1,4 @@
-import type { ActivityEvent } from '../../model.js';
+import type { ActivityEvent } from '../../model/model.js';
 import type { ActivityQuery, ActivityRepository } from '../ports/activity.js';
 import { memoryTreeReads } from './activity-tree.js';
 import { appendEvent, clone, type Journal, type MemoryState } from './state.js';

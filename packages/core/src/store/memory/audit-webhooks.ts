@@ -1,4 +1,4 @@
-import type { AuditWebhook } from '../../model.js';
+import type { AuditWebhook } from '../../model/model.js';
 import type { AuditWebhookRepository, WebhookCredentials } from '../ports/audit-webhooks.js';
 import { journaledDelete } from './journaled.js';
 import { clone, type Journal, type MemoryState, notifyDeliveryWatchers } from './state.js';

@@ -3,7 +3,7 @@
  * due, as many as its share and limits allow, organizations taking turns; each leased to the caller.
  */
 import { secondOf, webhookLimit } from '../../delivery/webhook-limits.js';
-import type { Delivery } from '../../model.js';
+import type { Delivery } from '../../model/model.js';
 import type { ClaimedDelivery, ClaimOptions } from '../ports/deliveries.js';
 import type { Journal, MemoryState } from './state.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Delivery } from '../../model.js';
+import type { Delivery } from '../../model/model.js';
 import { DeliveryOutbox } from './delivery-outbox.js';
 
 const delivery = (id: string, webhookId: string, at: string): Delivery => ({

@@ -8,7 +8,7 @@
  * takes it out. A delivery's due time is changed in place, so whoever changes it sets the delivery
  * again afterwards (an undo too), which moves it to its new place.
  */
-import type { Delivery } from '../../model.js';
+import type { Delivery } from '../../model/model.js';
 
 /** A delivery filed under the due time it had when it was set; `gone` once taken out. */
 interface Filed {

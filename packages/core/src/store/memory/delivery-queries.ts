@@ -1,5 +1,5 @@
 /** Reading and pruning the attempt log and the outbox in memory. */
-import type { Delivery } from '../../model.js';
+import type { Delivery } from '../../model/model.js';
 import type { AttemptPage, DeliveryBacklog } from '../ports/deliveries.js';
 import { clone, type Journal, type MemoryState } from './state.js';
 

@@ -5,7 +5,7 @@
  */
 import { lastDeliveryOf } from '../../delivery/last-delivery.js';
 import { attemptShare } from '../../metrics/attempt-share.js';
-import type { AuditWebhook, Delivery, DeliveryAttempt } from '../../model.js';
+import type { AuditWebhook, Delivery, DeliveryAttempt } from '../../model/model.js';
 import type { AttemptRecord } from '../ports/deliveries.js';
 import { rollUp } from './delivery-rollups.js';
 import { addToLaterTotals } from './running-totals.js';

@@ -4,7 +4,7 @@
  * `DeliveryRepository.replay` and `advanceReplays`).
  */
 import { owedState } from '../../delivery/outbox.js';
-import type { AuditWebhook } from '../../model.js';
+import type { AuditWebhook } from '../../model/model.js';
 import type { ReplayPace, ReplayRange } from '../ports/deliveries.js';
 import { journaledDelete, journaledSet } from './journaled.js';
 import {

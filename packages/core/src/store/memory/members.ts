@@ -1,4 +1,4 @@
-import type { Member } from '../../model.js';
+import type { Member } from '../../model/model.js';
 import type { MemberRepository } from '../ports/members.js';
 import { journaledDelete, journaledSet } from './journaled.js';
 import { namedRecords } from './named-records.js';

@@ -2,7 +2,7 @@
  * The writes that apply a restore in memory: clearing the organization, checking which of the
  * backup's ids are taken, and inserting its secrets and events, each undone with the transaction.
  */
-import type { ActivityEvent } from '../../model.js';
+import type { ActivityEvent } from '../../model/model.js';
 import type { StoredSecretVersion } from '../../secrets/versions.js';
 import type { RestoreRepository } from '../ports/restores.js';
 import { growMemoryTree } from './activity-tree.js';

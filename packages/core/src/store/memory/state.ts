@@ -1,6 +1,5 @@
 /** The maps behind the memory store, shared by its repositories, and the undo journal of a transaction. */
 import { type ChainHead, sealEvent } from '../../activity/chain.js';
-import { randomId } from '../../config/ids.js';
 import { owedState, type QueuedState } from '../../delivery/outbox.js';
 import type { Rollup, RollupUnit } from '../../metrics/rollup.js';
 import type {
@@ -16,7 +15,8 @@ import type {
   Organization,
   Project,
   WebhookSigningKey,
-} from '../../model.js';
+} from '../../model/model.js';
+import { randomId } from '../../runtime/ids.js';
 import type { KeyHead } from '../../secrets/push-plan.js';
 import type { StoredSecretVersion } from '../../secrets/versions.js';
 import { causingTraceparent } from '../../telemetry/tracing.js';

@@ -1,4 +1,4 @@
-import type { WebhookSigningKey } from '../../model.js';
+import type { WebhookSigningKey } from '../../model/model.js';
 import type { RotationBounds, WebhookSigningKeyRepository } from '../ports/webhook-signing-keys.js';
 import { journaledAssign, journaledDelete, journaledDeleteWhere, journaledSet } from './journaled.js';
 import { byCodeUnits } from './order.js';

@@ -1,5 +1,5 @@
 /** Port: the per-organization, hash-chained activity log. */
-import type { ActivityDraft, ActivityEvent } from '../../model.js';
+import type { ActivityDraft, ActivityEvent } from '../../model/model.js';
 import type { ActivityTreeReads } from './activity-tree.js';
 
 /** Filters of {@link ActivityRepository.list}; all given ones must hold. */

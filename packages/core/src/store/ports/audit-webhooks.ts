@@ -1,5 +1,5 @@
 /** Port: audit webhooks of an organization, and the moves between their states. */
-import type { AuditWebhook } from '../../model.js';
+import type { AuditWebhook } from '../../model/model.js';
 
 /** What a receiver may demand of a webhook, as stored (values and key sealed). */
 export type WebhookCredentials = Required<Pick<AuditWebhook, 'headers' | 'client_certificate'>>;

@@ -10,7 +10,7 @@
 
 import type { WebhookLimits } from '../../delivery/webhook-limits.js';
 import type { RollupSource } from '../../metrics/rollup-source.js';
-import type { AuditWebhook, Delivery, DeliveryAttempt } from '../../model.js';
+import type { AuditWebhook, Delivery, DeliveryAttempt } from '../../model/model.js';
 
 /** What `DeliveryRepository.claim` takes: when, how many, the lease, and the per-webhook shares. */
 export interface ClaimOptions {

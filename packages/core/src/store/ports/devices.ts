@@ -1,5 +1,5 @@
 /** Port: enrolled devices and their Ed25519 public keys. */
-import type { Device } from '../../model.js';
+import type { Device } from '../../model/model.js';
 
 /** A device belongs to one organization and one user; it is never deleted, only revoked. */
 export interface DeviceRepository {

@@ -1,5 +1,5 @@
 /** Port: environments of a project, unique by (project, slug). */
-import type { Environment } from '../../model.js';
+import type { Environment } from '../../model/model.js';
 import type { CreateResult } from './common.js';
 
 export interface EnvironmentRepository {

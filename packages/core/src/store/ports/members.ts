@@ -1,7 +1,7 @@
 /** Port: members of an organization, unique by (organization, user). */
 
-import type { Grant, Role } from '../../auth/permissions.js';
-import type { Member } from '../../model.js';
+import type { Member } from '../../model/model.js';
+import type { Grant, Role } from '../../model/roles.js';
 import type { CreateResult } from './common.js';
 
 export interface MemberRepository {

@@ -1,5 +1,5 @@
 /** Port: organizations, addressed by id and by unique slug. */
-import type { Organization } from '../../model.js';
+import type { Organization } from '../../model/model.js';
 import type { CreateResult } from './common.js';
 
 /** Who creates an organization through the API, and how many that user may create in all. */

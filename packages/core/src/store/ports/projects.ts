@@ -1,5 +1,5 @@
 /** Port: projects of an organization, unique by (organization, slug). */
-import type { Project } from '../../model.js';
+import type { Project } from '../../model/model.js';
 import type { CreateResult } from './common.js';
 
 export interface ProjectRepository {

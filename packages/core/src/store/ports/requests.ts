@@ -1,5 +1,5 @@
 /** Port: the records every authenticated request reads, fetched together. */
-import type { ApiToken, Device, Environment, Member, Organization, Project } from '../../model.js';
+import type { ApiToken, Device, Environment, Member, Organization, Project } from '../../model/model.js';
 
 /** What a request names: its token's hash and the slugs of its path. */
 export interface RequestKeys {

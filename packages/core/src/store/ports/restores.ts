@@ -5,7 +5,7 @@
  */
 
 import type { BackupManifest } from '../../backup/format.js';
-import type { ActivityEvent } from '../../model.js';
+import type { ActivityEvent } from '../../model/model.js';
 import type { StoredSecretVersion } from '../../secrets/versions.js';
 
 /** A staged restore: who began it, what the whole must hash to, and until when it is kept. */

@@ -1,6 +1,6 @@
 /** Port: per-key secret versions and the one compare-and-set that writes them. */
 
-import type { ActivityDraft, ActivityEvent, SecretVersion } from '../../model.js';
+import type { ActivityDraft, ActivityEvent, SecretVersion } from '../../model/model.js';
 import type { PushChange, PushPlan } from '../../secrets/push-plan.js';
 import type { StoredSecretVersion } from '../../secrets/versions.js';
 import type { PendingEvent } from './activity.js';

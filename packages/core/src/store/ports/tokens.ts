@@ -1,5 +1,5 @@
 /** Port: API tokens, stored only as the SHA-256 of their value. */
-import type { ApiToken } from '../../model.js';
+import type { ApiToken } from '../../model/model.js';
 
 /** Token ids and hashes are unique; a token is never deleted, only revoked. */
 export interface TokenRepository {

@@ -1,5 +1,5 @@
 /** Port: the Ed25519 key pairs organizations sign `standard-webhooks-ed25519` deliveries with. */
-import type { WebhookSigningKey } from '../../model.js';
+import type { WebhookSigningKey } from '../../model/model.js';
 
 /**
  * What a rotation through the API keeps bounded: how many keys are made in a window, that only the

@@ -1,5 +1,5 @@
 /** The stored records of Latchkey. Dates are ISO-8601 strings in UTC. */
-import type { Grant, Role } from './auth/permissions.js';
+import type { Grant, Role } from './roles.js';
 
 export interface Organization {
   id: string;
