@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCore } from './core.js';
+import { createMemoryStore } from './memory/index.js';
 import type { CoreRequest } from './model/core-request.js';
-import { createMemoryStore } from './store/memory/index.js';
 
 const get = (url: string, headers: CoreRequest['headers'] = {}): CoreRequest => ({
   method: 'GET',

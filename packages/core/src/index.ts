@@ -24,7 +24,6 @@ export {
 } from './activity/event-types/index.js';
 export { eventLeafHash } from './activity/merkle/hashes.js';
 export { consistencyProof, inclusionProof, type NodeReader, rootAt } from './activity/merkle/proofs.js';
-export type { TreeHead } from './activity/merkle/stored-tree.js';
 export { sealCommitted } from './activity/sequencer.js';
 export {
   type AuthorizationResult,
@@ -39,7 +38,6 @@ export {
   ROLE_RANK,
 } from './auth/permissions.js';
 export { generateApiToken, hashToken } from './auth/tokens.js';
-export { type BackupCounts, emptyBackupCounts } from './backup/format.js';
 export { RESTORE_LIMIT_DEFAULTS, type RestoreLimitsOption } from './backup/restore/limits.js';
 export { verifyActivityExport } from './client/node-chain-crypto.js';
 export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './client/push.js';
@@ -67,7 +65,6 @@ export {
 } from './delivery/sending/ssrf.js';
 export { newSigningSecret, type SignedDelivery, signDelivery } from './delivery/signing.js';
 export { unknownEventTypes } from './delivery/unknown-event-types.js';
-export type { WebhookLimit, WebhookLimits } from './delivery/webhook-limits.js';
 export {
   checkEd25519PublicKey,
   type Ed25519KeyVerdict,
@@ -113,16 +110,14 @@ export {
   sealedKeyId,
 } from './keyring/keyring.js';
 export { type ReencryptCounts, type ReencryptOptions, reencryptAtRest } from './keyring/reencrypt.js';
-export { bucketValue, type LatencyHistogram, percentiles } from './metrics/latency-histogram.js';
+export { createMemoryStore, type MemoryStoreOptions } from './memory/index.js';
+export { bucketValue, percentiles } from './metrics/latency-histogram.js';
 export { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from './metrics/prometheus.js';
 export { type MetricsReport, metricsReport } from './metrics/report.js';
 export {
   type DeliveryFigures,
-  LATENCY_BUCKET_KEYS,
-  type LatencyBucketKey,
   METRICS_WINDOWS,
   type MetricsWindow,
-  type Rollup,
   successRate,
   toFigures,
   windowCover,
@@ -135,6 +130,7 @@ export {
   type TimelineBucket,
   timelineEdges,
 } from './metrics/timeline.js';
+export { type BackupCounts, emptyBackupCounts } from './model/backup-format.js';
 export {
   type CoreHeaders,
   type CoreRequest,
@@ -145,10 +141,17 @@ export {
 } from './model/core-request.js';
 export type * from './model/model.js';
 export { type Grant, ROLES, type Role } from './model/roles.js';
+export {
+  LATENCY_BUCKET_KEYS,
+  type LatencyBucketKey,
+  type LatencyHistogram,
+  type Rollup,
+} from './model/rollup.js';
+export type { TreeHead } from './model/tree.js';
+export type { WebhookLimit, WebhookLimits } from './model/webhook-limits.js';
 export { type IdGenerator, randomId } from './runtime/ids.js';
 export type { CoreLogger } from './runtime/logger.js';
 export * as schemas from './schemas/api.js';
 export { type PushAddress, pushSigningPayload, verifyClientSignature } from './secrets/signatures.js';
 export { openSecretValue, sealSecretValue } from './secrets/values.js';
-export { createMemoryStore, type MemoryStoreOptions } from './store/memory/index.js';
 export type { LatchkeyStore, StoreStatus, StoreTransaction } from './store/types.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCore } from './core.js';
 import { serviceUnavailable } from './errors/latchkey-error.js';
-import { createMemoryStore } from './store/memory/index.js';
+import { createMemoryStore } from './memory/index.js';
 
 const TOKEN = 'lk_service_unavailable_test_token_0000000000';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCore } from './core.js';
-import { createMemoryStore } from './store/memory/index.js';
+import { createMemoryStore } from './memory/index.js';
 import type { LatchkeyStore } from './store/types.js';
 
 const TOKEN = 'lk_unit_of_work_test_token_000000000000000000';

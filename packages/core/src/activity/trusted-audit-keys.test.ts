@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { emptyBackupCounts } from '../backup/format.js';
 import { createCore } from '../core.js';
+import { emptyBackupCounts } from '../model/backup-format.js';
 import type { CoreRequest } from '../model/core-request.js';
 import { auditKeyId, generateAuditKey, toAuditKey } from './checkpoint/checkpoint.js';
 import { toTrustedAuditKeys } from './trusted-audit-keys.js';

@@ -4,6 +4,7 @@
  * against these.
  */
 import { z } from 'zod';
+import { BACKUP_FORMAT_VERSION, type BackupCounts, type BackupManifest } from '../model/backup-format.js';
 import { ActivityEventSchema } from '../schemas/activity.js';
 import {
   CreateProjectBody,
@@ -24,7 +25,6 @@ import {
 import { SignatureSchemeSchema } from '../schemas/signature-schemes.js';
 import { text } from '../schemas/text.js';
 import { ClientCertificateBody, HeadersBody } from '../schemas/webhook-credentials.js';
-import { BACKUP_FORMAT_VERSION, type BackupCounts, type BackupManifest } from './format.js';
 import { SigningKeyRecords } from './signing-key-records.js';
 
 const Time = z.iso.datetime({ offset: true });

@@ -14,6 +14,7 @@ import { exportJsonPages } from '../activity/export/stream.js';
 import { secretContext } from '../keyring/contexts.js';
 import type { Keyring } from '../keyring/keyring.js';
 import { open } from '../keyring/keyring.js';
+import { BACKUP_FORMAT_VERSION, type BackupCounts } from '../model/backup-format.js';
 import type { Environment, Organization } from '../model/model.js';
 import {
   toAuditWebhookView,
@@ -25,7 +26,6 @@ import {
 } from '../routes/views.js';
 import { openSecretValue } from '../secrets/values.js';
 import type { LatchkeyStore } from '../store/types.js';
-import { BACKUP_FORMAT_VERSION, type BackupCounts } from './format.js';
 import { signingKeyRecords } from './signing-key-records.js';
 import { backupCredentials } from './webhook-credentials.js';
 

@@ -22,7 +22,7 @@ it('the client entry loads no server code', () => {
   expect(modules).toContain('client/verify-export.ts');
   const server = modules.filter(
     (m) =>
-      /^(core|http\/|auth\/(principal|bootstrap)|schemas\/|routes\/|store\/|delivery\/|metrics\/|backup\/|health\/)/.test(
+      /^(core|http\/|auth\/(principal|bootstrap)|schemas\/|routes\/|store\/|memory\/|delivery\/|metrics\/|backup\/|health\/)/.test(
         m,
       ) || m === 'zod',
   );

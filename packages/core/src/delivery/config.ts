@@ -1,11 +1,12 @@
 /** What the audit webhook routes and the delivery engine need from the host, with defaults. */
 import type { LookupAddress } from 'node:dns';
 import { createKeyring, type Keyring, parseKeyring } from '../keyring/keyring.js';
+import type { WebhookLimits } from '../model/webhook-limits.js';
 import type { ReplayPace } from '../store/ports/deliveries.js';
 import { checkRetryPolicy, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-schedule.js';
 import type { Transport } from './sending/sender.js';
 import { type AllowHosts, parseAllowHosts, type ResolveHost } from './sending/ssrf.js';
-import { checkWebhookLimits, type WebhookLimits } from './webhook-limits.js';
+import { checkWebhookLimits } from './webhook-limits.js';
 
 /** Options of audit webhooks (core option `webhooks`). */
 export interface WebhookOptions {

@@ -9,7 +9,8 @@
  * bytes; absent while the tree is still being back-filled.
  */
 import * as crypto from 'node:crypto';
-import { type NodeAddress, subtreesOf } from '../activity/merkle/ranges.js';
+import { subtreesOf } from '../activity/merkle/ranges.js';
+import type { NodeAddress } from '../model/tree.js';
 import type { LatchkeyStore } from '../store/types.js';
 
 /**

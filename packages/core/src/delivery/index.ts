@@ -6,6 +6,7 @@
 export { secretContext } from '../keyring/contexts.js';
 export * from '../metrics/latency-histogram.js';
 export * from '../metrics/rollup.js';
+export type { WebhookLimit, WebhookLimits } from '../model/webhook-limits.js';
 export { type AttemptServices, attemptDelivery, attemptRow, sendSigned } from './attempt.js';
 export {
   type KeyringOption,
@@ -26,4 +27,4 @@ export {
 } from './sending/sender.js';
 export * from './sending/ssrf.js';
 export { newSigningSecret, type SignedDelivery, signDelivery, signEventJson } from './signing.js';
-export { type WebhookLimit, type WebhookLimits, webhookLimit } from './webhook-limits.js';
+export { webhookLimit } from './webhook-limits.js';

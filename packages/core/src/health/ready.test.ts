@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../core.js';
 import type { KeyringCheck } from '../keyring/check.js';
-import { createMemoryStore } from '../store/memory/index.js';
+import { createMemoryStore } from '../memory/index.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { probeResponse } from './probe.js';
 import { checkReady, type ReadyDeps } from './ready.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCore } from '../core.js';
 import { openCredentials } from '../delivery/open-credentials.js';
-import { createMemoryStore } from '../store/memory/index.js';
+import { createMemoryStore } from '../memory/index.js';
 import { generateKeyringKey, parseKeyring, sealedKeyId } from './keyring.js';
 
 const TOKEN = 'lk_reencrypt_credentials_token_0000000000000';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateDeviceKeyPair, signPush } from '../client/push.js';
 import { createCore } from '../core.js';
-import { createMemoryStore } from '../store/memory/index.js';
+import { createMemoryStore } from '../memory/index.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { secretContext } from './contexts.js';
 import { generateKeyringKey, open, parseKeyring, sealedKeyId } from './keyring.js';

@@ -4,16 +4,15 @@
  * taken before a later minute boundary); it is decided here, once, and the stores only persist it.
  */
 import type { DeliveryAttempt } from '../model/model.js';
+import type { LatencyBucketKey, Rollup } from '../model/rollup.js';
 import { latencyBucket } from './latency-histogram.js';
 import {
   addAttempt,
   emptyRollup,
   floorTo,
-  type LatencyBucketKey,
   latencyBucketKey,
   mergeRollup,
   ROLLUP_UNITS,
-  type Rollup,
   type RollupUnit,
   recordedLatency,
 } from './rollup.js';

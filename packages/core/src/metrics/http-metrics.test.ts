@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDeviceKeyPair, signPush } from '../client/push.js';
 import { createCore } from '../core.js';
 import { generateKeyringKey } from '../keyring/keyring.js';
-import { createMemoryStore } from '../store/memory/index.js';
+import { createMemoryStore } from '../memory/index.js';
 import { createHttpMetrics } from './http-metrics.js';
 
 const TOKEN = 'lk_http_metrics_test_token_0000000000000000';

@@ -1,13 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  addLatency,
-  bucketValue,
-  type LatencyHistogram,
-  latencyBucket,
-  mergeHistogram,
-  percentiles,
-} from './latency-histogram.js';
+import type { LatencyHistogram } from '../model/rollup.js';
+import { addLatency, bucketValue, latencyBucket, mergeHistogram, percentiles } from './latency-histogram.js';
 
 /** The exact nearest-rank percentile of raw values. */
 function exact(values: number[], p: number): number {

@@ -5,9 +5,7 @@
  * wide and is reported by its midpoint, so a percentile read from it is within 0.4 % (plus at most
  * half a millisecond of rounding) of the exact nearest-rank value. Stored sparse, as JSON.
  */
-
-/** Bucket index → count, only buckets that were hit. */
-export type LatencyHistogram = Record<string, number>;
+import type { LatencyHistogram } from '../model/rollup.js';
 
 const EXACT = 256;
 const SUB_BITS = 7; // 128 sub-buckets per power of two above EXACT

@@ -6,8 +6,8 @@
  * histograms (so they are the percentiles of those webhooks' attempts taken together).
  */
 import type { AuditWebhookStatus } from '../model/model.js';
+import type { MetricsSource } from '../model/rollup-source.js';
 import { type DeliveryFigures, emptyRollup, type MetricsWindow, mergeRollup, toFigures } from './rollup.js';
-import type { MetricsSource } from './rollup-source.js';
 import { readIntervals, windowBounds } from './window.js';
 
 /** The label of the series that sums the webhooks past the cap. */

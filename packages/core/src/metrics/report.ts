@@ -3,8 +3,8 @@
  * rollups: what `GET …/audit-webhooks/metrics` answers and what `core.metricsText()` renders.
  */
 import type { AuditWebhook, DeliveryError } from '../model/model.js';
+import type { MetricsSource } from '../model/rollup-source.js';
 import { type DeliveryFigures, emptyRollup, type MetricsWindow, mergeRollup, toFigures } from './rollup.js';
-import type { MetricsSource } from './rollup-source.js';
 import { readIntervals, windowBounds } from './window.js';
 
 /** The metrics of one organization over a window: a summary and each webhook's figures. */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Rollup } from '../model/rollup.js';
 import { percentiles } from './latency-histogram.js';
 import {
   addAttempt,
@@ -11,7 +12,6 @@ import {
   type MetricsWindow,
   MINUTE_MS,
   mergeRollup,
-  type Rollup,
   subtractRollup,
   successRate,
   toFigures,

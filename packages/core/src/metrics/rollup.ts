@@ -10,13 +10,9 @@
  * W/1min − 1 whole minutes before it, so its counts equal, exactly, the attempts made at or after
  * {@link windowStart}.
  */
-import {
-  addLatency,
-  type LatencyHistogram,
-  mergeHistogram,
-  percentiles,
-  subtractHistogram,
-} from './latency-histogram.js';
+
+import { LATENCY_BUCKET_KEYS, type LatencyBucketKey, type Rollup } from '../model/rollup.js';
+import { addLatency, mergeHistogram, percentiles, subtractHistogram } from './latency-histogram.js';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
@@ -34,16 +30,6 @@ export const METRICS_WINDOWS = {
 } as const;
 export type MetricsWindow = keyof typeof METRICS_WINDOWS;
 
-/** The keys of `latency_buckets`: inclusive ranges of integer milliseconds. */
-export const LATENCY_BUCKET_KEYS = [
-  '0_100_ms',
-  '101_300_ms',
-  '301_1000_ms',
-  '1001_3000_ms',
-  '3001_plus_ms',
-] as const;
-export type LatencyBucketKey = (typeof LATENCY_BUCKET_KEYS)[number];
-
 /** The `latency_buckets` key of a latency in whole milliseconds. */
 export function latencyBucketKey(ms: number): LatencyBucketKey {
   if (ms <= 100) return '0_100_ms';
@@ -51,15 +37,6 @@ export function latencyBucketKey(ms: number): LatencyBucketKey {
   if (ms <= 1_000) return '301_1000_ms';
   if (ms <= 3_000) return '1001_3000_ms';
   return '3001_plus_ms';
-}
-
-/** The figures of one webhook over one minute or hour, or of several merged. */
-export interface Rollup {
-  attempted: number;
-  succeeded: number;
-  failed: number;
-  buckets: Record<LatencyBucketKey, number>;
-  histogram: LatencyHistogram;
 }
 
 /** A copy of a rollup (its counts are plain numbers: a copy per field is a deep one). */

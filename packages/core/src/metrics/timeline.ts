@@ -7,8 +7,8 @@
  * number of intervals and webhooks, never with the number of attempts.
  */
 
+import type { MetricsSource } from '../model/rollup-source.js';
 import { emptyRollup, floorTo, HOUR_MS, type MetricsWindow, mergeRollup, toFigures } from './rollup.js';
-import type { MetricsSource } from './rollup-source.js';
 import { iso, readIntervals, windowBounds } from './window.js';
 
 /** The length of a timeline interval per window. */

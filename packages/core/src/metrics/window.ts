@@ -8,17 +8,17 @@
  * with the number of attempts.
  */
 import type { AuditWebhook } from '../model/model.js';
+import type { Rollup } from '../model/rollup.js';
+import type { MetricsSource } from '../model/rollup-source.js';
 import {
   emptyRollup,
   floorTo,
   type MetricsWindow,
   MINUTE_MS,
   mergeRollup,
-  type Rollup,
   subtractRollup,
   windowStart,
 } from './rollup.js';
-import type { MetricsSource } from './rollup-source.js';
 
 /** The window a metrics read covers when the request names none. */
 export const DEFAULT_METRICS_WINDOW: MetricsWindow = '24h';

@@ -9,9 +9,9 @@
 import type { AuditKey } from '../activity/checkpoint/checkpoint.js';
 import { signTreeHead, treeChainHead } from '../activity/checkpoint/tree-checkpoint.js';
 import { backupLines } from '../backup/backup-stream.js';
-import { emptyBackupCounts } from '../backup/format.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute, type RouteContext } from '../http/router.js';
+import { emptyBackupCounts } from '../model/backup-format.js';
 import type { CoreResponse } from '../model/core-request.js';
 import { commonErrors, error } from './docs.js';
 import { ORGANIZATION } from './paths.js';

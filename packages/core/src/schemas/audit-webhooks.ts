@@ -1,7 +1,7 @@
 /** The schemas of audit webhooks: management, the attempt log, tests and metrics (source section 2). */
 import { z } from 'zod';
 import { unknownEventTypes } from '../delivery/unknown-event-types.js';
-import { LATENCY_BUCKET_KEYS } from '../metrics/rollup.js';
+import { LATENCY_BUCKET_KEYS } from '../model/rollup.js';
 import { listOf, pageCursor, pageLimit, pageOf } from './list.js';
 import { SignatureSchemeSchema } from './signature-schemes.js';
 import { Rfc3339, text } from './text.js';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type KeyHead, planPush, versionMatches } from './push-plan.js';
+import type { KeyHead } from '../model/push-plan.js';
+import { planPush, versionMatches } from './push-plan.js';
 
 const heads = (entries: [string, KeyHead][]) => new Map(entries);
 

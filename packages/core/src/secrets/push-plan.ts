@@ -2,47 +2,14 @@
  * Optimistic-concurrency planning, pure and storage-free. Every store calls {@link planPush} inside
  * its own transaction, with the current versions it read under lock, so that the rule is written once.
  */
-
-/** One requested change, already validated. */
-export interface PushChange {
-  key: string;
-  /** The new value, or `null` to delete (write a tombstone). */
-  value: string | null;
-  /** The version the client believes is current; `0` means "no live value"; absent means unchecked. */
-  if_version?: number | undefined;
-}
-
-/** The current head of one key as the store sees it. */
-export interface KeyHead {
-  version: number;
-  /** True when the head is a tombstone. */
-  deleted: boolean;
-}
-
-/** Entry of `conflicts[]` in a 409, exactly as the source document defines it. */
-export interface ConflictRecord {
-  key: string;
-  server_version: number;
-  client_if_version: number;
-}
-
-/** A write the store must perform. */
-export interface PlannedWrite {
-  key: string;
-  version: number;
-  value: string | null;
-}
-
-/** What a forced push overwrote, for the `push_force_overwrite` event. */
-export interface OverwriteRecord {
-  key: string;
-  server_version: number;
-  client_if_version: number | null;
-}
-
-export type PushPlan =
-  | { ok: true; writes: PlannedWrite[]; overwritten: OverwriteRecord[] }
-  | { ok: false; conflicts: ConflictRecord[] };
+import type {
+  ConflictRecord,
+  KeyHead,
+  OverwriteRecord,
+  PlannedWrite,
+  PushChange,
+  PushPlan,
+} from '../model/push-plan.js';
 
 /** True when `ifVersion` matches the head: `0` matches a missing key or a tombstone. */
 export function versionMatches(head: KeyHead | undefined, ifVersion: number): boolean {

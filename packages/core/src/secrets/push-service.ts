@@ -9,11 +9,11 @@ import type { Principal } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { ActivityDraft, Device, Environment, Organization, Project } from '../model/model.js';
+import type { PushChange } from '../model/push-plan.js';
 import type { PushBodyInput } from '../schemas/api.js';
 import type { ApplyPushInput, ApplyPushResult } from '../store/ports/secrets.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { checkPushSignature, type PushMode, pushingDevice, pushMode } from './push-checks.js';
-import type { PushChange } from './push-plan.js';
 import { sealSecretValue } from './values.js';
 
 /** What a push needs from the core. */

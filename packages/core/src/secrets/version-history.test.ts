@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../auth/permissions.js';
-import { createMemoryStore } from '../store/memory/index.js';
+import { createMemoryStore } from '../memory/index.js';
 import { decodeVersionCursor, encodeVersionCursor, readVersionHistory } from './version-history.js';
 
 const AT = '2026-11-25T00:00:00.000Z';

@@ -7,10 +7,10 @@ import { authorize, type Principal } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { ActivityDraft, Environment, Project } from '../model/model.js';
+import type { StoredSecretVersion } from '../model/secret-version.js';
 import { SecretKeySchema } from '../schemas/api.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { openSecretValue } from './values.js';
-import type { StoredSecretVersion } from './versions.js';
 
 /** What a history read needs. */
 export interface VersionHistoryRead {

@@ -3,27 +3,12 @@
  * each key keeps the values of its last `secretVersionsKept` versions; older rows keep their
  * metadata only. Written once here so every store prunes the same versions.
  */
-import type { ActivityDraft, Actor } from '../model/model.js';
-import type { PlannedWrite } from './push-plan.js';
+import type { ActivityDraft } from '../model/model.js';
+import type { PlannedWrite } from '../model/push-plan.js';
+import type { StoredSecretVersion } from '../model/secret-version.js';
 
 /** Values kept per key when the core option `secretVersionsKept` is not given (as Vault's `max_versions`). */
 export const DEFAULT_SECRET_VERSIONS_KEPT = 10;
-
-/** One version of a key as a store keeps it. */
-export interface StoredSecretVersion {
-  key: string;
-  version: number;
-  /** True for a tombstone (a delete). */
-  deleted: boolean;
-  /** The value as stored (sealed with a keyring), while kept; null for a tombstone or a pruned value. */
-  value: string | null;
-  occurred_at: string;
-  /** Who wrote it; null for a version back-filled from a head written before history was kept. */
-  actor: Actor | null;
-  device_id: string | null;
-  /** The event that records the write; null as `actor`. */
-  event_id: string | null;
-}
 
 /** The version rows a push writes: one per planned write, described by the push's event. */
 export function versionRows(writes: readonly PlannedWrite[], event: ActivityDraft): StoredSecretVersion[] {

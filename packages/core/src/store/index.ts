@@ -8,8 +8,7 @@
 export { type ChainHead, GENESIS_HASH, sealEvent } from '../activity/chain.js';
 export { eventLeafHash } from '../activity/merkle/hashes.js';
 export { type NodeReader, rootAt } from '../activity/merkle/proofs.js';
-export type { NodeAddress } from '../activity/merkle/ranges.js';
-export { extendTree, type TreeHead, treeHeadAt } from '../activity/merkle/stored-tree.js';
+export { extendTree, treeHeadAt } from '../activity/merkle/stored-tree.js';
 export {
   appendLeaves,
   EMPTY_TREE,
@@ -29,13 +28,9 @@ export {
   type QueuedState,
   UNQUEUED_EVENT_TYPES,
 } from '../delivery/outbox.js';
-export {
-  secondOf,
-  type WebhookLimit,
-  type WebhookLimits,
-  webhookLimit,
-} from '../delivery/webhook-limits.js';
+export { secondOf, webhookLimit } from '../delivery/webhook-limits.js';
 export { isLatchkeyError, LatchkeyError, serviceUnavailable } from '../errors/latchkey-error.js';
+export { composedRequests } from '../memory/requests.js';
 export {
   type AttemptShare,
   attemptShare,
@@ -45,7 +40,6 @@ export {
 } from '../metrics/attempt-share.js';
 export {
   addLatency,
-  type LatencyHistogram,
   latencyBucket,
   mergeHistogram,
   subtractHistogram,
@@ -55,36 +49,35 @@ export {
   emptyRollup,
   floorTo,
   HOUR_MS,
-  type LatencyBucketKey,
   latencyBucketKey,
   MINUTE_MS,
   mergeRollup,
   ROLLUP_UNITS,
-  type Rollup,
   type RollupUnit,
   recordedLatency,
   spanCover,
   subtractRollup,
 } from '../metrics/rollup.js';
-export type { MetricsSource, RollupSource } from '../metrics/rollup-source.js';
 export { coversRollup, supersedes, type TotalCover, totalCover } from '../metrics/running-total.js';
 export type * from '../model/model.js';
+export type {
+  ConflictRecord,
+  KeyHead,
+  OverwriteRecord,
+  PlannedWrite,
+  PushChange,
+  PushPlan,
+} from '../model/push-plan.js';
 export type { Grant, Role } from '../model/roles.js';
-export {
-  type ConflictRecord,
-  type KeyHead,
-  type OverwriteRecord,
-  type PlannedWrite,
-  type PushChange,
-  type PushPlan,
-  planPush,
-  versionMatches,
-} from '../secrets/push-plan.js';
+export type { LatencyBucketKey, LatencyHistogram, Rollup } from '../model/rollup.js';
+export type { MetricsSource, RollupSource } from '../model/rollup-source.js';
+export type { NodeAddress, TreeHead } from '../model/tree.js';
+export type { WebhookLimit, WebhookLimits } from '../model/webhook-limits.js';
+export { planPush, versionMatches } from '../secrets/push-plan.js';
 export {
   DEFAULT_SECRET_VERSIONS_KEPT,
   prunedThrough,
   versionRows,
 } from '../secrets/versions.js';
 export { causingTraceparent } from '../telemetry/tracing.js';
-export { composedRequests } from './memory/requests.js';
 export type * from './types.js';

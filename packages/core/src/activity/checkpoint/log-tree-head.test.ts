@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../store/memory/index.js';
+import { createMemoryStore } from '../../memory/index.js';
 import { treeHeadOf } from './log-tree-head.js';
 
 const sha = (...parts: (Buffer | string)[]) => {

@@ -9,12 +9,11 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import type { TreeHead } from '../../model/tree.js';
 import type { LatchkeyStore } from '../../store/types.js';
 import { chainHead, exportPages } from '../export/stream.js';
 
-import type { TreeHead } from '../merkle/stored-tree.js';
-
-export type { TreeHead } from '../merkle/stored-tree.js';
+export type { TreeHead } from '../../model/tree.js';
 
 const leafHash = (data: string): Buffer => createHash('sha256').update(Buffer.of(0)).update(data).digest();
 const nodeHash = (left: Uint8Array, right: Uint8Array): Buffer =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../core.js';
-import { createMemoryStore } from '../../store/memory/index.js';
+import { createMemoryStore } from '../../memory/index.js';
 import { EXPORT_PAGE } from './stream.js';
 
 const TOKEN = 'lk_export_stream_test_token_0000000000000000';

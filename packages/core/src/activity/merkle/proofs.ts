@@ -3,13 +3,9 @@
  * (`ranges.ts`), made of at most log2(n) stored nodes, and all the nodes of one proof are asked of
  * the store at once, so a proof costs one read of O(log n) rows.
  */
-import {
-  consistencyRanges,
-  inclusionRanges,
-  type LeafRange,
-  type NodeAddress,
-  subtreesOf,
-} from './ranges.js';
+
+import type { NodeAddress } from '../../model/tree.js';
+import { consistencyRanges, inclusionRanges, type LeafRange, subtreesOf } from './ranges.js';
 import { foldRoots } from './tree-state.js';
 
 /** Reads stored nodes: their hashes in the order asked; throws when one is missing. */

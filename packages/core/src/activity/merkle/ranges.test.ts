@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type NodeAddress, subtreesOf } from './ranges.js';
+import type { NodeAddress } from '../../model/tree.js';
+import { subtreesOf } from './ranges.js';
 
 /** The complete subtrees of `[start, end)` by the definition: the largest aligned one first, again and again. */
 function bySteps(start: number, end: number): NodeAddress[] {

@@ -4,12 +4,7 @@
  * a store keeps. A node is addressed by its level (0 for leaves) and its index at that level: it
  * covers the leaves `[index * 2^level, (index + 1) * 2^level)`.
  */
-
-/** A complete subtree of the tree. */
-export interface NodeAddress {
-  level: number;
-  index: number;
-}
+import type { NodeAddress } from '../../model/tree.js';
 
 /** A range of leaves `[start, end)` whose root a proof carries. */
 export type LeafRange = readonly [start: number, end: number];

@@ -3,15 +3,10 @@
  * to the back-fill when it lags the chain), and answer its root hash at a size.
  */
 import type { ActivityEvent } from '../../model/model.js';
+import type { TreeHead } from '../../model/tree.js';
 import { eventLeafHash } from './hashes.js';
 import { type NodeReader, rootAt } from './proofs.js';
 import { appendLeaves, type StoredNode, type TreeState, treeRoot } from './tree-state.js';
-
-/** A tree's size and root hash (RFC 6962 MTH of its first `size` leaves). */
-export interface TreeHead {
-  size: number;
-  rootHash: Uint8Array;
-}
 
 /**
  * The tree after `events` (consecutive, oldest first) and the nodes to store, or null when the tree

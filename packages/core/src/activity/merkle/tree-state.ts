@@ -4,8 +4,9 @@
  * with the chain head. An append needs nothing else, and returns every complete node it finishes,
  * which is all a store keeps of the tree.
  */
+
+import type { NodeAddress } from '../../model/tree.js';
 import { emptyRoot, nodeHash } from './hashes.js';
-import type { NodeAddress } from './ranges.js';
 
 /** The tree of one organization, as much as an append needs. */
 export interface TreeState {

@@ -10,10 +10,10 @@
 import type { ChainHead } from '../../activity/chain.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';
 import { open } from '../../keyring/keyring.js';
+import type { BackupCounts } from '../../model/backup-format.js';
 import type { ActivityEvent } from '../../model/model.js';
 import type { RestoredIdKind, StoreTransaction } from '../../store/types.js';
 import { breathing } from '../breathing.js';
-import type { BackupCounts } from '../format.js';
 import { inspectBackup, type RestorePlan } from './inspect.js';
 import { invalidBackup, readBackup } from './reader.js';
 import { checkWrittenTree } from './tree.js';

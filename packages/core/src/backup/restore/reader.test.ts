@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCore } from '../../core.js';
 import { isLatchkeyError } from '../../errors/latchkey-error.js';
-import { type BackupManifest, emptyBackupCounts } from '../format.js';
+import { type BackupManifest, emptyBackupCounts } from '../../model/backup-format.js';
 import { RESTORE_LIMIT_DEFAULTS } from './limits.js';
 import { readBackup } from './reader.js';
 

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { GENESIS_HASH, verifyChain } from '../../activity/chain.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';
+import { type BackupCounts, type BackupManifest, emptyBackupCounts } from '../../model/backup-format.js';
 import type { ActivityEvent } from '../../model/model.js';
 import {
   BackupEventSchema,
@@ -17,7 +18,6 @@ import {
   type BackupRecord,
   BackupRecordSchema,
 } from '../backup-records.js';
-import { type BackupCounts, type BackupManifest, emptyBackupCounts } from '../format.js';
 import { LineSplitter } from '../line-splitter.js';
 import { KeyHistoryCheck } from './key-history.js';
 

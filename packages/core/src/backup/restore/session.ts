@@ -6,8 +6,8 @@
 import { LatchkeyError } from '../../errors/latchkey-error.js';
 import type { RouteContext } from '../../http/router.js';
 import { seal } from '../../keyring/keyring.js';
+import type { BackupManifest } from '../../model/backup-format.js';
 import type { RestoreSession } from '../../store/types.js';
-import type { BackupManifest } from '../format.js';
 import { isEmptyOrganization, notEmpty, partContext } from './apply.js';
 import { noTrustedKeys } from './history.js';
 import { checkDeclaredBytes, checkPartNumber, tooManyBytes } from './limits.js';

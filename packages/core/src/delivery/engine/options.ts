@@ -4,13 +4,13 @@
  */
 
 import type { Keyring } from '../../keyring/keyring.js';
+import type { WebhookLimits } from '../../model/webhook-limits.js';
 import { type IdGenerator, randomId } from '../../runtime/ids.js';
 import { type CoreLogger, consoleLogger } from '../../runtime/logger.js';
 import type { LatchkeyStore } from '../../store/ports/store.js';
 import type { AttemptServices } from '../attempt.js';
 import { type KeyringOption, toKeyring, type WebhookOptions, webhookSettings } from '../config.js';
 import { createUndiciTransport, type Transport } from '../sending/sender.js';
-import type { WebhookLimits } from '../webhook-limits.js';
 
 /** Options of {@link createDeliveryEngine}. */
 export interface DeliveryEngineOptions {

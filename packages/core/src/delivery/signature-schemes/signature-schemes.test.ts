@@ -3,7 +3,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { secretContext, signingKeyContext } from '../../keyring/contexts.js';
 import { generateKeyringKey, parseKeyring, seal, sealedKeyId } from '../../keyring/keyring.js';
-import { createMemoryStore } from '../../store/memory/index.js';
+import { createMemoryStore } from '../../memory/index.js';
 import { newSigningSecret, signEventJson } from '../signing.js';
 import { ensureSigningKey, ROTATION_GRACE_MS, rotateSigningKey } from '../signing-keys.js';
 import { signingMaterial } from '../signing-material.js';

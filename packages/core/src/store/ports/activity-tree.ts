@@ -1,7 +1,6 @@
 /** Port: reading an organization's Merkle tree (RFC 6962), kept by the store with its chain. */
 
-import type { NodeAddress } from '../../activity/merkle/ranges.js';
-import type { TreeHead } from '../../activity/merkle/stored-tree.js';
+import type { NodeAddress, TreeHead } from '../../model/tree.js';
 
 /**
  * What a store keeps of each organization's tree, written in the same transaction as each event

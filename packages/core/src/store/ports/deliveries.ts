@@ -8,9 +8,9 @@
  * that is committed is never lost.
  */
 
-import type { WebhookLimits } from '../../delivery/webhook-limits.js';
-import type { RollupSource } from '../../metrics/rollup-source.js';
 import type { AuditWebhook, Delivery, DeliveryAttempt } from '../../model/model.js';
+import type { RollupSource } from '../../model/rollup-source.js';
+import type { WebhookLimits } from '../../model/webhook-limits.js';
 
 /** What `DeliveryRepository.claim` takes: when, how many, the lease, and the per-webhook shares. */
 export interface ClaimOptions {

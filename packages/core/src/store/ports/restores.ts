@@ -4,9 +4,9 @@
  * content, so a restore is whole or absent.
  */
 
-import type { BackupManifest } from '../../backup/format.js';
+import type { BackupManifest } from '../../model/backup-format.js';
 import type { ActivityEvent } from '../../model/model.js';
-import type { StoredSecretVersion } from '../../secrets/versions.js';
+import type { StoredSecretVersion } from '../../model/secret-version.js';
 
 /** A staged restore: who began it, what the whole must hash to, and until when it is kept. */
 export interface RestoreSession {

@@ -1,11 +1,11 @@
 /** Port: per-key secret versions and the one compare-and-set that writes them. */
 
 import type { ActivityDraft, ActivityEvent, SecretVersion } from '../../model/model.js';
-import type { PushChange, PushPlan } from '../../secrets/push-plan.js';
-import type { StoredSecretVersion } from '../../secrets/versions.js';
+import type { PushChange, PushPlan } from '../../model/push-plan.js';
+import type { StoredSecretVersion } from '../../model/secret-version.js';
 import type { PendingEvent } from './activity.js';
 
-export type { StoredSecretVersion } from '../../secrets/versions.js';
+export type { StoredSecretVersion } from '../../model/secret-version.js';
 
 /** Input of {@link SecretRepository.applyPush}. */
 export interface ApplyPushInput {
