@@ -3,16 +3,19 @@
  * `http/pipeline.ts`, the option defaults in `config/resolve-options.ts`, and each operation below in
  * the module of its concern; this file only puts them together.
  */
+
+import type { BootstrapOptions } from './auth/bootstrap.js';
 import { bootstrapOrganization } from './auth/bootstrap.js';
-import type { BootstrapOptions, CoreOptions } from './config/options.js';
+import type { CoreOptions } from './config/options.js';
 import { resolveOptions } from './config/resolve-options.js';
 import { createEngineControl, type StartDeliveriesOptions } from './delivery/engine/control.js';
 import type { DeliveryEngine } from './delivery/engine/engine.js';
 import type { HealthReport } from './health/probe.js';
 import { checkReady, type ReadyOptions, type ReadyReport } from './health/ready.js';
+import type { CoreDeps } from './http/core-deps.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { createPipeline } from './http/pipeline.js';
-import type { AnyRoute, Services } from './http/router.js';
+import type { AnyRoute } from './http/router.js';
 import { handleWebRequest } from './http/web.js';
 import { createKeyringGate } from './keyring/gate.js';
 import { type ReencryptCounts, type ReencryptOptions, reencryptAtRest } from './keyring/reencrypt.js';
@@ -83,7 +86,7 @@ export function createCore(options: CoreOptions = {}): Core {
     document ??= buildOpenApiDocument(allRoutes, basePath);
     return document;
   };
-  const services: Services = { ...resolved, openapi };
+  const services: CoreDeps = { ...resolved, openapi };
   const keyringGate = createKeyringGate(store, services.keyring, logger);
   const http = createHttpMetrics();
   const handle = createPipeline({

@@ -25,6 +25,8 @@ export {
 export { eventLeafHash } from './activity/merkle/hashes.js';
 export { consistencyProof, inclusionProof, type NodeReader, rootAt } from './activity/merkle/proofs.js';
 export { sealCommitted } from './activity/sequencer.js';
+export type { BootstrapOptions } from './auth/bootstrap.js';
+export type { ExternalIdentity, HostAuthenticate } from './auth/host-identity.js';
 export {
   type AuthorizationResult,
   authorize,
@@ -42,7 +44,7 @@ export { RESTORE_LIMIT_DEFAULTS, type RestoreLimitsOption } from './backup/resto
 export { verifyActivityExport } from './client/node-chain-crypto.js';
 export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from './client/push.js';
 export type { ExportFault, ExportVerdict } from './client/verify-export.js';
-export type { BootstrapOptions, CoreOptions, ExternalIdentity, HostAuthenticate } from './config/options.js';
+export type { CoreOptions } from './config/options.js';
 export { type Core, createCore } from './core.js';
 export type { KeyringOption, WebhookOptions } from './delivery/config.js';
 export type { StartDeliveriesOptions } from './delivery/engine/control.js';
@@ -91,8 +93,9 @@ export type {
   StoreCheck,
 } from './health/ready.js';
 export { isUnderBasePath } from './http/base-path.js';
+export type { CoreDeps } from './http/core-deps.js';
 export { frameworkErrorResponse } from './http/framework-error.js';
-export type { AnyRoute, RouteContext, RouteDefinition, RouteResult, Services } from './http/router.js';
+export type { AnyRoute, RouteContext, RouteDefinition, RouteResult } from './http/router.js';
 export { fromWebRequest, toWebResponse } from './http/web.js';
 export { checkKeyring, type KeyringCheck, KeyringMismatchError } from './keyring/check.js';
 export { secretValueContext } from './keyring/contexts.js';

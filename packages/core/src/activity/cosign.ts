@@ -8,9 +8,9 @@
 
 import { fromBase64, toBase64 } from '../encoding/base64.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import type { Services } from '../http/router.js';
 import type { Organization } from '../model/model.js';
 import type { Cosignature } from '../store/types.js';
+import type { CheckpointDeps } from './checkpoint/checkpoint-deps.js';
 import { checkpointOriginLine } from './checkpoint/checkpoint-note.js';
 import { treeHeadOf } from './checkpoint/log-tree-head.js';
 import { parseCheckpointBody } from './note/checkpoint-body.js';
@@ -45,7 +45,7 @@ function readPosted(
  * ones; throws `cosignature_invalid` when none of its lines is a registered witness's valid one.
  */
 export async function acceptCosignature(
-  services: Pick<Services, 'store' | 'now' | 'checkpointOrigin'>,
+  services: Pick<CheckpointDeps, 'store' | 'now' | 'checkpointOrigin'>,
   organization: Organization,
   posted: { cosignature: string; checkpoint?: string | undefined },
 ): Promise<Cosignature[]> {
@@ -84,7 +84,7 @@ export async function acceptCosignature(
 
 /** The lines that are registered witnesses' valid cosignatures of `body`; a 422 when there is none. */
 async function validLines(
-  services: Pick<Services, 'store' | 'now'>,
+  services: Pick<CheckpointDeps, 'store' | 'now'>,
   organization: Organization,
   body: string,
   lines: readonly NoteSignature[],

@@ -1,14 +1,13 @@
 /** The bootstrap of an organization with an owner and a known token (example servers, tests). */
-import type { BootstrapOptions } from '../config/options.js';
-import type { Services } from '../http/router.js';
 import type { Organization } from '../model/model.js';
+import type { IdGenerator } from '../runtime/ids.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { hashToken } from './tokens.js';
 
 /** Creates (or finds) an organization with an owner whose API token is `input.token`. Idempotent. */
 export async function bootstrapOrganization(
   store: LatchkeyStore,
-  services: Pick<Services, 'now' | 'ids'>,
+  services: { now(): number; ids: IdGenerator },
   input: BootstrapOptions,
 ): Promise<Organization> {
   const at = new Date(services.now()).toISOString();
@@ -43,4 +42,12 @@ export async function bootstrapOrganization(
     }
     return org;
   });
+}
+
+/** The bootstrap of an organization with an owner and a known token (example servers, tests). */
+export interface BootstrapOptions {
+  organization: string;
+  name?: string;
+  user: string;
+  token: string;
 }

@@ -2,12 +2,13 @@
  * Who is calling and on what: authentication (built-in API tokens, or the host app's own) and the
  * organization, project and environment a path names, resolved within the caller's organization.
  */
-import { checkNotRestoring } from '../backup/restoring.js';
-import type { HostAuthenticate } from '../config/options.js';
+
 import { LatchkeyError, notFound } from '../errors/latchkey-error.js';
+import { checkNotRestoring } from '../health/restoring.js';
 import { type CoreRequest, headerValue } from '../model/core-request.js';
 import type { Environment, Organization, Project } from '../model/model.js';
 import type { LatchkeyStore, RequestKeys, RequestRecords } from '../store/types.js';
+import type { HostAuthenticate } from './host-identity.js';
 import type { Principal } from './permissions.js';
 import { hashToken } from './tokens.js';
 

@@ -15,21 +15,26 @@ import { secretContext } from '../keyring/contexts.js';
 import type { Keyring } from '../keyring/keyring.js';
 import { open } from '../keyring/keyring.js';
 import { BACKUP_FORMAT_VERSION, type BackupCounts } from '../model/backup-format.js';
-import type { Environment, Organization } from '../model/model.js';
-import {
-  toAuditWebhookView,
-  toDeviceView,
-  toEnvironmentView,
-  toMemberView,
-  toOrganizationView,
-  toProjectView,
-} from '../routes/views.js';
+import type { AuditWebhook, Device, Environment, Member, Organization, Project } from '../model/model.js';
 import { openSecretValue } from '../secrets/values.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { signingKeyRecords } from './signing-key-records.js';
 import { backupCredentials } from './webhook-credentials.js';
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+
+/**
+ * The records' JSON as the API shows them (the HTTP layer's view mappers): a backup line is a
+ * record's view plus what the view leaves out, so a backup and the API never spell a record apart.
+ */
+export interface RecordViews {
+  toOrganizationView(organization: Organization): object;
+  toProjectView(project: Project): object;
+  toEnvironmentView(environment: Environment, project: string): object;
+  toMemberView(member: Member): object;
+  toDeviceView(device: Device): object;
+  toAuditWebhookView(webhook: AuditWebhook): { headers: unknown; client_certificate: unknown };
+}
 
 /**
  * Yields the backup of `organization` as text chunks and fills `counts` as it goes. `head` is the
@@ -45,7 +50,16 @@ export async function* backupLines(
   checkpoint: Checkpoint,
   createdAt: string,
   counts: BackupCounts,
+  views: RecordViews,
 ): AsyncGenerator<string | Uint8Array> {
+  const {
+    toAuditWebhookView,
+    toDeviceView,
+    toEnvironmentView,
+    toMemberView,
+    toOrganizationView,
+    toProjectView,
+  } = views;
   yield line({
     kind: 'latchkey_backup',
     format_version: BACKUP_FORMAT_VERSION,

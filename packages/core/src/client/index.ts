@@ -10,7 +10,7 @@ export { type Checkpoint, verifyCheckpoint } from '../activity/checkpoint/checkp
 export { eventLeafData, eventLeafHash, leafHash } from '../activity/merkle/hashes.js';
 export { fromBase64, toBase64 } from '../encoding/base64.js';
 export type { ActivityDraft, ActivityEvent, Actor } from '../model/model.js';
-export { isSecretKey, SECRET_KEY_PATTERN, SECRET_KEY_RULE } from '../secrets/secret-key.js';
+export { isSecretKey, SECRET_KEY_PATTERN, SECRET_KEY_RULE } from '../model/secret-key.js';
 export type { PushAddress } from '../secrets/signatures.js';
 export { type CosignOptions, cosignCheckpoint } from './cosign-checkpoint.js';
 export { verifyActivityExport } from './node-chain-crypto.js';

@@ -3,26 +3,13 @@
  * the core back, so any module may read them without closing an import circle.
  */
 import type { KeyObject } from 'node:crypto';
+import type { HostAuthenticate } from '../auth/host-identity.js';
 import type { RestoreLimitsOption } from '../backup/restore/limits.js';
 import type { KeyringOption, WebhookOptions } from '../delivery/config.js';
-import type { CoreRequest } from '../model/core-request.js';
 import type { LimitsOption } from '../model/limits.js';
 import type { IdGenerator } from '../runtime/ids.js';
 import type { CoreLogger } from '../runtime/logger.js';
 import type { LatchkeyStore } from '../store/types.js';
-
-/** What a host app's own authentication returns: the organization and user it vouches for. */
-export interface ExternalIdentity {
-  /** Organization slug. */
-  organization: string;
-  /** User identifier; must be a member of the organization. */
-  user: string;
-}
-
-/** The host app's own authentication of a request: who it vouches for, or null for nobody. */
-export type HostAuthenticate = (
-  request: CoreRequest,
-) => Promise<ExternalIdentity | null> | ExternalIdentity | null;
 
 /** Options of `createCore`. */
 export interface CoreOptions {
@@ -103,12 +90,4 @@ export interface CoreOptions {
    * one is 409 `limit_exceeded` and writes nothing.
    */
   limits?: LimitsOption;
-}
-
-/** The bootstrap of an organization with an owner and a known token (example servers, tests). */
-export interface BootstrapOptions {
-  organization: string;
-  name?: string;
-  user: string;
-  token: string;
 }

@@ -4,7 +4,7 @@ import { toCheckpointOrigin } from '../activity/checkpoint/checkpoint-origin.js'
 import { toTrustedAuditKeys } from '../activity/trusted-audit-keys.js';
 import { toRestoreLimits } from '../backup/restore/limits.js';
 import { toKeyring, webhookSettings } from '../delivery/config.js';
-import type { Services } from '../http/router.js';
+import type { CoreDeps } from '../http/core-deps.js';
 import { createMemoryStore } from '../memory/index.js';
 import { toLimits } from '../model/limits.js';
 import { randomId } from '../runtime/ids.js';
@@ -29,7 +29,7 @@ export interface ResolvedOptions {
   bodyLimit: number;
   logger: CoreLogger;
   /** What the route handlers get, but the OpenAPI document (built from the routes by the core). */
-  services: Omit<Services, 'openapi'>;
+  services: Omit<CoreDeps, 'openapi'>;
 }
 
 /** Fills in every default of `options`; parses the audit key, the keyring and the webhook settings. */

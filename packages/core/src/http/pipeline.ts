@@ -4,23 +4,17 @@
  * handler, the response check of `validateResponses`, and the mapping of every failure to its
  * documented error body.
  */
-import type { HostAuthenticate } from '../config/options.js';
+import type { HostAuthenticate } from '../auth/host-identity.js';
 import { LatchkeyError, notFound } from '../errors/latchkey-error.js';
 import type { AnsweredRequest } from '../metrics/http-metrics.js';
 import { type CoreRequest, type CoreResponse, jsonResponse } from '../model/core-request.js';
 import { traceRequest } from '../telemetry/tracing.js';
+import type { CoreDeps } from './core-deps.js';
 import { checkDocumented } from './documented.js';
 import { answerError, type ErrorAnswerDeps, type RequestProgress } from './error-answer.js';
 import { bodySize, splitUrl } from './request-input.js';
 import { authorizeRoute, readRouteInput, scopeRequest } from './route-context.js';
-import {
-  type AnyRoute,
-  type MatchResult,
-  type RouteContext,
-  type RouteResult,
-  Router,
-  type Services,
-} from './router.js';
+import { type AnyRoute, type MatchResult, type RouteContext, type RouteResult, Router } from './router.js';
 
 /** What the pipeline needs from its core. */
 export interface PipelineDeps extends ErrorAnswerDeps {
@@ -28,7 +22,7 @@ export interface PipelineDeps extends ErrorAnswerDeps {
   /** The base path without a trailing slash. */
   basePath: string;
   bodyLimit: number;
-  services: Services;
+  services: CoreDeps;
   /** The core option `authenticate`: the host app's own authentication, instead of API tokens. */
   authenticate: HostAuthenticate | undefined;
   /** Resolves once the keyring opens the store's data; a 503 while it does not. */

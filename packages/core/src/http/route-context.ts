@@ -3,14 +3,15 @@
  * (authentication and scope), whether the role allows it (RBAC), and the validated input.
  */
 import { eventDraft } from '../activity/event-types/index.js';
+import type { HostAuthenticate } from '../auth/host-identity.js';
 import { authorize, type Principal } from '../auth/permissions.js';
 import { authenticate, resolveScope } from '../auth/principal.js';
-import type { HostAuthenticate } from '../config/options.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { CoreRequest } from '../model/core-request.js';
 import type { ActivityDraft, Environment, Organization, Project } from '../model/model.js';
+import type { CoreDeps } from './core-deps.js';
 import { parseBody, parseQuery, rejectUnknownQuery, validate, validateParams } from './request-input.js';
-import type { AnyRoute, RouteContext, Services } from './router.js';
+import type { AnyRoute, RouteContext } from './router.js';
 
 /** The organization, project and environment a request acts on. */
 interface Scope {
@@ -26,7 +27,7 @@ interface Scope {
 export async function scopeRequest(
   request: CoreRequest,
   params: Record<string, string>,
-  services: Services,
+  services: CoreDeps,
   hostAuthenticate: HostAuthenticate | undefined,
   route?: AnyRoute,
 ): Promise<RouteContext> {
@@ -60,7 +61,7 @@ function eventMaker(
   principal: Principal,
   scope: Scope,
   at: string,
-  services: Services,
+  services: CoreDeps,
 ): RouteContext['event'] {
   return (type, data, extra): ActivityDraft =>
     eventDraft({

@@ -3,53 +3,17 @@
  * handler once. Matching, validation and the OpenAPI document all read the same table.
  */
 import type { z } from 'zod';
-import type { AuditKey } from '../activity/checkpoint/checkpoint.js';
 import type { EventData, EventType } from '../activity/event-types/index.js';
-import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
 import type { Permission, Principal } from '../auth/permissions.js';
-import type { RestoreLimits } from '../backup/restore/limits.js';
-import type { WebhookSettings } from '../delivery/config.js';
-import type { Keyring } from '../keyring/keyring.js';
 import type { CoreRequest, CoreResponse } from '../model/core-request.js';
-import type { Limits } from '../model/limits.js';
 import type { ActivityDraft, Environment, Organization, Project } from '../model/model.js';
-import type { IdGenerator } from '../runtime/ids.js';
-import type { LatchkeyStore, RequestKeys, RequestRecords } from '../store/types.js';
-
-/** What handlers get besides their input: the store and the injected side effects. */
-export interface Services {
-  store: LatchkeyStore;
-  /** Current time in milliseconds. */
-  now(): number;
-  ids: IdGenerator;
-  /** Tolerance for `signed_at`, in seconds. */
-  signatureToleranceSeconds: number;
-  /** The OpenAPI document of this core. */
-  openapi(): Record<string, unknown>;
-  /** Whether `POST /organizations` may create organizations (core option `allowOrganizationCreation`). */
-  allowOrganizationCreation: boolean;
-  /** The key that signs checkpoints of the activity chain, when the host supplies one. */
-  auditKey: AuditKey | undefined;
-  /** The audit keys whose checkpoints a restore accepts: the own key and `trustedAuditKeys`. */
-  trustedAuditKeys: TrustedAuditKeys;
-  /** The first part of checkpoint origin lines (core option `checkpointOrigin`). */
-  checkpointOrigin: string;
-  /** Encryption at rest (signing secrets, secret values), when the host supplies a keyring. */
-  keyring: Keyring | undefined;
-  /** Audit webhook settings: SSRF guard, retry policy, timeouts. */
-  webhooks: WebhookSettings;
-  /** Limits of a staged restore (core option `restores`). */
-  restores: RestoreLimits;
-  /** How many versions of each key keep their value (core option `secretVersionsKept`). */
-  secretVersionsKept: number;
-  /** Per-organization bounds (core option `limits`). */
-  limits: Limits;
-}
+import type { RequestKeys, RequestRecords } from '../store/types.js';
+import type { CoreDeps } from './core-deps.js';
 
 /** The request context of an authenticated, scope-resolved route. */
 export interface RouteContext<Body = unknown, Query = unknown> {
   request: CoreRequest;
-  services: Services;
+  services: CoreDeps;
   principal: Principal;
   organization: Organization;
   project: Project | undefined;

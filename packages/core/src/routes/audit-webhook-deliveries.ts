@@ -1,6 +1,7 @@
 /** The attempt log of an audit webhook, and `recover`: replaying events from the activity log. */
 import { startReplay } from '../delivery/replay-start.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
+import { toAttemptView } from '../http/views.js';
 import {
   DeliveriesQuery,
   DeliveriesResponse,
@@ -11,7 +12,6 @@ import { webhookData, webhookOf, webhookRoute } from './audit-webhooks.js';
 import { answers, error } from './docs.js';
 import { WEBHOOK } from './paths.js';
 import { recordChange } from './record-change.js';
-import { toAttemptView } from './views.js';
 
 export const auditWebhookDeliveryRoutes = [
   webhookRoute({

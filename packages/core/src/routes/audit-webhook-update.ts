@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { normalizeFilter } from '../delivery/event-filter.js';
 import type { RouteContext } from '../http/router.js';
+import { toAuditWebhookView } from '../http/views.js';
 import { secretContext } from '../keyring/contexts.js';
 import { seal } from '../keyring/keyring.js';
 import type { AuditWebhook } from '../model/model.js';
@@ -21,7 +22,6 @@ import {
 } from './audit-webhooks.js';
 import { answers } from './docs.js';
 import { WEBHOOK } from './paths.js';
-import { toAuditWebhookView } from './views.js';
 import {
   changedCredentials,
   credentialsData,

@@ -10,6 +10,7 @@ import { vetWebhookUrl } from '../delivery/sending/webhook-url.js';
 import { ROTATION_GRACE_MS } from '../delivery/signing-keys.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { RouteContext } from '../http/router.js';
+import { toAuditWebhookView } from '../http/views.js';
 import { secretContext } from '../keyring/contexts.js';
 import { seal } from '../keyring/keyring.js';
 import { LIMIT_DEFAULTS, limitExceeded } from '../model/limits.js';
@@ -25,7 +26,6 @@ import { answers, error } from './docs.js';
 import { WEBHOOK, WEBHOOKS } from './paths.js';
 import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
-import { toAuditWebhookView } from './views.js';
 import { credentialsData, sealedClientCertificate, sealHeaders } from './webhook-credentials.js';
 import { createdAnswer, newSecretFor, prepareScheme } from './webhook-schemes.js';
 

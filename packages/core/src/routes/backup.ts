@@ -11,6 +11,7 @@ import { signTreeHead, treeChainHead } from '../activity/checkpoint/tree-checkpo
 import { backupLines } from '../backup/backup-stream.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute, type RouteContext } from '../http/router.js';
+import * as views from '../http/views.js';
 import { emptyBackupCounts } from '../model/backup-format.js';
 import type { CoreResponse } from '../model/core-request.js';
 import { commonErrors, error } from './docs.js';
@@ -24,7 +25,7 @@ async function* withEvent(ctx: RouteContext, key: AuditKey) {
   const checkpoint = signTreeHead(ctx.organization.slug, treeHead, key, ctx.services.now());
   const head = { seq: treeHead.seq, hash: treeHead.hash };
   const counts = emptyBackupCounts();
-  yield* backupLines(store, keyring, ctx.organization, head, checkpoint, ctx.at, counts);
+  yield* backupLines(store, keyring, ctx.organization, head, checkpoint, ctx.at, counts, views);
   await store.activity.append(
     ctx.organization.id,
     ctx.event('backup_created', { counts, chain_seq: head.seq }),

@@ -7,10 +7,10 @@
 import { generateApiToken, hashToken } from '../auth/tokens.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute } from '../http/router.js';
+import { toOrganizationView } from '../http/views.js';
 import { LIMIT_DEFAULTS, limitExceeded } from '../model/limits.js';
 import { CreatedOrganizationResponse, CreateOrganizationBody } from '../schemas/api.js';
 import { answers, error } from './docs.js';
-import { toOrganizationView } from './views.js';
 
 export const createOrganizationRoutes = [
   defineRoute({

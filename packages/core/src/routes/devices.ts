@@ -1,6 +1,7 @@
 /** Device enrollment, listing and revocation. A device is owned by the member who enrolled it. */
 import { authorize } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
+import { toDeviceView } from '../http/views.js';
 import { DeviceResponse, EnrollDeviceBody, listOf } from '../schemas/api.js';
 import { enrollmentKey } from '../secrets/enrollment-key.js';
 import { answers } from './docs.js';
@@ -8,7 +9,6 @@ import { refuseAbove } from './guards.js';
 import { ORGANIZATION } from './paths.js';
 import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
-import { toDeviceView } from './views.js';
 
 const DEVICES = `${ORGANIZATION}/devices`;
 

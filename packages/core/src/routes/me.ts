@@ -4,9 +4,9 @@
  * the CLI learn from it who is signed in and what to show.
  */
 import { defineRoute } from '../http/router.js';
+import { toOrganizationView } from '../http/views.js';
 import { MeResponse } from '../schemas/api.js';
 import { answers } from './docs.js';
-import { toOrganizationView } from './views.js';
 
 export const meRoutes = [
   defineRoute({

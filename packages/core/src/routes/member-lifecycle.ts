@@ -9,6 +9,7 @@ import { grantsWithRole } from '../auth/member-grants.js';
 import { mayChangeRole } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { RouteContext } from '../http/router.js';
+import { toMemberView } from '../http/views.js';
 import { MemberResponse, RemovedMemberResponse, UpdateMemberBody } from '../schemas/api.js';
 import type { MemberChange } from '../store/types.js';
 import { answers, error } from './docs.js';
@@ -16,7 +17,6 @@ import { checkGrants } from './members.js';
 import { ORGANIZATION } from './paths.js';
 import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
-import { toMemberView } from './views.js';
 
 const MEMBER = `${ORGANIZATION}/members/{user}`;
 const lastOwnerError = error('last_owner: the organization’s last owner cannot be demoted or removed');

@@ -5,13 +5,13 @@ import { grantsWithRole } from '../auth/member-grants.js';
 import { permissionMatrix } from '../auth/permission-matrix.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute, type RouteContext } from '../http/router.js';
+import { toMemberView } from '../http/views.js';
 import type { Grant } from '../model/roles.js';
 import { AddMemberBody, listOf, MemberResponse, PermissionMatrixResponse } from '../schemas/api.js';
 import { answers, conflictError } from './docs.js';
 import { refuseAbove } from './guards.js';
 import { ORGANIZATION } from './paths.js';
 import { recordChange } from './record-change.js';
-import { toMemberView } from './views.js';
 
 export const memberRoutes = [
   defineRoute({

@@ -3,6 +3,7 @@
 import { canSeeProject } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute } from '../http/router.js';
+import { toEnvironmentView, toOrganizationView, toProjectView } from '../http/views.js';
 import {
   CreateEnvironmentBody,
   CreateProjectBody,
@@ -15,7 +16,6 @@ import {
 import { answers, conflictError } from './docs.js';
 import { ORGANIZATION, PROJECT } from './paths.js';
 import { recordChange } from './record-change.js';
-import { toEnvironmentView, toOrganizationView, toProjectView } from './views.js';
 
 export const organizationRoutes = [
   defineRoute({

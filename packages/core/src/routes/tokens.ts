@@ -2,13 +2,13 @@
 
 import { generateApiToken, hashToken } from '../auth/tokens.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
+import { toTokenView } from '../http/views.js';
 import { CreatedTokenResponse, CreateTokenBody, listOf, TokenResponse } from '../schemas/api.js';
 import { answers } from './docs.js';
 import { refuseAbove } from './guards.js';
 import { ORGANIZATION } from './paths.js';
 import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
-import { toTokenView } from './views.js';
 
 /** The routes of API tokens: tagged Tokens, for holders of tokens:manage. */
 const tokenRoute = routeGroup({ tag: 'Tokens', permission: 'tokens:manage' });

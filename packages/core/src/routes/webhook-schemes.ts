@@ -7,10 +7,10 @@ import { newStandardSecret } from '../delivery/signature-schemes/index.js';
 import { newSigningSecret } from '../delivery/signing.js';
 import { ensureSigningKey, publishedKeys } from '../delivery/signing-keys.js';
 import type { RouteContext } from '../http/router.js';
+import { toAuditWebhookView } from '../http/views.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { AuditWebhook, SignatureScheme } from '../model/model.js';
 import type { StoreTransaction } from '../store/types.js';
-import { toAuditWebhookView } from './views.js';
 
 /** A new secret in the form the scheme's receivers read: standard base64 for standard-webhooks. */
 export function newSecretFor(scheme: SignatureScheme): string {

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ROLES } from '../model/roles.js';
-import { SECRET_KEY_PATTERN, SECRET_KEY_RULE } from '../secrets/secret-key.js';
+import { SECRET_KEY_PATTERN, SECRET_KEY_RULE } from '../model/secret-key.js';
 import { text } from './text.js';
 
 /** Organization, project and environment slugs: lower-case letters, digits and inner hyphens. */

@@ -5,11 +5,11 @@
 
 import { toBase64 } from '../../encoding/base64.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';
-import type { Services } from '../../http/router.js';
 import type { Organization } from '../../model/model.js';
 import { type ChainHead, GENESIS_HASH } from '../chain.js';
 import { chainHead } from '../export/stream.js';
 import { type AuditKey, type Checkpoint, signCheckpoint } from './checkpoint.js';
+import type { CheckpointDeps } from './checkpoint-deps.js';
 import { checkpointOriginLine, signCheckpointNote } from './checkpoint-note.js';
 import { treeHeadOf } from './log-tree-head.js';
 
@@ -24,7 +24,7 @@ export interface CheckpointView extends Checkpoint {
 
 /** The chain head after the first `size` events; a 400 past the log's end. */
 async function headAt(
-  services: Pick<Services, 'store'>,
+  services: Pick<CheckpointDeps, 'store'>,
   organization: Organization,
   size: number,
 ): Promise<ChainHead> {
@@ -45,7 +45,7 @@ async function headAt(
 
 /** The signed checkpoint of the organization's current head (or of its first `treeSize` events), its note and the cosignatures kept for it. */
 export async function checkpointView(
-  services: Pick<Services, 'store' | 'now' | 'checkpointOrigin'>,
+  services: Pick<CheckpointDeps, 'store' | 'now' | 'checkpointOrigin'>,
   key: AuditKey,
   organization: Organization,
   treeSize?: number,

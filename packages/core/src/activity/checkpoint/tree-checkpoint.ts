@@ -4,11 +4,11 @@
  * proof against `root_hash` is as trustworthy as the signature.
  */
 import { toBase64 } from '../../encoding/base64.js';
-import type { Services } from '../../http/router.js';
 import type { Organization } from '../../model/model.js';
 import type { LatchkeyStore } from '../../store/types.js';
 import { chainHead } from '../export/stream.js';
 import { type AuditKey, type Checkpoint, signCheckpoint } from './checkpoint.js';
+import type { CheckpointDeps } from './checkpoint-deps.js';
 import { type CheckpointView, checkpointView } from './checkpoint-view.js';
 
 /** A chain head and, when the tree is at it, the tree's size and root (base64). */
@@ -42,7 +42,7 @@ export function signTreeHead(slug: string, head: TreeChainHead, key: AuditKey, n
  * alone too, without asking the server again; while the tree is back-filled, the JSON alone.
  */
 export async function notedTreeHead(
-  services: Pick<Services, 'store' | 'now' | 'checkpointOrigin'>,
+  services: Pick<CheckpointDeps, 'store' | 'now' | 'checkpointOrigin'>,
   key: AuditKey,
   organization: Organization,
   head: TreeChainHead,

@@ -1,5 +1,5 @@
 /** Committing a staged restore: applied whole in one transaction (or in short steps), or dropped. */
-import type { RouteContext } from '../../http/router.js';
+import type { MakeEvent } from '../../activity/event-maker.js';
 import type { RestoreSession } from '../../store/types.js';
 import { applyRestore, type RestoreInput, type RestoreResult } from './apply.js';
 import { ownRestore, type RestoreCaller, restoreGone } from './session.js';
@@ -13,7 +13,7 @@ import { applyRestoreInSteps } from './steps.js';
  * restore: the client begins again.
  */
 export async function commitRestore(
-  caller: RestoreCaller & Pick<RouteContext, 'event'>,
+  caller: RestoreCaller & { event: MakeEvent },
   id: string,
 ): Promise<RestoreResult> {
   const { store, keyring, ids, restores, trustedAuditKeys, webhooks } = caller.services;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateAuditKey, toAuditKey } from '../../activity/checkpoint/checkpoint.js';
 import { toTrustedAuditKeys } from '../../activity/trusted-audit-keys.js';
-import type { Services } from '../../http/router.js';
+import type { CoreDeps } from '../../http/core-deps.js';
 import { createMemoryStore } from '../../memory/index.js';
 import { emptyBackupCounts } from '../../model/backup-format.js';
 import { commitRestore } from './commit.js';
@@ -12,9 +12,9 @@ const AT = '2025-01-01T00:00:00.000Z';
 const MANIFEST = { sha256: '0'.repeat(64), bytes: 10, counts: emptyBackupCounts() };
 
 /** A caller of organization org_1 with a memory store, trusting one audit key unless told otherwise. */
-function callerOf(user = 'owner@example.com', services?: Services) {
+function callerOf(user = 'owner@example.com', services?: CoreDeps) {
   let n = 0;
-  const own: Services =
+  const own: CoreDeps =
     services ??
     ({
       store: createMemoryStore(),
@@ -22,7 +22,7 @@ function callerOf(user = 'owner@example.com', services?: Services) {
       trustedAuditKeys: toTrustedAuditKeys(toAuditKey(generateAuditKey().privateKeyPem)),
       ids: (prefix: string) => `${prefix}_${++n}`,
       keyring: undefined,
-    } as unknown as Services);
+    } as unknown as CoreDeps);
   return {
     services: own,
     organization: { id: 'org_1', slug: 'acme', name: 'Acme', created_at: AT },

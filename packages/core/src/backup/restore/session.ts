@@ -3,20 +3,45 @@
  * with the manifest only when a commit could apply it, sent in parts sealed while staged, seen and
  * abandoned by its creator alone. An organization has one open at a time.
  */
+
+import type { TrustedAuditKeys } from '../../activity/trusted-audit-keys.js';
+import type { Principal } from '../../auth/permissions.js';
+import type { WebhookSettings } from '../../delivery/config.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';
-import type { RouteContext } from '../../http/router.js';
+import type { Keyring } from '../../keyring/keyring.js';
 import { seal } from '../../keyring/keyring.js';
 import type { BackupManifest } from '../../model/backup-format.js';
-import type { RestoreSession } from '../../store/types.js';
+import type { Organization } from '../../model/model.js';
+import type { IdGenerator } from '../../runtime/ids.js';
+import type { LatchkeyStore, RestoreSession } from '../../store/types.js';
 import { isEmptyOrganization, notEmpty, partContext } from './apply.js';
 import { noTrustedKeys } from './history.js';
-import { checkDeclaredBytes, checkPartNumber, tooManyBytes } from './limits.js';
+import { checkDeclaredBytes, checkPartNumber, type RestoreLimits, tooManyBytes } from './limits.js';
 
 /** How long a staged restore is kept: time enough to send a large backup over a slow link. */
 const SESSION_MS = 2 * 60 * 60 * 1000;
 
+/** The parts of the core's dependencies a restore uses. */
+export interface RestoreDeps {
+  store: LatchkeyStore;
+  ids: IdGenerator;
+  /** Encryption at rest, when the host supplies a keyring. */
+  keyring: Keyring | undefined;
+  /** Limits of a staged restore (core option `restores`). */
+  restores: RestoreLimits;
+  /** The audit keys whose checkpoints a restore accepts. */
+  trustedAuditKeys: TrustedAuditKeys;
+  /** Audit webhook settings (the restored webhooks are checked against them). */
+  webhooks: WebhookSettings;
+}
+
 /** Who acts on a staged restore, and when: the caller in their organization, at the request's time. */
-export type RestoreCaller = Pick<RouteContext, 'services' | 'organization' | 'principal' | 'at'>;
+export interface RestoreCaller {
+  services: RestoreDeps;
+  organization: Organization;
+  principal: Principal;
+  at: string;
+}
 
 /** The 409 of a second restore while one is open. */
 function inProgress(open: RestoreSession): LatchkeyError {

@@ -8,8 +8,9 @@
  * on the organization answers 503 (`restoring.ts`), so nobody sees its content half written; a SQL
  * store that opens on a restore its process did not finish empties the organization (`claim`).
  */
+
+import { restoringIn } from '../../health/restoring.js';
 import type { LatchkeyStore } from '../../store/types.js';
-import { restoringIn } from '../restoring.js';
 import {
   checkRestore,
   finishRestore,

@@ -1,6 +1,6 @@
 /**
  * The organizations a restore is being applied to in steps, in this process (see
- * `restore-steps.ts`): their content is half written until the restore ends, so every request
+ * `backup/restore/steps.ts`): their content is half written until the restore ends, so every request
  * acting on one answers 503 meanwhile. Kept per store object, the one the core's services hold.
  */
 import { LatchkeyError } from '../errors/latchkey-error.js';
