@@ -74,6 +74,7 @@ export {
 export { unknownEventTypes } from './delivery/unknown-event-types.js';
 export type { WebhookLimit, WebhookLimits } from './delivery/webhook-limits.js';
 export {
+  ERROR_DESCRIPTIONS,
   ERROR_STATUS,
   type ErrorBody,
   type ErrorCode,
