@@ -11,7 +11,7 @@ const root = new URL('..', import.meta.url).pathname;
 const faults = [...sizeFaults(root, exceptions), ...relativeImportFaults(root), ...(await cycleFaults(root))];
 for (const fault of faults) console.error(`✗ ${fault}`);
 if (faults.length > 0) {
-  console.error(`${faults.length} shape fault(s); see the README's contributing section`);
+  console.error(`${faults.length} shape fault(s); see CONTRIBUTING.md`);
   process.exit(1);
 }
 console.log('shape: sizes within their limits, no import cycles, no relative import across packages');
