@@ -1,9 +1,10 @@
 /**
- * What a Markdown file of the repository points at: its relative links and the repository paths it
- * names in backticks. The links test holds every one of them to a file that exists, so a page never
- * sends a reader to a file that was moved, renamed or never committed.
+ * What a Markdown file of the repository points at: its relative links, their `#anchors` and the
+ * repository paths it names in backticks. The links test holds every one of them to a file (and a
+ * heading) that exists, so a page never sends a reader to a file that was moved, renamed or never
+ * committed.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 /** Folders that hold no documentation of ours: dependencies, builds, local data. */
@@ -33,13 +34,16 @@ export interface MissingTarget {
   target: string;
 }
 
+/** The link targets of a page that stay in the repository (`path`, `path#anchor`, `#anchor`). */
+function localTargets(markdown: string): string[] {
+  const links = prose(markdown).matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g);
+  return [...links].map((m) => m[1]!).filter((target) => !/^[a-z][a-z+.-]*:/i.test(target));
+}
+
 /** The relative link targets of a page, without their `#anchor` or `?query`. */
 export function relativeLinks(markdown: string): string[] {
-  const targets = [...prose(markdown).matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map(
-    (m) => m[1]!,
-  );
-  return targets
-    .filter((target) => !/^(?:[a-z][a-z+.-]*:|#)/i.test(target))
+  return localTargets(markdown)
+    .filter((target) => !target.startsWith('#'))
     .map((target) => decodeURI(target.replace(/[#?].*$/, '')));
 }
 
@@ -59,4 +63,46 @@ export function missingTargets(root: string, file: string, markdown: string): Mi
   }));
   const paths = backtickedPaths(markdown).map((target) => ({ target, path: join(root, target) }));
   return [...links, ...paths].filter(({ path }) => !existsSync(path)).map(({ target }) => ({ file, target }));
+}
+
+/**
+ * The anchors of a page's headings, as GitHub makes them: the heading's text (a link by its label),
+ * lower-cased, with anything but letters, digits, spaces, `-` and `_` dropped and each space a `-`;
+ * a repeated anchor gets `-1`, `-2`, ….
+ */
+export function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  for (const match of prose(markdown).matchAll(/^#{1,6}[ \t]+(.+?)[ \t]*$/gm)) {
+    const base = match[1]!
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    let anchor = base;
+    for (let n = 1; anchors.has(anchor); n += 1) anchor = `${base}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
+}
+
+/** The Markdown file a link target names: itself, or a folder's README. */
+function markdownOf(path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  if (statSync(path).isDirectory()) {
+    const readme = join(path, 'README.md');
+    return existsSync(readme) ? readme : undefined;
+  }
+  return path.endsWith('.md') ? path : undefined;
+}
+
+/** The `#anchor` links of the page at `file` that name no heading of the page they point into. */
+export function missingAnchors(root: string, file: string, markdown: string): MissingTarget[] {
+  return localTargets(markdown).flatMap((target) => {
+    const [path = '', anchor] = target.split('#');
+    if (!anchor) return [];
+    const page = path === '' ? undefined : markdownOf(join(root, dirname(file), decodeURI(path)));
+    if (path !== '' && !page) return [];
+    const text = page ? readFileSync(page, 'utf8') : markdown;
+    return headingAnchors(text).has(decodeURIComponent(anchor)) ? [] : [{ file, target }];
+  });
 }

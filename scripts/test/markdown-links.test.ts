@@ -4,7 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the shape check, without type declarations.
 import { exceptions } from '../check-shape/exceptions.mjs';
-import { backtickedPaths, markdownFiles, missingTargets, relativeLinks } from '../docs/markdown-links.js';
+import {
+  backtickedPaths,
+  headingAnchors,
+  markdownFiles,
+  missingAnchors,
+  missingTargets,
+  relativeLinks,
+} from '../docs/markdown-links.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const files = markdownFiles(ROOT);
@@ -19,6 +26,11 @@ describe('the Markdown files of the repository', () => {
 
   it('link only to files that exist', () => {
     const missing = files.flatMap((file) => missingTargets(ROOT, file, read(file)));
+    expect(missing).toEqual([]);
+  });
+
+  it('link only to headings that exist', () => {
+    const missing = files.flatMap((file) => missingAnchors(ROOT, file, read(file)));
     expect(missing).toEqual([]);
   });
 
@@ -50,6 +62,21 @@ describe('reading links and paths', () => {
 
   it('takes backticked repository paths without a line number, and leaves patterns alone', () => {
     expect(backtickedPaths(page)).toEqual(['packages/core/src/core.ts']);
+  });
+
+  it('makes anchors as GitHub does', () => {
+    const headings =
+      '# The API\n## `signed_at`\n## Dashboard: Activity, first [screen](x.md)\n## Notes\n## Notes\n';
+    expect([...headingAnchors(headings)]).toEqual([
+      'the-api',
+      'signed_at',
+      'dashboard-activity-first-screen',
+      'notes',
+      'notes-1',
+    ]);
+    expect(
+      missingAnchors(ROOT, 'README.md', 'See [notes](#notes) and [this](#nothing).\n## Notes\n'),
+    ).toEqual([{ file: 'README.md', target: '#nothing' }]);
   });
 
   it('names what is missing, by the page that points at it', () => {
