@@ -22,7 +22,7 @@ const faults = [
 ];
 for (const fault of faults) console.error(`✗ ${fault}`);
 if (faults.length > 0) {
-  console.error(`${faults.length} shape fault(s); see the README's contributing section`);
+  console.error(`${faults.length} shape fault(s); see CONTRIBUTING.md`);
   process.exit(1);
 }
 console.log(

@@ -38,7 +38,7 @@ type MedianField = (typeof MEDIAN_FIELDS)[number];
 /** The medians of one server over its slices, its errors summed, and how many slices there were. */
 export type ServerSummary = Pick<RunRecord, MedianField | 'errors'> & { slices: number };
 
-/** Goals of the issue: adapter/bare at least this, and adapter/fastest adapter at least that. */
+/** The goals: adapter/bare at least this, and adapter/fastest adapter at least that. */
 export const GOALS = { ofBare: 0.6, ofFastestAdapter: 0.8 } as const;
 
 /** Medians of every server's slices; errors are summed. */

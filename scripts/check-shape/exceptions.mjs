@@ -1,5 +1,5 @@
 // The files and functions allowed past the size rules, each with its reason. Keep this list short and
-// keep the README's contributing section in step with it.
+// keep CONTRIBUTING.md's "Exceptions" section in step with it (a test checks it).
 export const exceptions = {
   /** `path` -> reason */
   files: {},

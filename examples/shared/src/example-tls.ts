@@ -1,5 +1,5 @@
 /**
- * HTTPS for the example servers: the source document's transport is TLS. Given
+ * HTTPS for the example servers: tokens and signed pushes travel only over TLS outside a laptop. Given
  * `LATCHKEY_TLS_CERT` and `LATCHKEY_TLS_KEY` (paths to PEM files, both or neither), a server
  * listens with TLS and prints `listening on https://localhost:PORT` (the name its certificate is
  * usually made for); without them it listens on plain HTTP on 127.0.0.1, for local use.

@@ -74,6 +74,7 @@ export {
 } from './encoding/ed25519-key-check.js';
 export { normalizeEd25519PublicKey } from './encoding/ed25519-public-key.js';
 export {
+  ERROR_DESCRIPTIONS,
   ERROR_STATUS,
   type ErrorBody,
   type ErrorCode,

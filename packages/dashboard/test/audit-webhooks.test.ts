@@ -224,7 +224,7 @@ describe.skipIf(skip !== null)(`dashboard in Chromium${skip ? ` (skipped: ${skip
     expect(await timeline.locator('rect.bad').count()).toBe(buckets24h);
     expect(await card().locator('[data-chart="latency-buckets"] tbody tr').count()).toBe(5);
     await screenshot(page, '08-metrics-24h');
-    // The picture in the README: the first screen an admin sees.
+    // The picture in docs/demo.md: the first screen an admin sees.
     await card().getByRole('button', { name: 'Hide deliveries' }).click();
     await page.setViewportSize({ width: 1280, height: 1280 });
     await page.evaluate(() => window.scrollTo(0, 0));

@@ -1,7 +1,7 @@
 import { WebhookVerificationError } from './errors.js';
 
 /**
- * The loose shape every delivered event has: an `id` (source document 6.1) and, for Latchkey events,
+ * The loose shape every delivered event has: an `id` (what replays are recognised by) and, for Latchkey events,
  * a `type`. Pass your own type parameter for the full payload.
  */
 export interface WebhookEvent {

@@ -38,6 +38,57 @@ export const ERROR_STATUS = {
 /** A stable, documented error code. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * What each code means to the caller: when it is answered, and what to do about it. Kept beside the
+ * status table so that a new code cannot ship without saying what it means; `docs/errors.md` is
+ * generated from both (`npm run docs:write`).
+ */
+export const ERROR_DESCRIPTIONS = {
+  invalid_request:
+    'The body, query or path fails validation (a lone surrogate or NUL in a string included), the JSON is malformed or its bytes are not UTF-8, `force_overwrite` is sent in strict mode, or a lenient push is sent where the environment requires strict mode. `details` names each path.',
+  unauthenticated: 'No credential, or one that is unknown, revoked or malformed.',
+  invalid_client_signature:
+    "The push's `client_sig` does not verify, or its `signed_at` is more than 300 s away from the server clock.",
+  forbidden:
+    'The role lacks the permission (`force_overwrite` without `secrets:force_overwrite` included), or the member acted on ranks higher than the caller.',
+  device_unknown: 'The push names a device that was never enrolled in this organization.',
+  device_revoked: 'The push names a device that was revoked.',
+  device_not_owned: 'The push names a device enrolled by another member.',
+  device_key_invalid:
+    "The device's stored key is weak (small or mixed order, or not canonically encoded), so any signature could verify: enroll a new key pair.",
+  not_found: "No such resource, and also the answer for another organization's resources.",
+  method_not_allowed: 'The path exists but not with this method; `Allow` lists the methods it has.',
+  already_exists: 'A slug or member that already exists.',
+  version_conflict:
+    'A push whose `if_version` does not match the stored version of one or more keys; nothing is written, and the top-level `conflicts[]` lists every conflicting key.',
+  push_replayed: "The push's nonce was already used; nothing is written.",
+  last_owner: 'The change or removal would leave the organization without an owner.',
+  webhook_disabled: '`recover` on a disabled audit webhook: enable it first.',
+  organization_not_empty:
+    'A restore into an organization that has projects, devices, audit webhooks or other members, without `force`.',
+  restore_in_progress:
+    'A restore begun while the organization has another one open (not committed, abandoned or expired); the message names it.',
+  limit_exceeded:
+    "A creation past a per-organization bound of the core option `limits` (audit webhooks, witnesses, organizations per user), or a replay of more than `webhooks.replay.maxEvents` events or while the webhook's last replay is under way; nothing is written.",
+  payload_too_large:
+    'The body is over the limit (1 MiB by default), or a restore declares or numbers parts past `restores.maxParts`.',
+  unsupported_media_type:
+    'The body is not `application/json` (or `application/*+json`), or declares a charset other than UTF-8.',
+  backup_invalid:
+    'A restore whose content does not match its manifest, is cut short, has a malformed, misplaced or too long line, breaks a create rule or lacks a trusted checkpoint; the message names the line, and nothing is written.',
+  cosignature_invalid:
+    'A posted cosignature is not a note signature line or cosigned note, names a checkpoint this log never had, or no line is a valid `tlog-cosignature/v1` of a registered witness (unknown name, wrong key hash, bad signature, timestamp more than 5 minutes ahead).',
+  if_version_required:
+    'Strict mode, and a change lacks `if_version`; the top-level `keys[]` lists those changes.',
+  rate_limited:
+    "A rotation of webhook signing keys past the organization's 10 keys in 24 hours; `Retry-After` says when the next one is allowed.",
+  request_header_fields_too_large:
+    "The request line and headers are over the server's limit (Node's `maxHeaderSize`, 16 KiB by default); answered by `latchkeyClientError` before the request reaches the core.",
+  internal_error: 'Anything unexpected. The answer says nothing about the cause.',
+  service_unavailable:
+    "The store cannot serve now (database unreachable, pool exhausted, statement timeout), a stored value is sealed with a key id this server's keyring lacks, or the keyring cannot open the store's data. `Retry-After` says when to try again; no key is ever logged.",
+} as const satisfies Record<ErrorCode, string>;
+
 /** One entry of `error.details` on a 400: where the input was wrong and why. */
 export interface ErrorDetail {
   path: string;

@@ -1,5 +1,6 @@
 /**
- * The metrics payload of one organization over a window (source section 2.2), read from the
+ * The metrics payload of one organization over a window (the summary over all its webhooks and the
+ * figures of each), read from the
  * rollups: what `GET …/audit-webhooks/metrics` answers and what `core.metricsText()` renders.
  */
 import type { AuditWebhook, DeliveryError } from '../model/model.js';

@@ -20,7 +20,7 @@ export interface KeyHead {
   deleted: boolean;
 }
 
-/** Entry of `conflicts[]` in a 409, exactly as the source document defines it. */
+/** Entry of `conflicts[]` in a 409: the key, the version the server holds and the one the client expected. */
 export interface ConflictRecord {
   key: string;
   server_version: number;

@@ -1,10 +1,10 @@
 /**
  * `GET …/audit-webhooks/metrics` and `GET …/audit-webhooks/metrics/timeline`, each with
- * `?window=24h|7d|30d` (default 24h): the delivery figures of every webhook and their summary (source
- * section 2.2), and the same window per interval (hours, six hours or days) for the dashboard's
- * timeline. Both read the window the same way (see `metrics/window.ts`): running totals at minute
- * boundaries and the current minute's rollup, so the cost does not grow with the number of attempts,
- * and counts are exact at minute granularity.
+ * `?window=24h|7d|30d` (default 24h): the delivery figures of every webhook and their summary, and
+ * the same window per interval (hours, six hours or days) for the dashboard's timeline. Both read
+ * the window the same way (see `metrics/window.ts`): running totals at minute boundaries and the
+ * current minute's rollup, so the cost does not grow with the number of attempts, and counts are
+ * exact at minute granularity.
  */
 import type { z } from 'zod';
 import { metricsReport } from '../metrics/report.js';
@@ -50,7 +50,7 @@ export const auditWebhookMetricsRoutes = [
     operationId: 'getAuditWebhookMetrics',
     summary:
       'Delivery metrics over a window (default 24h): attempts, successes, failures, success rate (percent, two decimals), latency percentiles (nearest rank, read from a histogram within 0.4 %) and latency buckets, for all webhooks and each one.',
-    description: 'Metrics (source section 2.2)',
+    description: 'Metrics: the summary over all webhooks and the figures of each',
     schema: MetricsResponse,
     read: metricsReport,
   }),

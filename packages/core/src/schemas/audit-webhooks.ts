@@ -1,4 +1,4 @@
-/** The schemas of audit webhooks: management, the attempt log, tests and metrics (source section 2). */
+/** The schemas of audit webhooks: management, the attempt log, tests and delivery metrics. */
 import { z } from 'zod';
 import { unknownEventTypes } from '../delivery/unknown-event-types.js';
 import { LATENCY_BUCKET_KEYS } from '../model/rollup.js';

@@ -168,8 +168,8 @@ function appliedEvent(push: SignedPush, device: Device, mode: PushMode): ApplyPu
         'push_force_overwrite',
         {
           conflict_mode,
-          // The conflict records of source section 2.3, one per key written, with the version the
-          // push wrote (decisions.md, Activity).
+          // The same records as a 409's `conflicts[]`, one per key written, plus the version the
+          // push wrote, so the log says what each overwrite replaced and with what.
           keys: plan.overwritten.map((record, i) => ({
             ...record,
             new_version: plan.writes[i]!.version,
