@@ -99,180 +99,203 @@ export function describeHttpConformance({
   neighbours = false,
 }: HttpConformanceOptions): void {
   describeKeyed(`HTTP conformance: ${neighbours ? 'neighbours, ' : ''}${name}`, skip, () => {
-    let unexpected: unknown[] = [];
-    const ctx = { clock: { pinnedMs: null } } as ConformanceContext;
-
-    ctx.send = (method, path, body?, token = ADMIN, headers = {}) =>
-      ctx.target.send({
-        method,
-        path,
-        headers: {
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      });
-
-    ctx.push = (who, push, address = ADDRESS, path = ENV_PATH) =>
-      ctx.send(
-        'POST',
-        `${path}/push`,
-        signPush(
-          { device_id: who.deviceId, ...push },
-          address,
-          who.keys.privateKey,
-          () => ctx.clock.pinnedMs ?? Date.now(),
-        ),
-        who.token,
-      );
-
-    ctx.events = async (type?: string): Promise<ActivityEvent[]> => {
-      const org = (await ctx.core.store.organizations.getBySlug('acme'))!;
-      return ctx.core.store.activity.list({
-        organizationId: org.id,
-        limit: 100_000,
-        ...(type ? { types: [type] } : {}),
-      });
-    };
-
-    ctx.enroll = async (token: string): Promise<Member> => {
-      const keys = generateDeviceKeyPair();
-      const response = await ctx.send(
-        'POST',
-        '/api/v2/organizations/acme/devices',
-        { name: 'laptop', public_key: keys.publicKey },
-        token,
-      );
-      expect(response.status).toBe(201);
-      return { token, keys, deviceId: (response.json as { id: string }).id };
-    };
-
-    ctx.addMember = async (user: string, role: string, grants?: unknown): Promise<string> => {
-      expect(
-        (await ctx.send('POST', '/api/v2/organizations/acme/members', { user, role, grants })).status,
-      ).toBe(201);
-      const created = await ctx.send('POST', '/api/v2/organizations/acme/tokens', {
-        user,
-        name: `${user} token`,
-      });
-      expect(created.status).toBe(201);
-      return (created.json as { token: string }).token;
-    };
-
-    const { send, enroll } = ctx;
-    ctx.pull = async (path = ENV_PATH) => {
-      const response = await send('GET', `${path}/secrets`);
-      expect(response.status).toBe(200);
-      return (response.json as { secrets: { key: string; value: string; version: number }[] }).secrets;
-    };
-
-    ctx.webhookTransport = conformanceTransport();
-    ctx.keyring = { current: 'k1', keys: { k1: generateKeyringKey() } };
-    const audit = generateAuditKey();
-    ctx.auditPublicKey = audit.publicKey;
-    ctx.trustedAuditKey = generateAuditKey();
-
-    beforeAll(async () => {
-      const failures: unknown[] = [];
-      ctx.core = createCore({
-        ...(store ? { store: await store() } : {}),
-        validateResponses: true,
-        allowOrganizationCreation: true,
-        auditKey: audit.privateKeyPem,
-        trustedAuditKeys: [ctx.trustedAuditKey.publicKey],
-        keyring: ctx.keyring,
-        webhooks: {
-          resolve: conformanceResolver,
-          transport: ctx.webhookTransport,
-          replay: { batch: CONFORMANCE_REPLAY_BATCH },
-        },
-        restores: { maxLineBytes: CONFORMANCE_MAX_LINE_BYTES },
-        // Every lab and restore test creates an organization as admin; the bounds have tests of their own.
-        limits: { organizationsPerUser: 1_000 },
-        // The tests pin this clock to check the signed_at window at exact sub-second instants.
-        now: () => ctx.clock.pinnedMs ?? Date.now(),
-        logger: { error: (message, meta) => failures.push({ message, meta }) },
-      });
-      unexpected = failures;
-      await ctx.core.bootstrap({ organization: 'acme', user: 'admin', token: ADMIN });
-      await ctx.core.bootstrap({ organization: 'globex', user: 'boss', token: OTHER_ORG_ADMIN });
-      ctx.target = await start(ctx.core);
-      ctx.serve = start;
-      expect((await send('POST', '/api/v2/organizations/acme/projects', { slug: 'web' })).status).toBe(201);
-      expect((await send('POST', '/api/v2/organizations/acme/projects', { slug: 'api' })).status).toBe(201);
-      for (const slug of ['prod', 'dev']) {
-        expect(
-          (await send('POST', '/api/v2/organizations/acme/projects/web/environments', { slug })).status,
-        ).toBe(201);
-      }
-      const strict = await send('POST', '/api/v2/organizations/acme/projects/web/environments', {
-        slug: 'locked',
-        require_strict_conflict_mode: true,
-      });
-      expect(strict.status).toBe(201);
-      ctx.admin = await enroll(ADMIN);
-      ctx.developer = await enroll(
-        await ctx.addMember('dev', 'developer', [{ project: 'web', environments: ['prod'] }]),
-      );
-      ctx.viewerToken = await ctx.addMember('viewer', 'viewer', [{ project: 'web', environments: ['*'] }]);
-    });
-
-    afterAll(async () => {
-      await ctx.target?.close();
-      await ctx.core?.store.close?.();
-    });
-
-    afterEach(() => {
-      ctx.clock.pinnedMs = null;
-      // Every answer matched its documented schema and nothing failed unexpectedly.
-      expect(unexpected.splice(0)).toEqual([]);
-    });
+    const ctx = createConformanceContext();
+    serveForTheSuite(ctx, start, store);
 
     if (neighbours) {
       describeNeighbourTests(ctx);
       return;
     }
-    describeRequestTests(ctx);
-    describePushTests(ctx);
-    describeSecretVersionTests(ctx);
-    describeWellFormedTextTests(ctx);
-    describeRoleTests(ctx);
-    describeWhoActsOnWhomTests(ctx);
-    describeMemberLifecycleTests(ctx);
-    describeCreateOrganizationTests(ctx);
-    describeOrganizationLimitTests(ctx);
-    describeMeTests(ctx);
-    describeBackupTests(ctx);
-    describeRestoreTests(ctx);
-    describeRestoreLimitTests(ctx);
-    describeRestoreRuleTests(ctx);
-    describeRestoreTreeTests(ctx);
-    describeRestoreVersionTests(ctx);
-    describeRestoreSigningKeyTests(ctx);
-    describeHistoryTests(ctx);
-    describeExportTests(ctx);
-    describeWitnessRegistrationTests(ctx);
-    describeCheckpointNoteTests(ctx);
-    describeProofTests(ctx);
-    describeOfflineEvidenceTests(ctx);
-    describeRoleTableTests(ctx);
-    describeDeviceKeyTests(ctx);
-    describeClockTests(ctx);
-    describeMediaTypeTests(ctx);
-    describeOpenApiStatusTests(ctx);
-    describeAuditWebhookTests(ctx);
-    describeWebhookTestEventTests(ctx);
-    describeAuditWebhookFilterTests(ctx);
-    describeReceiverCredentialTests(ctx);
-    describeReceiverCredentialBackupTests(ctx);
-    describeWebhookInputBoundTests(ctx);
-    describeReceiverHandshakeTests(ctx);
-    describeAuditWebhookReplayTests(ctx);
-    describeMetricsSeriesTests(ctx);
-    describeEventTypeTests(ctx);
-    describeSignatureSchemeTests(ctx);
-    describeSignatureSchemeChangeTests(ctx);
-    describeSigningKeyBoundTests(ctx);
+    describeAllTests(ctx);
   });
+}
+
+/** The context the parts share, with its helpers: the core, its target and members come in `beforeAll`. */
+function createConformanceContext(): ConformanceContext {
+  const ctx = { clock: { pinnedMs: null } } as ConformanceContext;
+
+  ctx.send = (method, path, body?, token = ADMIN, headers = {}) =>
+    ctx.target.send({
+      method,
+      path,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  ctx.push = (who, push, address = ADDRESS, path = ENV_PATH) =>
+    ctx.send(
+      'POST',
+      `${path}/push`,
+      signPush(
+        { device_id: who.deviceId, ...push },
+        address,
+        who.keys.privateKey,
+        () => ctx.clock.pinnedMs ?? Date.now(),
+      ),
+      who.token,
+    );
+
+  ctx.events = async (type?: string): Promise<ActivityEvent[]> => {
+    const org = (await ctx.core.store.organizations.getBySlug('acme'))!;
+    return ctx.core.store.activity.list({
+      organizationId: org.id,
+      limit: 100_000,
+      ...(type ? { types: [type] } : {}),
+    });
+  };
+
+  ctx.enroll = async (token: string): Promise<Member> => {
+    const keys = generateDeviceKeyPair();
+    const response = await ctx.send(
+      'POST',
+      '/api/v2/organizations/acme/devices',
+      { name: 'laptop', public_key: keys.publicKey },
+      token,
+    );
+    expect(response.status).toBe(201);
+    return { token, keys, deviceId: (response.json as { id: string }).id };
+  };
+
+  ctx.addMember = async (user: string, role: string, grants?: unknown): Promise<string> => {
+    expect(
+      (await ctx.send('POST', '/api/v2/organizations/acme/members', { user, role, grants })).status,
+    ).toBe(201);
+    const created = await ctx.send('POST', '/api/v2/organizations/acme/tokens', {
+      user,
+      name: `${user} token`,
+    });
+    expect(created.status).toBe(201);
+    return (created.json as { token: string }).token;
+  };
+
+  ctx.pull = async (path = ENV_PATH) => {
+    const response = await ctx.send('GET', `${path}/secrets`);
+    expect(response.status).toBe(200);
+    return (response.json as { secrets: { key: string; value: string; version: number }[] }).secrets;
+  };
+  return ctx;
+}
+
+/**
+ * Builds the core on an empty store (the memory store when `store` is absent), bootstraps two
+ * organizations with their projects and members, serves it with `start` for the whole suite, and
+ * checks after each test that every answer matched its schema and nothing was logged as failed.
+ */
+function serveForTheSuite(
+  ctx: ConformanceContext,
+  start: StartTarget,
+  store?: () => Promise<LatchkeyStore>,
+): void {
+  const { send, enroll } = ctx;
+  let unexpected: unknown[] = [];
+  ctx.webhookTransport = conformanceTransport();
+  ctx.keyring = { current: 'k1', keys: { k1: generateKeyringKey() } };
+  const audit = generateAuditKey();
+  ctx.auditPublicKey = audit.publicKey;
+  ctx.trustedAuditKey = generateAuditKey();
+
+  beforeAll(async () => {
+    const failures: unknown[] = [];
+    ctx.core = createCore({
+      ...(store ? { store: await store() } : {}),
+      validateResponses: true,
+      allowOrganizationCreation: true,
+      auditKey: audit.privateKeyPem,
+      trustedAuditKeys: [ctx.trustedAuditKey.publicKey],
+      keyring: ctx.keyring,
+      webhooks: {
+        resolve: conformanceResolver,
+        transport: ctx.webhookTransport,
+        replay: { batch: CONFORMANCE_REPLAY_BATCH },
+      },
+      restores: { maxLineBytes: CONFORMANCE_MAX_LINE_BYTES },
+      // Every lab and restore test creates an organization as admin; the bounds have tests of their own.
+      limits: { organizationsPerUser: 1_000 },
+      // The tests pin this clock to check the signed_at window at exact sub-second instants.
+      now: () => ctx.clock.pinnedMs ?? Date.now(),
+      logger: { error: (message, meta) => failures.push({ message, meta }) },
+    });
+    unexpected = failures;
+    await ctx.core.bootstrap({ organization: 'acme', user: 'admin', token: ADMIN });
+    await ctx.core.bootstrap({ organization: 'globex', user: 'boss', token: OTHER_ORG_ADMIN });
+    ctx.target = await start(ctx.core);
+    ctx.serve = start;
+    expect((await send('POST', '/api/v2/organizations/acme/projects', { slug: 'web' })).status).toBe(201);
+    expect((await send('POST', '/api/v2/organizations/acme/projects', { slug: 'api' })).status).toBe(201);
+    for (const slug of ['prod', 'dev']) {
+      expect(
+        (await send('POST', '/api/v2/organizations/acme/projects/web/environments', { slug })).status,
+      ).toBe(201);
+    }
+    const strict = await send('POST', '/api/v2/organizations/acme/projects/web/environments', {
+      slug: 'locked',
+      require_strict_conflict_mode: true,
+    });
+    expect(strict.status).toBe(201);
+    ctx.admin = await enroll(ADMIN);
+    ctx.developer = await enroll(
+      await ctx.addMember('dev', 'developer', [{ project: 'web', environments: ['prod'] }]),
+    );
+    ctx.viewerToken = await ctx.addMember('viewer', 'viewer', [{ project: 'web', environments: ['*'] }]);
+  });
+
+  afterAll(async () => {
+    await ctx.target?.close();
+    await ctx.core?.store.close?.();
+  });
+
+  afterEach(() => {
+    ctx.clock.pinnedMs = null;
+    // Every answer matched its documented schema and nothing failed unexpectedly.
+    expect(unexpected.splice(0)).toEqual([]);
+  });
+}
+
+/** Every group of the suite, in the order they run. */
+function describeAllTests(ctx: ConformanceContext): void {
+  describeRequestTests(ctx);
+  describePushTests(ctx);
+  describeSecretVersionTests(ctx);
+  describeWellFormedTextTests(ctx);
+  describeRoleTests(ctx);
+  describeWhoActsOnWhomTests(ctx);
+  describeMemberLifecycleTests(ctx);
+  describeCreateOrganizationTests(ctx);
+  describeOrganizationLimitTests(ctx);
+  describeMeTests(ctx);
+  describeBackupTests(ctx);
+  describeRestoreTests(ctx);
+  describeRestoreLimitTests(ctx);
+  describeRestoreRuleTests(ctx);
+  describeRestoreTreeTests(ctx);
+  describeRestoreVersionTests(ctx);
+  describeRestoreSigningKeyTests(ctx);
+  describeHistoryTests(ctx);
+  describeExportTests(ctx);
+  describeWitnessRegistrationTests(ctx);
+  describeCheckpointNoteTests(ctx);
+  describeProofTests(ctx);
+  describeOfflineEvidenceTests(ctx);
+  describeRoleTableTests(ctx);
+  describeDeviceKeyTests(ctx);
+  describeClockTests(ctx);
+  describeMediaTypeTests(ctx);
+  describeOpenApiStatusTests(ctx);
+  describeAuditWebhookTests(ctx);
+  describeWebhookTestEventTests(ctx);
+  describeAuditWebhookFilterTests(ctx);
+  describeReceiverCredentialTests(ctx);
+  describeReceiverCredentialBackupTests(ctx);
+  describeWebhookInputBoundTests(ctx);
+  describeReceiverHandshakeTests(ctx);
+  describeAuditWebhookReplayTests(ctx);
+  describeMetricsSeriesTests(ctx);
+  describeEventTypeTests(ctx);
+  describeSignatureSchemeTests(ctx);
+  describeSignatureSchemeChangeTests(ctx);
+  describeSigningKeyBoundTests(ctx);
 }

@@ -7,8 +7,14 @@ import { BODY_FIELDS } from './fuzz-fields.js';
 
 /** Registers these tests of the HTTP conformance suite. */
 export function describeRequestTests(ctx: ConformanceContext): void {
-  const { send } = ctx;
+  metaTests(ctx);
 
+  badInputTests(ctx);
+}
+
+/** The OpenAPI document, authentication and the answers to unknown resources, paths and methods. */
+function metaTests(ctx: ConformanceContext): void {
+  const { send } = ctx;
   describe('meta and authentication', () => {
     it('serves the OpenAPI 3.1 document without a credential', async () => {
       const response = await send('GET', '/api/v2/openapi.json', undefined, null);
@@ -58,7 +64,11 @@ export function describeRequestTests(ctx: ConformanceContext): void {
       expect(wrong.headers['allow']).toContain('GET');
     });
   });
+}
 
+/** Bad input of every kind is a 4xx, never a 5xx. */
+function badInputTests(ctx: ConformanceContext): void {
+  const { send } = ctx;
   describe('bad input never gets a 5xx', () => {
     it('rejects malformed JSON, wrong types, missing and unknown fields with details', async () => {
       const projects = '/api/v2/organizations/acme/projects';
