@@ -21,6 +21,16 @@ const DRAINED_UNTIL = '2031-01-01T00:00:00.000Z';
 
 /** Registers the claim tests; `fixture` is read when each test runs. */
 export function describeClaimStoreTests(fixture: () => ClaimFixture): void {
+  const kit = claimKit(fixture);
+  backlogAndTurnTests(kit);
+
+  limitTests(kit);
+}
+
+type ClaimKit = ReturnType<typeof claimKit>;
+
+/** What the claim tests share: organizations with queued deliveries, and claiming them. */
+function claimKit(fixture: () => ClaimFixture) {
   /**
    * Leases every delivery due by `now` until long after these tests, so none left by an earlier
    * test competes with the deliveries of the test calling it.
@@ -71,7 +81,12 @@ export function describeClaimStoreTests(fixture: () => ClaimFixture): void {
   const claim = (store: LatchkeyStore, options: Partial<ClaimOptions> & { now: string }) =>
     store.deliveries.claim({ limit: 1_000, leaseUntil: at(3_000), ...options });
   const ofHook = (claimed: ClaimedDelivery[], hook: string) => claimed.filter((c) => c.webhook.id === hook);
+  return { fixture, drain, organization, claim, ofHook };
+}
 
+/** The backlog, the turns organizations and webhooks take, and the in-flight limit. */
+function backlogAndTurnTests(kit: ClaimKit): void {
+  const { drain, organization, claim, ofHook } = kit;
   it('backlog: pending deliveries per organization, and the earliest due among those due', async () => {
     await drain(at(899));
     const a = await organization(2, 3, 900);
@@ -163,7 +178,11 @@ export function describeClaimStoreTests(fixture: () => ClaimFixture): void {
       2,
     );
   });
+}
 
+/** The per-second limit, concurrent claims, and claims given back or recorded. */
+function limitTests(kit: ClaimKit): void {
+  const { drain, organization, claim, ofHook } = kit;
   it('claims: the per-second limit counts the claims made in the current second', async () => {
     await drain(at(299));
     const { store, hooks } = await organization(2, 6, 300);

@@ -104,154 +104,164 @@ export function describeKeyringBinding({ name, database }: KeyringBindingOptions
       db = undefined;
     });
 
-    it('refuses to start without a key id the data was sealed with, naming it in one line', async () => {
-      const shared = await open();
-      const k1 = generateKeyringKey();
-      const first = instance(await shared.connect(), `k1:${k1}`);
-      const push = await organization(first);
-      expect((await push(first, [{ key: 'API', value: 'kept' }])).status).toBe(200);
+    missingKeyTests(open);
 
-      // keyring.txt deleted, or PostgreSQL without LATCHKEY_KEYRING: no keyring, or a new one.
-      const k9 = generateKeyringKey();
-      for (const keyring of [undefined, `k9:${k9}`]) {
-        const later = instance(await shared.connect(), keyring);
-        const error = await refusal(later.core);
-        expect(error.message).toMatch(/^keyring: .*key id "k1", which this keyring lacks.*$/);
-        expect(error.message).not.toMatch(/\n/);
-        expect(error.check).toMatchObject({ status: 'fail', missing: ['k1'], mismatched: [] });
-        for (const key of [k1, k9]) expect(error.message).not.toContain(key);
-        // Meanwhile every request that needs the store is refused (never served with the wrong key).
-        for (let n = 0; n < 2; n++) {
-          const answer = await later.send('GET', `${ENV}/secrets`);
-          expect(answer.status).toBe(503);
-          expect(answer.headers['retry-after']).toBe('60');
-          expect(JSON.parse(answer.body)).toMatchObject({
-            error: { code: 'service_unavailable', status: 503 },
-          });
-        }
-        expect(later.logged).toHaveLength(1);
-        expect(later.logged[0]).toContain('"k1"');
-        expect(await later.core.ready()).toMatchObject({
-          status: 'unavailable',
-          checks: { keyring: { status: 'fail', missing: ['k1'] } },
-        });
-        // Nothing was recorded for the refused keyring.
-        expect((await first.core.ready()).checks.keyring.key_ids).toEqual(['k1']);
-      }
-      expect(await first.core.ready()).toEqual({
-        status: 'ready',
-        checks: {
-          store: { status: 'ok', latency_ms: expect.any(Number) },
-          migrations: expect.objectContaining({ status: 'ok' }),
-          keyring: { status: 'ok', key_ids: ['k1'], missing: [], mismatched: [] },
-          deliveries: { status: 'ok', engine: 'off' },
-        },
-      });
-      // The right keyring still opens everything.
-      const again = instance(await shared.connect(), `k1:${k1}`);
-      await again.core.verifyKeyring();
-      expect(JSON.parse((await again.send('GET', `${ENV}/secrets`)).body)).toMatchObject({
-        secrets: [{ key: 'API', value: 'kept' }],
-      });
-    });
+    rotationTests(open);
+  });
+}
 
-    it('refuses another key under a recorded id: two instances on one database, each with its own k1', async () => {
-      const shared = await open();
-      const [mine, theirs] = [generateKeyringKey(), generateKeyringKey()];
-      const first = instance(await shared.connect(), `k1:${mine}`);
-      await first.core.verifyKeyring();
-      const second = instance(await shared.connect(), `k1:${theirs}`);
-      const error = await refusal(second.core);
-      expect(error.check).toMatchObject({ missing: [], mismatched: ['k1'] });
-      expect(error.message).toMatch(/^keyring: this keyring's key "k1" is not the one/);
-      for (const key of [mine, theirs]) expect(error.message).not.toContain(key);
-      // Not even with the right key added under another id: k1 is still the wrong one.
-      const mixed = instance(await shared.connect(), `k2:${mine},k1:${theirs}`);
-      expect((await refusal(mixed.core)).check.mismatched).toEqual(['k1']);
-    });
+/** A keyring that lacks a key id the data was sealed with, or holds another key under one. */
+function missingKeyTests(open: () => Promise<SharedDatabase>): void {
+  it('refuses to start without a key id the data was sealed with, naming it in one line', async () => {
+    const shared = await open();
+    const k1 = generateKeyringKey();
+    const first = instance(await shared.connect(), `k1:${k1}`);
+    const push = await organization(first);
+    expect((await push(first, [{ key: 'API', value: 'kept' }])).status).toBe(200);
 
-    it('lets one of two instances starting together with their own k1 win, and refuses the other', async () => {
-      const shared = await open();
-      const [a, b] = await Promise.all([shared.connect(), shared.connect()]);
-      const results = await Promise.allSettled([
-        instance(a, `k1:${generateKeyringKey()}`).core.verifyKeyring(),
-        instance(b, `k1:${generateKeyringKey()}`).core.verifyKeyring(),
-      ]);
-      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
-      const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-      expect(lost.reason).toBeInstanceOf(KeyringMismatchError);
-    });
-
-    it('answers 503 with Retry-After for a value sealed with a key another instance rotated to, logged once', async () => {
-      const shared = await open();
-      const K1 = `k1:${generateKeyringKey()}`;
-      const old = instance(await shared.connect(), K1);
-      const push = await organization(old);
-      expect((await push(old, [{ key: 'A', value: 'under-k1' }])).status).toBe(200);
-      const rotated = instance(await shared.connect(), `k2:${generateKeyringKey()},${K1}`);
-      expect((await push(rotated, [{ key: 'B', value: 'under-k2' }])).status).toBe(200);
-      for (let n = 0; n < 3; n++) {
-        const answer = await old.send('GET', `${ENV}/secrets`);
+    // keyring.txt deleted, or PostgreSQL without LATCHKEY_KEYRING: no keyring, or a new one.
+    const k9 = generateKeyringKey();
+    for (const keyring of [undefined, `k9:${k9}`]) {
+      const later = instance(await shared.connect(), keyring);
+      const error = await refusal(later.core);
+      expect(error.message).toMatch(/^keyring: .*key id "k1", which this keyring lacks.*$/);
+      expect(error.message).not.toMatch(/\n/);
+      expect(error.check).toMatchObject({ status: 'fail', missing: ['k1'], mismatched: [] });
+      for (const key of [k1, k9]) expect(error.message).not.toContain(key);
+      // Meanwhile every request that needs the store is refused (never served with the wrong key).
+      for (let n = 0; n < 2; n++) {
+        const answer = await later.send('GET', `${ENV}/secrets`);
         expect(answer.status).toBe(503);
-        expect(answer.headers['retry-after']).toBe('30');
-        expect(JSON.parse(answer.body)).toEqual({
-          error: { code: 'service_unavailable', message: expect.any(String), status: 503 },
+        expect(answer.headers['retry-after']).toBe('60');
+        expect(JSON.parse(answer.body)).toMatchObject({
+          error: { code: 'service_unavailable', status: 503 },
         });
-        expect(answer.body).not.toContain('under-k');
       }
-      expect(old.logged).toHaveLength(1);
-      expect(old.logged[0]).toMatch(/key id "k2", which this keyring lacks/);
-      expect(await old.core.ready()).toMatchObject({
+      expect(later.logged).toHaveLength(1);
+      expect(later.logged[0]).toContain('"k1"');
+      expect(await later.core.ready()).toMatchObject({
         status: 'unavailable',
-        checks: { keyring: { status: 'fail', missing: ['k2'] } },
+        checks: { keyring: { status: 'fail', missing: ['k1'] } },
       });
-      expect(JSON.parse((await rotated.send('GET', `${ENV}/secrets`)).body)).toMatchObject({
-        secrets: [
-          { key: 'A', value: 'under-k1' },
-          { key: 'B', value: 'under-k2' },
-        ],
-      });
+      // Nothing was recorded for the refused keyring.
+      expect((await first.core.ready()).checks.keyring.key_ids).toEqual(['k1']);
+    }
+    expect(await first.core.ready()).toEqual({
+      status: 'ready',
+      checks: {
+        store: { status: 'ok', latency_ms: expect.any(Number) },
+        migrations: expect.objectContaining({ status: 'ok' }),
+        keyring: { status: 'ok', key_ids: ['k1'], missing: [], mismatched: [] },
+        deliveries: { status: 'ok', engine: 'off' },
+      },
     });
+    // The right keyring still opens everything.
+    const again = instance(await shared.connect(), `k1:${k1}`);
+    await again.core.verifyKeyring();
+    expect(JSON.parse((await again.send('GET', `${ENV}/secrets`)).body)).toMatchObject({
+      secrets: [{ key: 'API', value: 'kept' }],
+    });
+  });
 
-    it('leaves a delivery whose signing secret it cannot open for an engine with the key, never dead-lettered', async () => {
-      const shared = await open();
-      const K1 = `k1:${generateKeyringKey()}`;
-      const old = instance(await shared.connect(), K1);
-      await old.core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
-      await old.core.verifyKeyring();
-      const rotated = instance(await shared.connect(), `k2:${generateKeyringKey()},${K1}`);
-      const created = await rotated.send('POST', `${ORG}/audit-webhooks`, {
-        name: 'siem',
-        url: 'https://hooks.example.com/in',
+  it('refuses another key under a recorded id: two instances on one database, each with its own k1', async () => {
+    const shared = await open();
+    const [mine, theirs] = [generateKeyringKey(), generateKeyringKey()];
+    const first = instance(await shared.connect(), `k1:${mine}`);
+    await first.core.verifyKeyring();
+    const second = instance(await shared.connect(), `k1:${theirs}`);
+    const error = await refusal(second.core);
+    expect(error.check).toMatchObject({ missing: [], mismatched: ['k1'] });
+    expect(error.message).toMatch(/^keyring: this keyring's key "k1" is not the one/);
+    for (const key of [mine, theirs]) expect(error.message).not.toContain(key);
+    // Not even with the right key added under another id: k1 is still the wrong one.
+    const mixed = instance(await shared.connect(), `k2:${mine},k1:${theirs}`);
+    expect((await refusal(mixed.core)).check.mismatched).toEqual(['k1']);
+  });
+}
+
+/** Two instances starting together, and a value sealed with a key another instance rotated to. */
+function rotationTests(open: () => Promise<SharedDatabase>): void {
+  it('lets one of two instances starting together with their own k1 win, and refuses the other', async () => {
+    const shared = await open();
+    const [a, b] = await Promise.all([shared.connect(), shared.connect()]);
+    const results = await Promise.allSettled([
+      instance(a, `k1:${generateKeyringKey()}`).core.verifyKeyring(),
+      instance(b, `k1:${generateKeyringKey()}`).core.verifyKeyring(),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(lost.reason).toBeInstanceOf(KeyringMismatchError);
+  });
+
+  it('answers 503 with Retry-After for a value sealed with a key another instance rotated to, logged once', async () => {
+    const shared = await open();
+    const K1 = `k1:${generateKeyringKey()}`;
+    const old = instance(await shared.connect(), K1);
+    const push = await organization(old);
+    expect((await push(old, [{ key: 'A', value: 'under-k1' }])).status).toBe(200);
+    const rotated = instance(await shared.connect(), `k2:${generateKeyringKey()},${K1}`);
+    expect((await push(rotated, [{ key: 'B', value: 'under-k2' }])).status).toBe(200);
+    for (let n = 0; n < 3; n++) {
+      const answer = await old.send('GET', `${ENV}/secrets`);
+      expect(answer.status).toBe(503);
+      expect(answer.headers['retry-after']).toBe('30');
+      expect(JSON.parse(answer.body)).toEqual({
+        error: { code: 'service_unavailable', message: expect.any(String), status: 503 },
       });
-      expect(created.status).toBe(201);
-      const sent: string[] = [];
-      const logged: string[] = [];
-      const store = await shared.connect();
-      const engine = createDeliveryEngine({
-        store,
-        keyring: K1,
-        webhooks: { ...webhooks, retry: { schedule: [0], jitter: 0 } },
-        transport: {
-          async send({ url }) {
-            sent.push(url);
-            return { ok: false, statusCode: 500, latencyMs: 1, error: null, retryAfterSeconds: null };
-          },
-          async close() {},
-        },
-        logger: { error: (message) => logged.push(message) },
-      });
-      expect(await engine.runOnce()).toBe(1);
-      expect(sent).toEqual([]);
-      expect(engine.counts).toMatchObject({ deferred: 1, dead_letter: 0, retry: 0, failed: 0 });
-      expect(logged).toHaveLength(1);
-      expect(logged[0]).toMatch(/key id "k2", which this keyring lacks/);
-      const id = (JSON.parse(created.body) as { id: string }).id;
-      const webhook = JSON.parse((await rotated.send('GET', `${ORG}/audit-webhooks/${id}`)).body);
-      expect(webhook).toMatchObject({ status: 'active' });
-      const orgId = (await store.organizations.getBySlug('acme'))!.id;
-      expect(await store.deliveries.count(orgId, id, 'pending')).toBe(1);
-      expect((await store.deliveries.attempts(orgId, id, { limit: 10 })).attempts).toEqual([]);
+      expect(answer.body).not.toContain('under-k');
+    }
+    expect(old.logged).toHaveLength(1);
+    expect(old.logged[0]).toMatch(/key id "k2", which this keyring lacks/);
+    expect(await old.core.ready()).toMatchObject({
+      status: 'unavailable',
+      checks: { keyring: { status: 'fail', missing: ['k2'] } },
     });
+    expect(JSON.parse((await rotated.send('GET', `${ENV}/secrets`)).body)).toMatchObject({
+      secrets: [
+        { key: 'A', value: 'under-k1' },
+        { key: 'B', value: 'under-k2' },
+      ],
+    });
+  });
+
+  it('leaves a delivery whose signing secret it cannot open for an engine with the key, never dead-lettered', async () => {
+    const shared = await open();
+    const K1 = `k1:${generateKeyringKey()}`;
+    const old = instance(await shared.connect(), K1);
+    await old.core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
+    await old.core.verifyKeyring();
+    const rotated = instance(await shared.connect(), `k2:${generateKeyringKey()},${K1}`);
+    const created = await rotated.send('POST', `${ORG}/audit-webhooks`, {
+      name: 'siem',
+      url: 'https://hooks.example.com/in',
+    });
+    expect(created.status).toBe(201);
+    const sent: string[] = [];
+    const logged: string[] = [];
+    const store = await shared.connect();
+    const engine = createDeliveryEngine({
+      store,
+      keyring: K1,
+      webhooks: { ...webhooks, retry: { schedule: [0], jitter: 0 } },
+      transport: {
+        async send({ url }) {
+          sent.push(url);
+          return { ok: false, statusCode: 500, latencyMs: 1, error: null, retryAfterSeconds: null };
+        },
+        async close() {},
+      },
+      logger: { error: (message) => logged.push(message) },
+    });
+    expect(await engine.runOnce()).toBe(1);
+    expect(sent).toEqual([]);
+    expect(engine.counts).toMatchObject({ deferred: 1, dead_letter: 0, retry: 0, failed: 0 });
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/key id "k2", which this keyring lacks/);
+    const id = (JSON.parse(created.body) as { id: string }).id;
+    const webhook = JSON.parse((await rotated.send('GET', `${ORG}/audit-webhooks/${id}`)).body);
+    expect(webhook).toMatchObject({ status: 'active' });
+    const orgId = (await store.organizations.getBySlug('acme'))!.id;
+    expect(await store.deliveries.count(orgId, id, 'pending')).toBe(1);
+    expect((await store.deliveries.attempts(orgId, id, { limit: 10 })).attempts).toEqual([]);
   });
 }

@@ -22,11 +22,28 @@ export type { MetricsFixture } from './metrics-world.js';
 
 /** Registers the tests; `fixture` is read when each test runs. */
 export function describeMetricsStoreTests(fixture: () => MetricsFixture): void {
+  const kit = metricsKit(fixture);
+  rollupTests(kit);
+
+  generatedHistoryTests(kit);
+
+  totalsTests(kit);
+}
+
+type MetricsKit = ReturnType<typeof metricsKit>;
+
+/** What the metrics tests share: a world of recorded attempts, and the totals at an hour. */
+function metricsKit(fixture: () => MetricsFixture) {
   const setUp = () => metricsWorld(fixture);
 
   const totalsAt = async (store: LatchkeyStore, orgId: string, hour: number) =>
     (await store.deliveries.totalsBefore(orgId, [iso(hour)])).get(iso(hour))!;
+  return { fixture, setUp, totalsAt };
+}
 
+/** Minute rollups and running totals, including attempts recorded late. */
+function rollupTests(kit: MetricsKit): void {
+  const { setUp, totalsAt } = kit;
   it('metrics: minute rollups and running totals add up every attempt, exactly', async () => {
     const { store, orgId, webhooks, sum, spread } = await setUp();
     await spread();
@@ -79,7 +96,11 @@ export function describeMetricsStoreTests(fixture: () => MetricsFixture): void {
       expect((await totalsAt(store, orgId, hour)).get(webhookId), iso(hour)).toEqual(sum(webhookId, 0, hour));
     }
   });
+}
 
+/** A generated history against a brute-force count. */
+function generatedHistoryTests(kit: MetricsKit): void {
+  const { setUp } = kit;
   it('metrics: the report and the timeline of a generated history equal a brute-force count of the attempts, every window, webhook and interval', async () => {
     const { store, orgId, webhooks, attempt } = await setUp();
     const now = Date.parse('2026-12-24T15:37:42.123Z');
@@ -163,7 +184,11 @@ export function describeMetricsStoreTests(fixture: () => MetricsFixture): void {
       }
     }
   });
+}
 
+/** Totals replacing each other within an hour, and pruning. */
+function totalsTests(kit: MetricsKit): void {
+  const { setUp, totalsAt } = kit;
   it('metrics: totals taken minute after minute replace each other within an hour, and still add up', async () => {
     const { store, orgId, webhooks, sum, spread } = await setUp();
     await spread();

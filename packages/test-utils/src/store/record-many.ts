@@ -53,6 +53,16 @@ const SCRIPT: Step[] = [
 
 /** Registers the tests; `fixture` is read when each test runs. */
 export function describeRecordManyTests(fixture: () => RecordManyFixture): void {
+  const kit = recordManyKit(fixture);
+  batchTests(kit);
+
+  concurrentBatchTests(kit);
+}
+
+type RecordManyKit = ReturnType<typeof recordManyKit>;
+
+/** What the record-many tests share: an organization with claimed deliveries, a record per scripted step, and what the records came to. */
+function recordManyKit(fixture: () => RecordManyFixture) {
   /** An organization with two active webhooks, six events owed to each and claimed, one more queued. */
   async function setUp() {
     const { store, id } = fixture();
@@ -165,7 +175,12 @@ export function describeRecordManyTests(fixture: () => RecordManyFixture): void 
     const totals = await store.deliveries.totalsBefore(orgId, [at(7_200), at(3_600), at(120)]);
     return { health, log, minutes, totals: [...totals.values()].map(byPosition) };
   }
+  return { fixture, setUp, recordOf, outcome };
+}
 
+/** A batch leaves what recording each in turn leaves. */
+function batchTests(kit: RecordManyKit): void {
+  const { setUp, recordOf, outcome } = kit;
   it('record many: a batch leaves exactly what recording each in turn leaves, the dead letter at its own attempt', async () => {
     const batched = await setUp();
     const single = await setUp();
@@ -205,7 +220,11 @@ export function describeRecordManyTests(fixture: () => RecordManyFixture): void 
     expect(got.health[0]).toMatchObject({ status: 'dead_letter', consecutive_failures: 1 });
     expect(got.health[1]).toMatchObject({ status: 'active', consecutive_failures: 1 });
   });
+}
 
+/** Batches over the same webhooks in opposite orders, at once. */
+function concurrentBatchTests(kit: RecordManyKit): void {
+  const { setUp, recordOf } = kit;
   it('record many: batches over the same webhooks in opposite orders, at once, neither deadlock nor lose a count', async () => {
     const org = await setUp();
     const tests = (w: 0 | 1, n: number): LeasedAttemptRecord[] =>

@@ -18,6 +18,13 @@ export interface RequestFixture {
 
 /** Registers the request tests; `fixture` is read when each test runs. */
 export function describeRequestStoreTests(fixture: () => RequestFixture): void {
+  resolveTests(fixture);
+
+  concurrentAndRevokeTests(fixture);
+}
+
+/** A request’s records resolved in one step, exactly as the single lookups. */
+function resolveTests(fixture: () => RequestFixture): void {
   it('resolves the records of a request in one step, exactly as the single lookups', async () => {
     const { store, orgId, id, at } = fixture();
     const org = (await store.organizations.getById(orgId))!;
@@ -108,7 +115,10 @@ export function describeRequestStoreTests(fixture: () => RequestFixture): void {
     await store.tokens.revoke(orgId, all.token!.id, revokedAt);
     expect((await store.requests.resolve({ tokenHash })).token?.revoked_at).toBe(revokedAt);
   });
+}
 
+/** Lookups made at the same moment, and revocations. */
+function concurrentAndRevokeTests(fixture: () => RequestFixture): void {
   it('answers lookups made at the same moment each with its own records, as when made one by one', async () => {
     const { store, orgId, id, at } = fixture();
     const org = (await store.organizations.getById(orgId))!;

@@ -18,6 +18,16 @@ const T0 = '2026-11-25T00:00:00.000Z';
 
 /** Registers the tests; `fixture` is read when each test runs. */
 export function describeSecretVersionTests(fixture: () => SecretVersionFixture): void {
+  const kit = secretVersionKit(fixture);
+  keptVersionTests(kit);
+
+  versionReadTests(kit);
+}
+
+type SecretVersionKit = ReturnType<typeof secretVersionKit>;
+
+/** What the version tests share: an organization’s environment and a push into it. */
+function secretVersionKit(fixture: () => SecretVersionFixture) {
   async function setUp() {
     const { store, id } = fixture();
     const { orgId, envId } = await createOrgEnvironment(store, id, 'vh', T0);
@@ -45,7 +55,12 @@ export function describeSecretVersionTests(fixture: () => SecretVersionFixture):
       });
     return { store, orgId, envId, push };
   }
+  return { fixture, setUp };
+}
 
+/** Every version kept with its metadata, the values of the last few, tombstones. */
+function keptVersionTests(kit: SecretVersionKit): void {
+  const { setUp } = kit;
   it('keeps every version of a key with its metadata and the values of the last 10', async () => {
     const { store, envId, push } = await setUp();
     const eventIds: string[] = [];
@@ -104,7 +119,11 @@ export function describeSecretVersionTests(fixture: () => SecretVersionFixture):
       [1, false, 'one'],
     ]);
   });
+}
 
+/** No version for a refused or rolled-back push; pages, lists and walks of versions. */
+function versionReadTests(kit: SecretVersionKit): void {
+  const { setUp } = kit;
   it('writes no version for a conflicting push, nor in a transaction that is rolled back', async () => {
     const { store, envId, push } = await setUp();
     await push([{ key: 'K', value: 'one' }]);

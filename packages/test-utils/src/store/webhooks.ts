@@ -26,6 +26,18 @@ const later = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toI
 
 /** Registers the webhook tests; `fixture` is read when each test runs. */
 export function describeWebhookStoreTests(fixture: () => WebhookFixture): void {
+  const kit = webhookKit(fixture);
+  queueTests(kit);
+
+  outcomeTests(kit);
+
+  stateTests(kit);
+}
+
+type WebhookKit = ReturnType<typeof webhookKit>;
+
+/** What the webhook tests share: an organization with webhooks in given states, an attempt and its record. */
+function webhookKit(fixture: () => WebhookFixture) {
   /** A fresh organization with webhooks in the given states. */
   async function setUp(statuses: AuditWebhook['status'][]) {
     const { store, id } = fixture();
@@ -98,7 +110,12 @@ export function describeWebhookStoreTests(fixture: () => WebhookFixture): void {
     attempt,
     outcome,
   });
+  return { fixture, setUp, attemptOf, record };
+}
 
+/** Appending queues deliveries; a rollback queues none; concurrent claims never share one. */
+function queueTests(kit: WebhookKit): void {
+  const { setUp } = kit;
   it('webhooks: an appended event queues one delivery per active (pending) and dead-lettered (held) webhook, none for a disabled one or a test event', async () => {
     const { store, orgId, webhooks, draft } = await setUp(['active', 'dead_letter', 'disabled']);
     const event = await store.activity.append(orgId, draft());
@@ -163,7 +180,11 @@ export function describeWebhookStoreTests(fixture: () => WebhookFixture): void {
     const after = await store.deliveries.claim({ now: later(31), limit: 100, leaseUntil: later(61) });
     expect(after.filter((c) => c.delivery.organization_id === orgId)).toHaveLength(24);
   });
+}
 
+/** Successes, failures, retries and stale leases. */
+function outcomeTests(kit: WebhookKit): void {
+  const { setUp, attemptOf, record } = kit;
   it('webhooks: a success delivers; a failure schedules a retry; a stale lease writes nothing', async () => {
     const { store, id, orgId, webhooks, draft } = await setUp(['active']);
     await store.activity.append(orgId, draft());
@@ -226,7 +247,11 @@ export function describeWebhookStoreTests(fixture: () => WebhookFixture): void {
       next: null,
     });
   });
+}
 
+/** Dead-lettering, disabling, replay, and another organization. */
+function stateTests(kit: WebhookKit): void {
+  const { setUp, attemptOf, record } = kit;
   it('webhooks: dead-lettering holds what is owed, new events are held too, enable releases them all', async () => {
     const { store, id, orgId, webhooks, draft } = await setUp(['active']);
     const webhookId = webhooks[0]!.id;
