@@ -1,5 +1,5 @@
 import { expect, it as vitestIt } from 'vitest';
-import { checkSkipList, describe, describeKeyed, it } from '../src/keyed.js';
+import { checkSkipList, describe, describeKeyed, it } from '../src/keyed/keyed.js';
 
 vitestIt('refuses a skip without a written reason', () => {
   expect(() => checkSkipList('suite', { 'a test': '' })).toThrow(/needs a written reason/);

@@ -1,0 +1,301 @@
+/**
+ * The HTTP conformance suite: one body of tests that every way of serving the core must pass,
+ * in-process through `core.handle` and over a real loopback server for each adapter. Its parts live
+ * beside it, one file per group; they share the state of {@link ConformanceContext}.
+ */
+import {
+  type ActivityEvent,
+  createCore,
+  generateAuditKey,
+  generateDeviceKeyPair,
+  generateKeyringKey,
+  type LatchkeyStore,
+  signPush,
+} from '@latchkey/core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { describeKeyed, type SkipList } from '../keyed/keyed.js';
+import { describeAuditWebhookFilterTests } from './audit-webhook-filters.js';
+import { describeAuditWebhookReplayTests } from './audit-webhook-replay.js';
+import { describeWebhookTestEventTests } from './audit-webhook-test-events.js';
+import { describeAuditWebhookTests } from './audit-webhooks.js';
+import { describeBackupTests } from './backup.js';
+import { describeCheckpointNoteTests } from './checkpoint-notes.js';
+import { describeClockTests } from './clock.js';
+import {
+  ADDRESS,
+  ADMIN,
+  CONFORMANCE_MAX_LINE_BYTES,
+  CONFORMANCE_REPLAY_BATCH,
+  type ConformanceContext,
+  ENV_PATH,
+  type Member,
+  OTHER_ORG_ADMIN,
+} from './context.js';
+import { describeCreateOrganizationTests } from './create-organization.js';
+import { describeDeviceKeyTests } from './device-keys.js';
+import { describeEventTypeTests } from './event-types.js';
+import { expectError } from './expect-error.js';
+import { describeExportTests } from './export.js';
+import { conformanceResolver, conformanceTransport } from './fake-network.js';
+import { describeHistoryTests } from './history.js';
+import type { StartTarget } from './http-target.js';
+import { describeMeTests } from './me.js';
+import { describeMediaTypeTests } from './media-types.js';
+import { describeMemberLifecycleTests } from './member-lifecycle.js';
+import { describeMetricsSeriesTests } from './metrics-series.js';
+import { describeNeighbourTests } from './neighbours.js';
+import { describeOfflineEvidenceTests } from './offline-evidence.js';
+import { describeOpenApiStatusTests } from './openapi-statuses.js';
+import { describeOrganizationLimitTests } from './organization-limits.js';
+import { describeProofTests } from './proofs.js';
+import { describePushTests } from './pushes.js';
+import { describeReceiverCredentialTests } from './receiver-credentials.js';
+import { describeReceiverCredentialBackupTests } from './receiver-credentials-backup.js';
+import { describeReceiverHandshakeTests } from './receiver-handshakes.js';
+import { describeRequestTests } from './requests.js';
+import { describeRestoreTests } from './restore.js';
+import { describeRestoreLimitTests } from './restore-limits.js';
+import { describeRestoreRuleTests } from './restore-rules.js';
+import { describeRestoreSigningKeyTests } from './restore-signing-keys.js';
+import { describeRestoreTreeTests } from './restore-tree.js';
+import { describeRestoreVersionTests } from './restore-versions.js';
+import { describeRoleTableTests } from './role-table.js';
+import { describeRoleTests } from './roles.js';
+import { describeSecretVersionTests } from './secret-versions.js';
+import { describeSignatureSchemeChangeTests } from './signature-scheme-changes.js';
+import { describeSignatureSchemeTests } from './signature-schemes.js';
+import { describeSigningKeyBoundTests } from './signing-key-bounds.js';
+import { describeWebhookInputBoundTests } from './webhook-input-bounds.js';
+import { describeWellFormedTextTests } from './well-formed-text.js';
+import { describeWhoActsOnWhomTests } from './who-acts-on-whom.js';
+import { describeWitnessRegistrationTests } from './witness-registration.js';
+
+export { expectError };
+
+/** Options of {@link describeHttpConformance}. */
+export interface HttpConformanceOptions {
+  /** Names the way of serving (and the store, when not memory) in the report. */
+  name: string;
+  /** Serves the core the suite built and bootstrapped. */
+  start: StartTarget;
+  /** An empty store for the core; the memory store when absent. The suite closes it at the end. */
+  store?: () => Promise<LatchkeyStore>;
+  /** Tests this target skips, by name, each with the reason. */
+  skip?: SkipList;
+  /**
+   * Registers only the noisy-neighbour tests (another organization's p99 while one is busy), which
+   * time requests and so run apart from the rest, on a machine nothing else is using; without it,
+   * everything but them.
+   */
+  neighbours?: boolean;
+}
+
+/** Registers the suite for one way of serving the core (on one store). */
+export function describeHttpConformance({
+  name,
+  start,
+  store,
+  skip = {},
+  neighbours = false,
+}: HttpConformanceOptions): void {
+  describeKeyed(`HTTP conformance: ${neighbours ? 'neighbours, ' : ''}${name}`, skip, () => {
+    const ctx = createConformanceContext();
+    serveForTheSuite(ctx, start, store);
+
+    if (neighbours) {
+      describeNeighbourTests(ctx);
+      return;
+    }
+    describeAllTests(ctx);
+  });
+}
+
+/** The context the parts share, with its helpers: the core, its target and members come in `beforeAll`. */
+function createConformanceContext(): ConformanceContext {
+  const ctx = { clock: { pinnedMs: null } } as ConformanceContext;
+
+  ctx.send = (method, path, body?, token = ADMIN, headers = {}) =>
+    ctx.target.send({
+      method,
+      path,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  ctx.push = (who, push, address = ADDRESS, path = ENV_PATH) =>
+    ctx.send(
+      'POST',
+      `${path}/push`,
+      signPush(
+        { device_id: who.deviceId, ...push },
+        address,
+        who.keys.privateKey,
+        () => ctx.clock.pinnedMs ?? Date.now(),
+      ),
+      who.token,
+    );
+
+  ctx.events = async (type?: string): Promise<ActivityEvent[]> => {
+    const org = (await ctx.core.store.organizations.getBySlug('acme'))!;
+    return ctx.core.store.activity.list({
+      organizationId: org.id,
+      limit: 100_000,
+      ...(type ? { types: [type] } : {}),
+    });
+  };
+
+  ctx.enroll = async (token: string): Promise<Member> => {
+    const keys = generateDeviceKeyPair();
+    const response = await ctx.send(
+      'POST',
+      '/api/v2/organizations/acme/devices',
+      { name: 'laptop', public_key: keys.publicKey },
+      token,
+    );
+    expect(response.status).toBe(201);
+    return { token, keys, deviceId: (response.json as { id: string }).id };
+  };
+
+  ctx.addMember = async (user: string, role: string, grants?: unknown): Promise<string> => {
+    expect(
+      (await ctx.send('POST', '/api/v2/organizations/acme/members', { user, role, grants })).status,
+    ).toBe(201);
+    const created = await ctx.send('POST', '/api/v2/organizations/acme/tokens', {
+      user,
+      name: `${user} token`,
+    });
+    expect(created.status).toBe(201);
+    return (created.json as { token: string }).token;
+  };
+
+  ctx.pull = async (path = ENV_PATH) => {
+    const response = await ctx.send('GET', `${path}/secrets`);
+    expect(response.status).toBe(200);
+    return (response.json as { secrets: { key: string; value: string; version: number }[] }).secrets;
+  };
+  return ctx;
+}
+
+/**
+ * Builds the core on an empty store (the memory store when `store` is absent), bootstraps two
+ * organizations with their projects and members, serves it with `start` for the whole suite, and
+ * checks after each test that every answer matched its schema and nothing was logged as failed.
+ */
+function serveForTheSuite(
+  ctx: ConformanceContext,
+  start: StartTarget,
+  store?: () => Promise<LatchkeyStore>,
+): void {
+  const { send, enroll } = ctx;
+  let unexpected: unknown[] = [];
+  ctx.webhookTransport = conformanceTransport();
+  ctx.keyring = { current: 'k1', keys: { k1: generateKeyringKey() } };
+  const audit = generateAuditKey();
+  ctx.auditPublicKey = audit.publicKey;
+  ctx.trustedAuditKey = generateAuditKey();
+
+  beforeAll(async () => {
+    const failures: unknown[] = [];
+    ctx.core = createCore({
+      ...(store ? { store: await store() } : {}),
+      validateResponses: true,
+      allowOrganizationCreation: true,
+      auditKey: audit.privateKeyPem,
+      trustedAuditKeys: [ctx.trustedAuditKey.publicKey],
+      keyring: ctx.keyring,
+      webhooks: {
+        resolve: conformanceResolver,
+        transport: ctx.webhookTransport,
+        replay: { batch: CONFORMANCE_REPLAY_BATCH },
+      },
+      restores: { maxLineBytes: CONFORMANCE_MAX_LINE_BYTES },
+      // Every lab and restore test creates an organization as admin; the bounds have tests of their own.
+      limits: { organizationsPerUser: 1_000 },
+      // The tests pin this clock to check the signed_at window at exact sub-second instants.
+      now: () => ctx.clock.pinnedMs ?? Date.now(),
+      logger: { error: (message, meta) => failures.push({ message, meta }) },
+    });
+    unexpected = failures;
+    await ctx.core.bootstrap({ organization: 'acme', user: 'admin', token: ADMIN });
+    await ctx.core.bootstrap({ organization: 'globex', user: 'boss', token: OTHER_ORG_ADMIN });
+    ctx.target = await start(ctx.core);
+    ctx.serve = start;
+    expect((await send('POST', '/api/v2/organizations/acme/projects', { slug: 'web' })).status).toBe(201);
+    expect((await send('POST', '/api/v2/organizations/acme/projects', { slug: 'api' })).status).toBe(201);
+    for (const slug of ['prod', 'dev']) {
+      expect(
+        (await send('POST', '/api/v2/organizations/acme/projects/web/environments', { slug })).status,
+      ).toBe(201);
+    }
+    const strict = await send('POST', '/api/v2/organizations/acme/projects/web/environments', {
+      slug: 'locked',
+      require_strict_conflict_mode: true,
+    });
+    expect(strict.status).toBe(201);
+    ctx.admin = await enroll(ADMIN);
+    ctx.developer = await enroll(
+      await ctx.addMember('dev', 'developer', [{ project: 'web', environments: ['prod'] }]),
+    );
+    ctx.viewerToken = await ctx.addMember('viewer', 'viewer', [{ project: 'web', environments: ['*'] }]);
+  });
+
+  afterAll(async () => {
+    await ctx.target?.close();
+    await ctx.core?.store.close?.();
+  });
+
+  afterEach(() => {
+    ctx.clock.pinnedMs = null;
+    // Every answer matched its documented schema and nothing failed unexpectedly.
+    expect(unexpected.splice(0)).toEqual([]);
+  });
+}
+
+/** Every group of the suite, in the order they run. */
+function describeAllTests(ctx: ConformanceContext): void {
+  describeRequestTests(ctx);
+  describePushTests(ctx);
+  describeSecretVersionTests(ctx);
+  describeWellFormedTextTests(ctx);
+  describeRoleTests(ctx);
+  describeWhoActsOnWhomTests(ctx);
+  describeMemberLifecycleTests(ctx);
+  describeCreateOrganizationTests(ctx);
+  describeOrganizationLimitTests(ctx);
+  describeMeTests(ctx);
+  describeBackupTests(ctx);
+  describeRestoreTests(ctx);
+  describeRestoreLimitTests(ctx);
+  describeRestoreRuleTests(ctx);
+  describeRestoreTreeTests(ctx);
+  describeRestoreVersionTests(ctx);
+  describeRestoreSigningKeyTests(ctx);
+  describeHistoryTests(ctx);
+  describeExportTests(ctx);
+  describeWitnessRegistrationTests(ctx);
+  describeCheckpointNoteTests(ctx);
+  describeProofTests(ctx);
+  describeOfflineEvidenceTests(ctx);
+  describeRoleTableTests(ctx);
+  describeDeviceKeyTests(ctx);
+  describeClockTests(ctx);
+  describeMediaTypeTests(ctx);
+  describeOpenApiStatusTests(ctx);
+  describeAuditWebhookTests(ctx);
+  describeWebhookTestEventTests(ctx);
+  describeAuditWebhookFilterTests(ctx);
+  describeReceiverCredentialTests(ctx);
+  describeReceiverCredentialBackupTests(ctx);
+  describeWebhookInputBoundTests(ctx);
+  describeReceiverHandshakeTests(ctx);
+  describeAuditWebhookReplayTests(ctx);
+  describeMetricsSeriesTests(ctx);
+  describeEventTypeTests(ctx);
+  describeSignatureSchemeTests(ctx);
+  describeSignatureSchemeChangeTests(ctx);
+  describeSigningKeyBoundTests(ctx);
+}
