@@ -105,18 +105,39 @@ interface OursSetup {
   prefill: number;
 }
 
-function oursImpl(name: string, note: string, setup: OursSetup): Impl {
+/**
+ * The replay cache of our rows, emptied for each pool. Every op of a pass must store a fresh id, so
+ * the pass's ids are forgotten after it (untimed). A replay would reject and stop the benchmark, so
+ * this cannot silently measure the `replayed` path.
+ */
+function passCache() {
   const store = createMemoryReplayStore({ maxEntries: 200_000 });
   let poolSize = 0;
+  return {
+    store,
+    /** Empties the cache for a pool of `size` bodies. */
+    reset(size: number) {
+      store.clear();
+      poolSize = size;
+    },
+    afterPass() {
+      for (let k = 0; k < poolSize; k++) store.release(idOf(k));
+    },
+  };
+}
+
+function oursImpl(name: string, note: string, setup: OursSetup): Impl {
+  const cache = passCache();
+  const { store } = cache;
   return {
     name,
     note,
     idFirst: setup.idFirst,
+    afterPass: cache.afterPass,
     prepare(bodies, timestamp) {
-      store.clear();
+      cache.reset(bodies.length);
       const now = Date.now();
       for (let k = 0; k < setup.prefill; k++) store.claim(`evt_prefill_${k}`, now + 3_600_000, now);
-      poolSize = bodies.length;
       const verifier = createWebhookVerifier({ secret, replayStore: store });
       const headers = bodies.map((body) => ({
         'x-service-timestamp': String(timestamp),
@@ -125,11 +146,6 @@ function oursImpl(name: string, note: string, setup: OursSetup): Impl {
       return setup.readJson
         ? (i) => verifier.verify(bodies[i]!, headers[i]!).then((event) => event.json())
         : (i) => verifier.verify(bodies[i]!, headers[i]!);
-    },
-    afterPass() {
-      // Every op of the next pass must store a fresh id: forget this pass's ids (untimed). A replay
-      // would reject and stop the benchmark, so this cannot silently measure the `replayed` path.
-      for (let k = 0; k < poolSize; k++) store.release(idOf(k));
     },
   };
 }
@@ -141,14 +157,14 @@ const signingKeys = generateSigningKeyPair();
  * public key), bodies signed by our sender, the replay cache storing a fresh id (`webhook-id`) per op.
  */
 function oursStandardImpl(name: string, note: string, ed25519: boolean): Impl {
-  const store = createMemoryReplayStore({ maxEntries: 200_000 });
-  let poolSize = 0;
+  const cache = passCache();
+  const { store } = cache;
   return {
     name,
     note,
+    afterPass: cache.afterPass,
     prepare(bodies, timestamp) {
-      store.clear();
-      poolSize = bodies.length;
+      cache.reset(bodies.length);
       const verifier = createWebhookVerifier(
         ed25519
           ? { publicKey: signingKeys.publicKey, replayStore: store }
@@ -159,9 +175,6 @@ function oursStandardImpl(name: string, note: string, ed25519: boolean): Impl {
         standardSignatureHeaders({ ...keys, eventId: idOf(k), body, timestamp }),
       );
       return (i) => verifier.verify(bodies[i]!, headers[i]!);
-    },
-    afterPass() {
-      for (let k = 0; k < poolSize; k++) store.release(idOf(k));
     },
   };
 }
