@@ -38,6 +38,13 @@ const GOAL = 0.5;
 
 const verdict = (met: boolean) => (met ? 'meets' : 'MISSES');
 
+/** The one-process contenders, as both tables name them, with their keys in the results. */
+const ONE_PROCESS = [
+  ['bare undici loop', 'bare'],
+  ['bare undici loop, 2 processes', 'bare2'],
+  ['engine, one process, in-memory store', 'engine'],
+] as const;
+
 /** The report's Markdown block. */
 export function deliveryReport(report: DeliveryReport): string {
   const { results, count, concurrency, receiverMs } = report;
@@ -51,6 +58,13 @@ export function deliveryReport(report: DeliveryReport): string {
       : `| ${name} | ${r.deliveries.toLocaleString('en-US')} | ${r.seconds.toFixed(2)} | ${Math.round(r.perSecond).toLocaleString('en-US')} | ${(r.perSecond / bare.perSecond).toFixed(2)}x | ${per(r, (sql) => sql.statements)} | ${per(r, (sql) => sql.transactions)} |`;
   const pgName = (processes: number, webhooks: number, noun: string) =>
     `engine on PostgreSQL, ${processes} ${noun}${processes > 1 ? (noun.endsWith('s') ? 'es' : 's') : ''}, ${webhooks} webhook${webhooks > 1 ? 's' : ''}`;
+  /** A table's lines, one per contender: the one-process ones, then each PostgreSQL run. */
+  const contenders = (line: (name: string, r: Measured | undefined) => string, noun: string) => [
+    ...ONE_PROCESS.map(([name, key]) => line(name, results.get(key))),
+    ...report.postgresRuns.map(({ processes, webhooks, key }) =>
+      line(pgName(processes, webhooks, noun), results.get(key)),
+    ),
+  ];
   const engineRatio = (results.get('engine')?.perSecond ?? 0) / bare.perSecond;
   const receiver =
     receiverMs > 0
@@ -65,12 +79,7 @@ export function deliveryReport(report: DeliveryReport): string {
     '',
     '| contender | deliveries | seconds | deliveries/s | of bare | statements per delivery | transactions per delivery |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    row('bare undici loop', bare),
-    row('bare undici loop, 2 processes', results.get('bare2')),
-    row('engine, one process, in-memory store', results.get('engine')),
-    ...report.postgresRuns.map(({ processes, webhooks, key }) =>
-      row(pgName(processes, webhooks, 'worker process'), results.get(key)),
-    ),
+    ...contenders(row, 'worker process'),
     '',
     ...(results.has('engine')
       ? [
@@ -84,12 +93,7 @@ export function deliveryReport(report: DeliveryReport): string {
     '',
     '| contender | seconds | sending process(es) | PostgreSQL | receiver | other | machine busy | sender preemptions per 1,000 deliveries |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    cpuRow('bare undici loop', bare),
-    cpuRow('bare undici loop, 2 processes', results.get('bare2')),
-    cpuRow('engine, one process, in-memory store', results.get('engine')),
-    ...report.postgresRuns.map(({ processes, webhooks, key }) =>
-      cpuRow(pgName(processes, webhooks, 'worker'), results.get(key)),
-    ),
+    ...contenders(cpuRow, 'worker'),
   ].join('\n');
 }
 

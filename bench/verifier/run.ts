@@ -105,33 +105,49 @@ interface OursSetup {
   prefill: number;
 }
 
-function oursImpl(name: string, note: string, setup: OursSetup): Impl {
+type ReplayStore = ReturnType<typeof createMemoryReplayStore>;
+
+/**
+ * One of our rows: its replay cache emptied for each pool, and `prepare` building on it. Every op of
+ * a pass must store a fresh id, so the pass's ids are forgotten after it (untimed). A replay would
+ * reject and stop the benchmark, so this cannot silently measure the `replayed` path.
+ */
+function cachedImpl(
+  name: string,
+  note: string,
+  idFirst: boolean,
+  prepare: (store: ReplayStore, bodies: Buffer[], timestamp: number) => Op,
+): Impl {
   const store = createMemoryReplayStore({ maxEntries: 200_000 });
   let poolSize = 0;
   return {
     name,
     note,
-    idFirst: setup.idFirst,
+    idFirst,
     prepare(bodies, timestamp) {
       store.clear();
-      const now = Date.now();
-      for (let k = 0; k < setup.prefill; k++) store.claim(`evt_prefill_${k}`, now + 3_600_000, now);
       poolSize = bodies.length;
-      const verifier = createWebhookVerifier({ secret, replayStore: store });
-      const headers = bodies.map((body) => ({
-        'x-service-timestamp': String(timestamp),
-        'x-service-signature': sign({ secret, timestamp, body }),
-      }));
-      return setup.readJson
-        ? (i) => verifier.verify(bodies[i]!, headers[i]!).then((event) => event.json())
-        : (i) => verifier.verify(bodies[i]!, headers[i]!);
+      return prepare(store, bodies, timestamp);
     },
     afterPass() {
-      // Every op of the next pass must store a fresh id: forget this pass's ids (untimed). A replay
-      // would reject and stop the benchmark, so this cannot silently measure the `replayed` path.
       for (let k = 0; k < poolSize; k++) store.release(idOf(k));
     },
   };
+}
+
+function oursImpl(name: string, note: string, setup: OursSetup): Impl {
+  return cachedImpl(name, note, setup.idFirst, (store, bodies, timestamp) => {
+    const now = Date.now();
+    for (let k = 0; k < setup.prefill; k++) store.claim(`evt_prefill_${k}`, now + 3_600_000, now);
+    const verifier = createWebhookVerifier({ secret, replayStore: store });
+    const headers = bodies.map((body) => ({
+      'x-service-timestamp': String(timestamp),
+      'x-service-signature': sign({ secret, timestamp, body }),
+    }));
+    return setup.readJson
+      ? (i) => verifier.verify(bodies[i]!, headers[i]!).then((event) => event.json())
+      : (i) => verifier.verify(bodies[i]!, headers[i]!);
+  });
 }
 
 const signingKeys = generateSigningKeyPair();
@@ -141,29 +157,18 @@ const signingKeys = generateSigningKeyPair();
  * public key), bodies signed by our sender, the replay cache storing a fresh id (`webhook-id`) per op.
  */
 function oursStandardImpl(name: string, note: string, ed25519: boolean): Impl {
-  const store = createMemoryReplayStore({ maxEntries: 200_000 });
-  let poolSize = 0;
-  return {
-    name,
-    note,
-    prepare(bodies, timestamp) {
-      store.clear();
-      poolSize = bodies.length;
-      const verifier = createWebhookVerifier(
-        ed25519
-          ? { publicKey: signingKeys.publicKey, replayStore: store }
-          : { secret: standardSecret, replayStore: store },
-      );
-      const keys = ed25519 ? { privateKeys: [signingKeys.privateKey] } : { secrets: [standardSecret] };
-      const headers = bodies.map((body, k) =>
-        standardSignatureHeaders({ ...keys, eventId: idOf(k), body, timestamp }),
-      );
-      return (i) => verifier.verify(bodies[i]!, headers[i]!);
-    },
-    afterPass() {
-      for (let k = 0; k < poolSize; k++) store.release(idOf(k));
-    },
-  };
+  return cachedImpl(name, note, true, (store, bodies, timestamp) => {
+    const verifier = createWebhookVerifier(
+      ed25519
+        ? { publicKey: signingKeys.publicKey, replayStore: store }
+        : { secret: standardSecret, replayStore: store },
+    );
+    const keys = ed25519 ? { privateKeys: [signingKeys.privateKey] } : { secrets: [standardSecret] };
+    const headers = bodies.map((body, k) =>
+      standardSignatureHeaders({ ...keys, eventId: idOf(k), body, timestamp }),
+    );
+    return (i) => verifier.verify(bodies[i]!, headers[i]!);
+  });
 }
 
 /**

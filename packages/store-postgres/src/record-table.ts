@@ -19,6 +19,18 @@ export interface RecordTable<T> {
   list(where: string, params: readonly unknown[]): Promise<T[]>;
   /** Applies `SET set` to the record `WHERE where` selects; the record as changed, or null if none matched. */
   update(set: string, where: string, params: readonly unknown[]): Promise<T | null>;
+  /**
+   * Sets `column` to `to` on the record `WHERE where` selects only while the column still holds
+   * `from` (`from` and `to` are the two parameters after `params`): the re-encrypt routine's
+   * compare-and-set, so a write in between wins. Whether it wrote.
+   */
+  replace(
+    column: string,
+    where: string,
+    params: readonly unknown[],
+    from: string,
+    to: string,
+  ): Promise<boolean>;
 }
 
 /** The records of `table` (a qualified name from `tablesOf`), stored as `columns` says. */
@@ -46,6 +58,12 @@ export function recordTable<T>(db: SqlQueryable, table: string, columns: RecordC
     async update(set, where, params) {
       const text = `UPDATE ${table} SET ${set} WHERE ${where} RETURNING ${columns.names}`;
       return first((await db.query(text, params)).rows);
+    },
+    async replace(column, where, params, from, to) {
+      const n = params.length;
+      const text = `UPDATE ${table} SET ${column} = $${n + 2} WHERE ${where} AND ${column} = $${n + 1}`;
+      const { rowCount } = await db.query(text, [...params, from, to]);
+      return rowCount === 1;
     },
   };
 }

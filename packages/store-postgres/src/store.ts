@@ -53,31 +53,37 @@ export interface PostgresStore extends LatchkeyStore {
   close(): Promise<void>;
 }
 
+/** The repositories that need only a runner and the tables: every one but the activity log. */
+const ON_TABLES: {
+  [K in Exclude<keyof StoreTransaction, 'activity'>]: (db: Runner, t: Tables) => StoreTransaction[K];
+} = {
+  organizations: sqlOrganizations,
+  projects: sqlProjects,
+  environments: sqlEnvironments,
+  members: sqlMembers,
+  tokens: sqlTokens,
+  devices: sqlDevices,
+  nonces: sqlNonces,
+  secrets: sqlSecrets,
+  requests: sqlRequests,
+  auditWebhooks: sqlAuditWebhooks,
+  deliveries: sqlDeliveries,
+  restores: sqlRestores,
+  keyIds: sqlKeyIds,
+  witnesses: sqlWitnesses,
+  webhookSigningKeys: sqlWebhookSigningKeys,
+};
+
+type Makers = { [K in keyof StoreTransaction]: (db: Runner) => StoreTransaction[K] };
+
 /** How each repository is made on a runner. */
-function makers(
-  t: Tables,
-  driver?: SqlDriver,
-  heads?: SealedHeads,
-): { [K in keyof StoreTransaction]: (db: Runner) => StoreTransaction[K] } {
-  return {
-    organizations: (db) => sqlOrganizations(db, t),
-    projects: (db) => sqlProjects(db, t),
-    environments: (db) => sqlEnvironments(db, t),
-    members: (db) => sqlMembers(db, t),
-    tokens: (db) => sqlTokens(db, t),
-    devices: (db) => sqlDevices(db, t),
-    nonces: (db) => sqlNonces(db, t),
-    secrets: (db) => sqlSecrets(db, t),
-    activity: (db) =>
-      sqlActivity(db, t, driver?.streamLines?.bind(driver), driver && sealRunner(driver), heads),
-    requests: (db) => sqlRequests(db, t),
-    auditWebhooks: (db) => sqlAuditWebhooks(db, t),
-    deliveries: (db) => sqlDeliveries(db, t),
-    restores: (db) => sqlRestores(db, t),
-    keyIds: (db) => sqlKeyIds(db, t),
-    witnesses: (db) => sqlWitnesses(db, t),
-    webhookSigningKeys: (db) => sqlWebhookSigningKeys(db, t),
-  };
+function makers(t: Tables, driver?: SqlDriver, heads?: SealedHeads): Makers {
+  const make: Record<string, (db: Runner) => unknown> = {};
+  for (const [name, repository] of Object.entries(ON_TABLES)) make[name] = (db) => repository(db, t);
+  // The activity log also streams and seals on the driver's own connections, when there is one.
+  make['activity'] = (db) =>
+    sqlActivity(db, t, driver?.streamLines?.bind(driver), driver && sealRunner(driver), heads);
+  return make as Makers;
 }
 
 /** Every repository on `db`, made now. */
@@ -92,7 +98,7 @@ function repositories(db: Runner, t: Tables, driver: SqlDriver, heads: SealedHea
  * The repositories of one transaction, each made when first used: a transaction uses one or two
  * of them, and making all sixteen for each was a measurable share of a push's CPU.
  */
-function lazyRepositories(db: Runner, make: ReturnType<typeof makers>): StoreTransaction {
+function lazyRepositories(db: Runner, make: Makers): StoreTransaction {
   const made = {} as Record<string, unknown>;
   const lazy = {} as Record<string, unknown>;
   for (const [name, maker] of Object.entries(make)) {

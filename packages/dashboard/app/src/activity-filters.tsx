@@ -42,6 +42,30 @@ function Options({ names, value }: { names: string[]; value: string }) {
   );
 }
 
+interface SelectProps {
+  name: 'type' | 'project' | 'environment';
+  label: string;
+  value: string;
+  /** The first option's text, for no filter (the empty value); null where there is no such option. */
+  all: string | null;
+  names: string[];
+  onChange(event: { currentTarget: { value: string } }): void;
+  disabled?: boolean;
+}
+
+/** A filter chosen from a list: the option for no filter, then the names. */
+function Select({ name, label, value, all, names, onChange, disabled }: SelectProps) {
+  const id = `filter-${name}`;
+  return (
+    <Field id={id} label={label}>
+      <select id={id} value={value} onChange={onChange} disabled={disabled}>
+        {all !== null && <option value="">{all}</option>}
+        <Options names={names} value={value} />
+      </select>
+    </Field>
+  );
+}
+
 /** The form; its fields start from `filters` and apply together. */
 export function ActivityFiltersForm({ me, filters, onApply }: Props) {
   const [draft, setDraft] = useState(filters);
@@ -61,31 +85,31 @@ export function ActivityFiltersForm({ me, filters, onApply }: Props) {
   };
   return (
     <form class="filters card" aria-label="Filters" onSubmit={submit}>
-      <Field id="filter-type" label="Type">
-        <select id="filter-type" value={draft.type} onChange={set('type')}>
-          <option value="">All types</option>
-          <Options names={options.types} value={draft.type} />
-        </select>
-      </Field>
-      <Field id="filter-project" label="Project">
-        <select id="filter-project" value={project} onChange={set('project')}>
-          {readsOrganization(me) && <option value="">All projects</option>}
-          <Options names={options.projects} value={project} />
-        </select>
-      </Field>
-      <Field id="filter-environment" label="Environment">
-        <select
-          id="filter-environment"
-          value={draft.environment}
-          onChange={set('environment')}
-          disabled={!project}
-        >
-          <option value="">
-            {options.allEnvironments ? 'All environments' : 'All granted environments'}
-          </option>
-          <Options names={options.environments} value={draft.environment} />
-        </select>
-      </Field>
+      <Select
+        name="type"
+        label="Type"
+        value={draft.type}
+        all="All types"
+        names={options.types}
+        onChange={set('type')}
+      />
+      <Select
+        name="project"
+        label="Project"
+        value={project}
+        all={readsOrganization(me) ? 'All projects' : null}
+        names={options.projects}
+        onChange={set('project')}
+      />
+      <Select
+        name="environment"
+        label="Environment"
+        value={draft.environment}
+        all={options.allEnvironments ? 'All environments' : 'All granted environments'}
+        names={options.environments}
+        onChange={set('environment')}
+        disabled={!project}
+      />
       <Field id="filter-actor" label="Actor">
         <input
           id="filter-actor"

@@ -117,14 +117,8 @@ export function sqlAuditWebhooks(db: Runner, t: Tables): AuditWebhookRepository 
         secretSealed,
         previous ? JSON.stringify(previous) : null,
       ]),
-    async replaceSecret(organizationId, id, from, to) {
-      const result = await db.query(
-        `UPDATE ${t.webhooks} SET secret_sealed = $4
-         WHERE organization_id = $1 AND id = $2 AND secret_sealed = $3`,
-        [organizationId, id, from, to],
-      );
-      return (result.rowCount ?? 0) === 1;
-    },
+    replaceSecret: (organizationId, id, from, to) =>
+      webhooks.replace('secret_sealed', ONE, [organizationId, id], from, to),
     async replaceCredentials(organizationId, id, from, to) {
       const result = await db.query(
         `UPDATE ${t.webhooks} SET headers = $5::jsonb, client_certificate = $6::jsonb

@@ -1,6 +1,7 @@
 import type { Organization, OrganizationRepository } from '@latchkey/core/store';
 import { recordColumns, text, timestamp } from '../record-columns.js';
 import { recordTable } from '../record-table.js';
+import { created } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 
@@ -36,7 +37,7 @@ export function sqlOrganizations(db: Runner, t: Tables): OrganizationRepository 
            VALUES (${ORGANIZATION.placeholders}, $${values.length}) ON CONFLICT (slug) DO NOTHING`,
           values,
         );
-        return rowCount > 0 ? 'created' : 'exists';
+        return created(rowCount);
       });
     },
     getBySlug: (slug) => organizations.find('slug = $1', [slug]),

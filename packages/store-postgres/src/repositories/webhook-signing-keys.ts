@@ -86,14 +86,8 @@ export function sqlWebhookSigningKeys(db: Runner, t: Tables): WebhookSigningKeyR
     async deleteAll(organizationId) {
       await db.query(`DELETE FROM ${t.signingKeys} WHERE organization_id = $1`, [organizationId]);
     },
-    async replacePrivateKey(organizationId, id, from, to) {
-      const result = await db.query(
-        `UPDATE ${t.signingKeys} SET private_key_sealed = $4
-         WHERE organization_id = $1 AND id = $2 AND private_key_sealed = $3`,
-        [organizationId, id, from, to],
-      );
-      return (result.rowCount ?? 0) === 1;
-    },
+    replacePrivateKey: (organizationId, id, from, to) =>
+      keys.replace('private_key_sealed', 'organization_id = $1 AND id = $2', [organizationId, id], from, to),
     async organizationIds() {
       const { rows } = await db.query<{ organization_id: string }>(
         `SELECT DISTINCT organization_id FROM ${t.signingKeys} ORDER BY organization_id`,
