@@ -6,15 +6,15 @@
  * The Express and Fastify adapters and plain `node:http` servers use it.
  */
 export { payloadTooLarge } from '../http/framework-error.js';
-export { latchkeyClientError, rawErrorResponse } from './client-error.js';
+export { latchkeyClientError, rawErrorResponse } from '../node/client-error.js';
 export {
   createNodeHandler,
   errorResponse,
   type HandleNodeRequestOptions,
   handleNodeRequest,
   serveNodeRequest,
-} from './handle-node-request.js';
-export { toNodePayload } from './node-payload.js';
-export { type DrainBound, isRequestAborted, RequestAbortedError, readNodeBody } from './read-body.js';
-export { sendCoreResponse } from './send-core-response.js';
-export { type ToCoreRequestOptions, toCoreRequest } from './to-core-request.js';
+} from '../node/handle-node-request.js';
+export { toNodePayload } from '../node/node-payload.js';
+export { type DrainBound, isRequestAborted, RequestAbortedError, readNodeBody } from '../node/read-body.js';
+export { sendCoreResponse } from '../node/send-core-response.js';
+export { type ToCoreRequestOptions, toCoreRequest } from '../node/to-core-request.js';

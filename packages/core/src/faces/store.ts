@@ -4,10 +4,14 @@
  * applies but does not decide: the push plan, event sealing, the outbox fan-out, what an attempt
  * adds to the rollups and running totals, and the rollup math; the traceparent a new delivery keeps;
  * and the error a store throws when its database cannot serve. A store only persists what these decide.
+ * Beside them, what core reads a store's data through, which a store's own tests and the shared
+ * conformance suites call to check that data as core will: `sealCommitted` (how a push waits for
+ * `activity.sealPending`), the Merkle proofs over the stored nodes, and the metrics report and
+ * timeline over the rollups.
  */
 export { type ChainHead, GENESIS_HASH, sealEvent } from '../activity/chain.js';
 export { eventLeafHash } from '../activity/merkle/hashes.js';
-export { type NodeReader, rootAt } from '../activity/merkle/proofs.js';
+export { consistencyProof, inclusionProof, type NodeReader, rootAt } from '../activity/merkle/proofs.js';
 export type { NodeAddress } from '../activity/merkle/ranges.js';
 export { extendTree, type TreeHead, treeHeadAt } from '../activity/merkle/tree-head.js';
 export {
@@ -20,6 +24,7 @@ export {
   unpackFrontier,
 } from '../activity/merkle/tree-state.js';
 export { type SealedBatch, sealBatch } from '../activity/seal-batch.js';
+export { sealCommitted } from '../activity/sequencer.js';
 export type { Grant, Role } from '../auth/permissions.js';
 export { lastDeliveryOf } from '../delivery/last-delivery.js';
 export {
@@ -51,13 +56,18 @@ export {
   mergeHistogram,
   subtractHistogram,
 } from '../metrics/latency-histogram.js';
+export { type MetricsReport, metricsReport } from '../metrics/report.js';
 export {
   addAttempt,
+  type DeliveryFigures,
   emptyRollup,
   floorTo,
   HOUR_MS,
+  LATENCY_BUCKET_KEYS,
   type LatencyBucketKey,
   latencyBucketKey,
+  METRICS_WINDOWS,
+  type MetricsWindow,
   MINUTE_MS,
   mergeRollup,
   ROLLUP_UNITS,
@@ -66,10 +76,39 @@ export {
   recordedLatency,
   spanCover,
   subtractRollup,
+  windowCover,
+  windowStart,
 } from '../metrics/rollup.js';
 export type { MetricsSource, RollupSource } from '../metrics/rollup-source.js';
 export { coversRollup, supersedes, type TotalCover, totalCover } from '../metrics/running-total.js';
-export type * from '../model.js';
+export {
+  type MetricsTimeline,
+  metricsTimeline,
+  TIMELINE_STEP_MS,
+  type TimelineBucket,
+} from '../metrics/timeline.js';
+export type {
+  ActivityDraft,
+  ActivityEvent,
+  Actor,
+  ApiToken,
+  AuditWebhook,
+  AuditWebhookStatus,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryError,
+  Device,
+  Environment,
+  LastDelivery,
+  Member,
+  Organization,
+  Project,
+  SecretVersion,
+  SignatureScheme,
+  WebhookClientCertificate,
+  WebhookHeader,
+  WebhookSigningKey,
+} from '../model.js';
 export {
   type ConflictRecord,
   type KeyHead,
@@ -85,6 +124,63 @@ export {
   prunedThrough,
   versionRows,
 } from '../secrets/versions.js';
+export type {
+  ActivityQuery,
+  ActivityRepository,
+  ActivityStreamQuery,
+  ActivityTreeReads,
+  ApplyPushInput,
+  ApplyPushResult,
+  AttemptPage,
+  AttemptRecord,
+  AuditWebhookRepository,
+  ClaimedDelivery,
+  ClaimOptions,
+  Cosignature,
+  CreateResult,
+  DeliveryBacklog,
+  DeliveryRepository,
+  DeviceRepository,
+  EnvironmentRepository,
+  KeyIdRecord,
+  KeyIdRepository,
+  LatchkeyStore,
+  LeasedAttemptRecord,
+  MemberChange,
+  MemberPatch,
+  MemberRepository,
+  NonceRepository,
+  OrganizationRepository,
+  PendingEvent,
+  ProjectRepository,
+  PushNonce,
+  ReplayPace,
+  ReplayRange,
+  RequestKeys,
+  RequestRecords,
+  RequestRepository,
+  RestoredIdKind,
+  RestoredSecret,
+  RestoredSecretVersion,
+  RestoreRepository,
+  RestoreSession,
+  RotationBounds,
+  RotationOutcome,
+  SecretRepository,
+  StoredSecretVersion,
+  StoredValue,
+  StoredValueChange,
+  StoredValueRef,
+  StoredVersionRef,
+  StoredVersionValue,
+  StoredVersionValueChange,
+  StoreStatus,
+  StoreTransaction,
+  TokenRepository,
+  WebhookCredentials,
+  WebhookSigningKeyRepository,
+  Witness,
+  WitnessAddResult,
+  WitnessRepository,
+} from '../store/types.js';
 export { causingTraceparent } from '../telemetry/tracing.js';
-export { composedRequests } from './memory/requests.js';
-export type * from './types.js';
