@@ -17,14 +17,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  createCore,
-  generateKeyringKey,
-  type MetricsReport,
-  type MetricsWindow,
-  windowCover,
-  windowStart,
-} from '@latchkey/core';
+import { createCore, generateKeyringKey } from '@latchkey/core';
+import { type MetricsReport, type MetricsWindow, windowCover, windowStart } from '@latchkey/core/store';
 import { createPostgresStore, type PostgresStore, type SqlQueryable } from '@latchkey/store-postgres';
 import { pgDriver } from '@latchkey/store-postgres/pg';
 import { pgliteDriver } from '@latchkey/store-postgres/pglite';

@@ -10,8 +10,7 @@
  * them, and takes 20–299 ms (85 %), 300–2,999 ms (12 %) or 3,000–9,999 ms (3 %). The latency bucket
  * keys and fine histogram buckets come from the core's own functions, through a lookup table.
  */
-import { LATENCY_BUCKET_KEYS } from '@latchkey/core';
-import { lastDeliveryOf, latencyBucket, latencyBucketKey } from '@latchkey/core/store';
+import { LATENCY_BUCKET_KEYS, lastDeliveryOf, latencyBucket, latencyBucketKey } from '@latchkey/core/store';
 import { ATTEMPT_COLUMNS, type SqlQueryable, tablesOf, toAttempt } from '@latchkey/store-postgres';
 
 /** Largest latency the generator produces, in ms. */

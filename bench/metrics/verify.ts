@@ -7,13 +7,14 @@
  * the timed query reads, counted by SQL.
  */
 import {
+  floorTo,
   LATENCY_BUCKET_KEYS,
   type MetricsReport,
   type MetricsWindow,
+  MINUTE_MS,
   windowCover,
   windowStart,
-} from '@latchkey/core';
-import { floorTo, MINUTE_MS } from '@latchkey/core/store';
+} from '@latchkey/core/store';
 import {
   ATTEMPT_COLUMNS,
   type PostgresStore,

@@ -11,8 +11,8 @@
  * in bench/RESULTS.md.
  */
 import { parseArgs } from 'node:util';
-import { consistencyProof, inclusionProof } from '@latchkey/core';
 import { verifyConsistency, verifyInclusion } from '@latchkey/core/client';
+import { consistencyProof, inclusionProof } from '@latchkey/core/store';
 import { createPostgresStore } from '@latchkey/store-postgres';
 import { pgDriver } from '@latchkey/store-postgres/pg';
 import { codeVersion, machine, publishResults } from '../push/report.js';

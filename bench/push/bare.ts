@@ -5,7 +5,7 @@
  * activity log: this is the floor the adapters are compared against.
  */
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
-import { pushSigningPayload } from '@latchkey/core';
+import { pushSigningPayload } from '@latchkey/core/client';
 import { ADDRESS } from './fixture.js';
 
 /** What a bare route answers; each framework serialises `body` as JSON. */

@@ -10,16 +10,9 @@
  */
 import { verify } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import {
-  type ActivityDraft,
-  generateDeviceKeyPair,
-  hashToken,
-  pushSigningPayload,
-  randomId,
-  schemas,
-  verifyClientSignature,
-} from '@latchkey/core';
-import { sealEvent } from '@latchkey/core/store';
+import { generateDeviceKeyPair, hashToken, randomId, schemas } from '@latchkey/core';
+import { pushSigningPayload, verifyClientSignature } from '@latchkey/core/client';
+import { type ActivityDraft, sealEvent } from '@latchkey/core/store';
 import { createBarePush, ed25519PublicKey } from './bare.js';
 import { ADAPTER_PATH, ADDRESS, createBenchCore, DEVICE_ID, REQUEST_HEADERS, TOKEN } from './fixture.js';
 import { signBodies } from './sign.js';

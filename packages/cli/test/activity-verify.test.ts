@@ -8,14 +8,9 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type ActivityDraft,
-  type ActivityEvent,
-  generateAuditKey,
-  signCheckpoint,
-  toAuditKey,
-} from '@latchkey/core';
-import { type ChainHead, sealEvent } from '@latchkey/core/client';
+import { type ActivityEvent, generateAuditKey, signCheckpoint, toAuditKey } from '@latchkey/core';
+import type { ActivityDraft, ChainHead } from '@latchkey/core/client';
+import { sealEvent } from '@latchkey/core/store';
 import { describe, expect, it } from 'vitest';
 import { CLI } from './cli-path.js';
 

@@ -62,3 +62,18 @@ export async function setUpAcme(store: LatchkeyStore): Promise<Acme> {
     },
   };
 }
+
+/**
+ * The values acme's prod environment holds, by key, as a pull answers them: opened with the keyring
+ * that sealed them, by a core of its own on `store` (a reopened store too).
+ */
+export async function pulledValues(store: LatchkeyStore): Promise<Record<string, string>> {
+  const response = await createCore({ store, keyring: acmeKeyring }).handle({
+    method: 'GET',
+    url: '/api/v2/organizations/acme/projects/web/environments/prod/secrets',
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
+  expect(response.status).toBe(200);
+  const { secrets } = JSON.parse(response.body as string) as { secrets: { key: string; value: string }[] };
+  return Object.fromEntries(secrets.map((s) => [s.key, s.value]));
+}

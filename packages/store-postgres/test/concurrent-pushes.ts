@@ -3,11 +3,11 @@
  * same keys: exactly one winner per version, no lost update, every applied push's event exactly
  * once, and the organization's chain verifies.
  */
-import { type ActivityEvent, openSecretValue, parseKeyring, verifyChain } from '@latchkey/core';
+import { type ActivityEvent, verifyChain } from '@latchkey/core';
 import { verifyActivityExport } from '@latchkey/core/client';
 import { appendLeaves, EMPTY_TREE, eventLeafHash, treeRoot } from '@latchkey/core/store';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acmeKeyring, setUpAcme } from './acme.js';
+import { pulledValues, setUpAcme } from './acme.js';
 import { freshSchema, postgresStore, postgresUnavailable } from './databases.js';
 import { runScript } from './processes/spawn.js';
 
@@ -84,10 +84,8 @@ export function describeConcurrentPushes(title: string, route: () => PushersRout
       // No lost update: every key holds the value of the push that won the last version.
       const last = applied.find((a) => a.versions[0]!.version === n)!;
       const live = await store.secrets.listLive(acme.environmentId);
-      const keyring = parseKeyring(acmeKeyring);
-      const opened = (s: (typeof live)[number]) =>
-        openSecretValue(keyring, acme.environmentId, s.key, s.value!);
-      expect(live.map((s) => [s.key, opened(s), s.version])).toEqual(
+      const pulled = await pulledValues(store);
+      expect(live.map((s) => [s.key, pulled[s.key], s.version])).toEqual(
         [...KEYS].sort().map((key) => [key, last.value, n]),
       );
 

@@ -5,8 +5,16 @@
  * reads instead. Two stores on one database stand for two processes; on PGlite and PostgreSQL.
  */
 import { randomUUID } from 'node:crypto';
-import { type ActivityDraft, sealCommitted, verifyChain } from '@latchkey/core';
-import { appendLeaves, EMPTY_TREE, eventLeafHash, type PendingEvent, treeRoot } from '@latchkey/core/store';
+import { verifyChain } from '@latchkey/core';
+import {
+  type ActivityDraft,
+  appendLeaves,
+  EMPTY_TREE,
+  eventLeafHash,
+  type PendingEvent,
+  sealCommitted,
+  treeRoot,
+} from '@latchkey/core/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPostgresStore, type PostgresStore, type SqlDriver, tablesOf } from '../src/index.js';
 import { pgDriver } from '../src/pg.js';

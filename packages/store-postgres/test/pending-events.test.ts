@@ -4,7 +4,8 @@
  * the deliveries the outbox rule owes them and the request's traceparent; on PGlite and PostgreSQL.
  */
 import { randomUUID } from 'node:crypto';
-import { type ActivityDraft, verifyChain } from '@latchkey/core';
+import { verifyChain } from '@latchkey/core';
+import type { ActivityDraft } from '@latchkey/core/store';
 import { describe, expect, it } from 'vitest';
 import { createPostgresStore, type PostgresStore, type SqlDriver } from '../src/index.js';
 import { pgDriver } from '../src/pg.js';

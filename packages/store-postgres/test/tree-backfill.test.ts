@@ -3,9 +3,16 @@
  * when the store opens, in batches, equal to the tree of the events history returns; appends made
  * while a tree lags leave it to the back-fill, which catches up with them; a second run does nothing.
  */
-import { type ActivityEvent, eventLeafHash, inclusionProof } from '@latchkey/core';
+import type { ActivityEvent } from '@latchkey/core';
 import { verifyInclusion } from '@latchkey/core/client';
-import { appendLeaves, EMPTY_TREE, sealEvent, treeRoot } from '@latchkey/core/store';
+import {
+  appendLeaves,
+  EMPTY_TREE,
+  eventLeafHash,
+  inclusionProof,
+  sealEvent,
+  treeRoot,
+} from '@latchkey/core/store';
 import { describe, expect, it } from 'vitest';
 import {
   backfillTrees,

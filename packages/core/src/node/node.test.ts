@@ -4,14 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../core.js';
-import type { CoreRequest } from '../model/core-request.js';
 import {
   createNodeHandler,
   errorResponse,
   isRequestAborted,
   sendCoreResponse,
   toCoreRequest,
-} from './index.js';
+} from '../faces/node.js';
+import type { CoreRequest } from '../model/core-request.js';
 
 const TOKEN = 'lk_node_bridge_test_token_0000000000000000000';
 const servers: http.Server[] = [];

@@ -4,6 +4,10 @@ import { iso, isoOrNull, json } from '../rows.js';
 
 export const DELIVERY_COLUMNS =
   'id, organization_id, webhook_id, event_id, event_seq, state, attempts, next_attempt_at, lease_until, created_at, traceparent';
+/**
+ * The columns of the attempts table, in the order `toAttempt` reads them; exported with it for the
+ * tools that write or read the table directly (bench/metrics seeds millions of attempts with them).
+ */
 export const ATTEMPT_COLUMNS =
   'id, organization_id, webhook_id, delivery_id, event_id, event_type, attempt, at, succeeded, status_code, latency_ms, error, next_attempt_at';
 

@@ -5,14 +5,8 @@
  * test holds) the way someone holding a backup could.
  */
 import { createHash } from 'node:crypto';
-import {
-  type ActivityDraft,
-  type ActivityEvent,
-  emptyBackupCounts,
-  signCheckpoint,
-  toAuditKey,
-} from '@latchkey/core';
-import { GENESIS_HASH, sealEvent } from '@latchkey/core/store';
+import { type ActivityEvent, emptyBackupCounts, signCheckpoint, toAuditKey } from '@latchkey/core';
+import { type ActivityDraft, GENESIS_HASH, sealEvent } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { ADMIN, type ConformanceContext } from './context.js';
 import { expectError } from './expect-error.js';

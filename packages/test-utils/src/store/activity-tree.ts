@@ -5,15 +5,18 @@
  * consistency proof from the stored nodes verifies, concurrent appends leave one tree, a rolled-back
  * transaction leaves it as it was, and a restore rebuilds it from the restored events.
  */
+import type { LatchkeyStore } from '@latchkey/core';
+import { verifyConsistency, verifyInclusion } from '@latchkey/core/client';
 import {
   type ActivityDraft,
+  appendLeaves,
   consistencyProof,
+  EMPTY_TREE,
   eventLeafHash,
   inclusionProof,
-  type LatchkeyStore,
-} from '@latchkey/core';
-import { verifyConsistency, verifyInclusion } from '@latchkey/core/client';
-import { appendLeaves, EMPTY_TREE, type NodeReader, treeRoot } from '@latchkey/core/store';
+  type NodeReader,
+  treeRoot,
+} from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from '../keyed/keyed.js';
 import { createEnvironment, createProject } from './org-environment.js';

@@ -6,14 +6,16 @@
  */
 import {
   type DeliveryFigures,
+  emptyRollup,
+  type LatchkeyStore,
+  latencyBucketKey,
   METRICS_WINDOWS,
   type MetricsWindow,
   metricsReport,
   metricsTimeline,
   TIMELINE_STEP_MS,
   windowStart,
-} from '@latchkey/core';
-import { emptyRollup, type LatchkeyStore, latencyBucketKey } from '@latchkey/core/store';
+} from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from '../keyed/keyed.js';
 import { addAttempts, HOUR, iso, type MetricsFixture, metricsWorld, T0 } from './metrics-world.js';

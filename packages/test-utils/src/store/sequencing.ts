@@ -6,8 +6,15 @@
  * any other append seals them first; and concurrent pushes, each waiting for its seal, leave one
  * chain and one tree that verify, with every event once.
  */
-import { type ActivityDraft, type LatchkeyStore, sealCommitted, verifyChain } from '@latchkey/core';
-import { appendLeaves, EMPTY_TREE, eventLeafHash, treeRoot } from '@latchkey/core/store';
+import { type LatchkeyStore, verifyChain } from '@latchkey/core';
+import {
+  type ActivityDraft,
+  appendLeaves,
+  EMPTY_TREE,
+  eventLeafHash,
+  sealCommitted,
+  treeRoot,
+} from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from '../keyed/keyed.js';
 import { createOrgEnvironment } from './org-environment.js';

@@ -5,7 +5,8 @@
  * restore's deleteAll of one organization's keys, a webhook's scheme and previous secret kept, and
  * nothing of another organization.
  */
-import type { AuditWebhook, LatchkeyStore, WebhookSigningKey } from '@latchkey/core';
+import type { LatchkeyStore } from '@latchkey/core';
+import type { AuditWebhook, WebhookSigningKey } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from '../keyed/keyed.js';
 import { describeSigningKeyBoundTests } from './signing-key-bounds.js';

@@ -2,7 +2,8 @@
  * The store conformance suite: the contracts of the repository interfaces, run against every store
  * (memory here; PGlite and PostgreSQL in their own packages).
  */
-import { type ActivityDraft, type LatchkeyStore, verifyChain } from '@latchkey/core';
+import { type LatchkeyStore, verifyChain } from '@latchkey/core';
+import type { ActivityDraft } from '@latchkey/core/store';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { describeKeyed, it, type SkipList } from '../keyed/keyed.js';
 import { describeActivityTreeTests } from './activity-tree.js';

@@ -2,7 +2,8 @@
  * The unit-of-work part of the store conformance suite: `store.transaction(fn)` is all or nothing,
  * sees its own writes, and serialises with other transactions.
  */
-import type { ActivityDraft, LatchkeyStore } from '@latchkey/core';
+import type { LatchkeyStore } from '@latchkey/core';
+import type { ActivityDraft } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from '../keyed/keyed.js';
 

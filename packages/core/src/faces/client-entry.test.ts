@@ -18,7 +18,7 @@ function graph(file: string, seen = new Set<string>()): Set<string> {
 }
 
 it('the client entry loads no server code', () => {
-  const modules = [...graph(join(src, 'client/index.ts'))].map((m) => m.replace(`${src}/`, ''));
+  const modules = [...graph(join(src, 'faces/client.ts'))].map((m) => m.replace(`${src}/`, ''));
   expect(modules).toContain('client/verify-export.ts');
   const server = modules.filter(
     (m) =>
@@ -30,7 +30,7 @@ it('the client entry loads no server code', () => {
 });
 
 it('the export checks load no Node module, so a browser runs them as the CLI does', () => {
-  for (const file of ['client/browser.ts', 'client/verify-export.ts', 'client/web-verify-export.ts']) {
+  for (const file of ['faces/client-browser.ts', 'client/verify-export.ts', 'client/web-verify-export.ts']) {
     const modules = [...graph(join(src, file))];
     expect(modules.filter((m) => m.startsWith('node:'))).toEqual([]);
   }
