@@ -58,7 +58,7 @@ export const ERROR_DESCRIPTIONS = {
     "The device's stored key is weak (small or mixed order, or not canonically encoded), so any signature could verify: enroll a new key pair.",
   not_found: "No such resource, and also the answer for another organization's resources.",
   method_not_allowed: 'The path exists but not with this method; `Allow` lists the methods it has.',
-  already_exists: 'A slug or member that already exists.',
+  already_exists: 'A slug (organization, project, environment), a member or a witness that already exists.',
   version_conflict:
     'A push whose `if_version` does not match the stored version of one or more keys; nothing is written, and the top-level `conflicts[]` lists every conflicting key.',
   push_replayed: "The push's nonce was already used; nothing is written.",
