@@ -1,15 +1,16 @@
 /**
- * What the create and PATCH routes of audit webhooks do with the credentials a receiver demands:
+ * What creating and changing an audit webhook does with the credentials a receiver demands:
  * custom header values and the client key are sealed with the keyring, each bound to its webhook
  * (and a header to its name), as signing secrets are; a certificate that cannot work is a 400 naming
  * the field. Events name what changed by header names and certificate fingerprint only.
  */
-import { inspectClientCertificate } from '../delivery/client-certificate.js';
-import { MAX_CUSTOM_HEADERS, mergeHeaderNames } from '../delivery/custom-headers.js';
-import { LatchkeyError } from '../errors/latchkey-error.js';
-import { clientKeyContext, headerValueContext } from '../keyring/contexts.js';
-import { type Keyring, seal } from '../keyring/keyring.js';
-import type { AuditWebhook, WebhookClientCertificate, WebhookHeader } from '../model.js';
+
+import { LatchkeyError } from '../../errors/latchkey-error.js';
+import { clientKeyContext, headerValueContext } from '../../keyring/contexts.js';
+import { type Keyring, seal } from '../../keyring/keyring.js';
+import type { AuditWebhook, WebhookClientCertificate, WebhookHeader } from '../../model.js';
+import { inspectClientCertificate } from '../client-certificate.js';
+import { MAX_CUSTOM_HEADERS, mergeHeaderNames } from '../custom-headers.js';
 
 /** `headers` as given at create, sealed for webhook `webhookId`. */
 export function sealHeaders(
