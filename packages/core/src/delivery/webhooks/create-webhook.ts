@@ -4,16 +4,19 @@
  * as the insert, and an optional back-fill from the log started with it, all recorded as
  * `audit_webhook_created` in one unit of work.
  */
-import type { z } from 'zod';
 import { limitExceeded } from '../../config/limits.js';
 import { secretContext } from '../../keyring/contexts.js';
 import { type Keyring, seal } from '../../keyring/keyring.js';
 import type { AuditWebhook, SignatureScheme } from '../../model.js';
-import type { CreateAuditWebhookBody } from '../../schemas/audit-webhooks.js';
 import { normalizeFilter } from '../event-filter.js';
 import { startReplay } from '../replay-start.js';
 import { type WebhookCaller, webhookEvent } from './caller.js';
-import { credentialsData, sealedClientCertificate, sealHeaders } from './credentials.js';
+import {
+  type ClientCertificateInput,
+  credentialsData,
+  sealedClientCertificate,
+  sealHeaders,
+} from './credentials.js';
 import type { WebhookDeps } from './deps.js';
 import { recordChange } from './record-change.js';
 import { newSecretFor, prepareScheme } from './signature-scheme.js';
@@ -22,8 +25,20 @@ import { webhookData } from './webhook-data.js';
 import { requireKeyring } from './webhook-lookup.js';
 import { signingKeysNow } from './webhook-reads.js';
 
-/** A create request, as validated. */
-export type CreateWebhookInput = z.infer<typeof CreateAuditWebhookBody>;
+/** A create request, as the API validated it (`CreateAuditWebhookBody`). */
+export interface CreateWebhookInput {
+  name: string;
+  url: string;
+  /** Types or prefixes ending in `*`; absent: every event. */
+  event_types?: readonly string[] | undefined;
+  /** Custom headers, name to value. */
+  headers?: Readonly<Record<string, string>> | undefined;
+  client_certificate?: ClientCertificateInput | undefined;
+  /** Absent: `latchkey`. */
+  signature_scheme?: SignatureScheme | undefined;
+  /** Back-fill from the log: every earlier event at or after this time. */
+  replay_since?: string | undefined;
+}
 
 /**
  * A created webhook and what its receivers verify with: the signing secret, shown this once, or for

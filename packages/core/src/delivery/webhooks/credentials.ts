@@ -61,11 +61,19 @@ export function patchedHeaders(
   return [...keptHeaders, ...setHeaders];
 }
 
+/** A client certificate as given at create or PATCH: PEM texts. */
+export interface ClientCertificateInput {
+  /** The certificate, optionally followed by its intermediates. */
+  certificate: string;
+  /** Its private key, unencrypted. */
+  private_key: string;
+}
+
 /** The client certificate as stored, its key sealed for webhook `webhookId`, or a 400 naming the field. */
 export function sealedClientCertificate(
   keyring: Keyring,
   webhookId: string,
-  body: { certificate: string; private_key: string },
+  body: ClientCertificateInput,
   nowMs: number,
 ): WebhookClientCertificate {
   const inspected = inspectClientCertificate(body.certificate, body.private_key, nowMs);

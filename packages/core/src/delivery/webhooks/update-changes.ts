@@ -3,18 +3,25 @@
  * against SSRF as at create, the filter normalised, the custom headers merged into the webhook's
  * current ones and sealed, the client certificate checked and its key sealed.
  */
-import type { z } from 'zod';
-import type { AuditWebhook } from '../../model.js';
-import type { UpdateAuditWebhookBody } from '../../schemas/audit-webhooks.js';
+import type { AuditWebhook, SignatureScheme } from '../../model.js';
 import { normalizeFilter } from '../event-filter.js';
 import type { WebhookCaller } from './caller.js';
-import { patchedHeaders, sealedClientCertificate } from './credentials.js';
+import { type ClientCertificateInput, patchedHeaders, sealedClientCertificate } from './credentials.js';
 import type { WebhookDeps } from './deps.js';
 import { vettedUrl } from './vetted-url.js';
 import { findWebhook, requireKeyring } from './webhook-lookup.js';
 
-/** A PATCH request, as validated. */
-export type UpdateWebhookInput = z.infer<typeof UpdateAuditWebhookBody>;
+/** A PATCH request, as the API validated it (`UpdateAuditWebhookBody`): only the fields to change. */
+export interface UpdateWebhookInput {
+  name?: string | undefined;
+  url?: string | undefined;
+  event_types?: readonly string[] | undefined;
+  /** A merge patch of the custom headers (null removes one); null as a whole removes them all. */
+  headers?: Readonly<Record<string, string | null>> | null | undefined;
+  /** Null removes the certificate. */
+  client_certificate?: ClientCertificateInput | null | undefined;
+  signature_scheme?: SignatureScheme | undefined;
+}
 
 /** The fields of a webhook a PATCH may change, as stored. */
 export type WebhookChanges = Partial<
