@@ -1,6 +1,9 @@
-/** The attempt log of an audit webhook, and `recover`: replaying events from the activity log. */
-import { startReplay } from '../delivery/replay-start.js';
-import { LatchkeyError } from '../errors/latchkey-error.js';
+/**
+ * The attempt log of an audit webhook, and `recover`: replaying events from the activity log
+ * (`delivery/webhooks/recover-webhook.ts`).
+ */
+import { recoverWebhook } from '../delivery/webhooks/recover-webhook.js';
+import { webhookAttempts } from '../delivery/webhooks/webhook-reads.js';
 import { toAttemptView } from '../http/views.js';
 import {
   DeliveriesQuery,
@@ -8,10 +11,9 @@ import {
   RecoverBody,
   RecoverResponse,
 } from '../schemas/audit-webhooks.js';
-import { webhookData, webhookOf, webhookRoute } from './audit-webhooks.js';
+import { webhookCaller, webhookParam, webhookRoute } from './audit-webhooks.js';
 import { answers, error } from './docs.js';
 import { WEBHOOK } from './paths.js';
-import { recordChange } from './record-change.js';
 
 export const auditWebhookDeliveryRoutes = [
   webhookRoute({
@@ -23,11 +25,8 @@ export const auditWebhookDeliveryRoutes = [
     query: DeliveriesQuery,
     responses: answers(200, 'Attempts', DeliveriesResponse),
     async handler(ctx) {
-      const webhook = await webhookOf(ctx);
-      const page = await ctx.services.store.deliveries.attempts(ctx.organization.id, webhook.id, {
-        limit: ctx.query.limit ?? 20,
-        beforeId: ctx.query.cursor,
-      });
+      const { store } = ctx.services;
+      const page = await webhookAttempts(store, ctx.organization.id, webhookParam(ctx), ctx.query);
       return { status: 200, body: { attempts: page.attempts.map(toAttemptView), next_cursor: page.next } };
     },
   }),
@@ -45,34 +44,7 @@ export const auditWebhookDeliveryRoutes = [
       ),
     }),
     async handler(ctx) {
-      const existing = await webhookOf(ctx);
-      if (existing.status === 'disabled') {
-        throw new LatchkeyError(
-          'webhook_disabled',
-          'The audit webhook is disabled; enable it before recovering events.',
-        );
-      }
-      const since = new Date(ctx.body.since).toISOString();
-      const until = ctx.body.until && new Date(ctx.body.until).toISOString();
-      const queued = await recordChange(
-        ctx,
-        (tx) =>
-          startReplay(
-            tx,
-            ctx.services.webhooks,
-            { organizationId: ctx.organization.id, webhookId: existing.id, at: ctx.at },
-            since,
-            until,
-          ),
-        (count) =>
-          ctx.event('audit_webhook_recovered', {
-            ...webhookData(existing),
-            since,
-            ...(until === undefined ? {} : { until }),
-            event_types: existing.event_types,
-            queued: count,
-          }),
-      );
+      const queued = await recoverWebhook(ctx.services, webhookCaller(ctx), webhookParam(ctx), ctx.body);
       return { status: 202, body: { queued } };
     },
   }),

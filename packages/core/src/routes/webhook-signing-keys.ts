@@ -5,17 +5,13 @@
  * signing for 24 h, then retires (a key still retiring from an earlier rotation retires at once).
  * Recorded as `audit_webhook_signing_key_rotated`. Rotations are rate-limited per organization.
  */
-import {
-  MAX_SIGNING_KEYS_PER_DAY,
-  MAX_STORED_SIGNING_KEYS,
-  publishedKeys,
-  rotateSigningKey,
-} from '../delivery/signing-keys.js';
+import { MAX_SIGNING_KEYS_PER_DAY, MAX_STORED_SIGNING_KEYS } from '../delivery/signing-keys.js';
+import { rotateOrganizationSigningKey } from '../delivery/webhooks/signing-key-rotation.js';
+import { signingKeysNow } from '../delivery/webhooks/webhook-reads.js';
 import { SigningKeysResponse } from '../schemas/signature-schemes.js';
-import { keyringOf } from './audit-webhooks.js';
+import { webhookCaller } from './audit-webhooks.js';
 import { answers, error } from './docs.js';
 import { WEBHOOKS } from './paths.js';
-import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
 
 const keyRoute = routeGroup({ tag: 'Audit webhooks' });
@@ -31,8 +27,8 @@ export const webhookSigningKeyRoutes = [
       'The public keys (whpk_…) that sign standard-webhooks-ed25519 deliveries now: one, or two during a rotation. Any member may read them.',
     responses: answers(200, 'Signing keys', SigningKeysResponse),
     async handler(ctx) {
-      const keys = await ctx.services.store.webhookSigningKeys.list(ctx.organization.id);
-      return { status: 200, body: { signing_keys: publishedKeys(keys, ctx.services.now()) } };
+      const keys = await signingKeysNow(ctx.services, ctx.organization.id);
+      return { status: 200, body: { signing_keys: keys } };
     },
   }),
 
@@ -48,20 +44,8 @@ export const webhookSigningKeyRoutes = [
       ),
     }),
     async handler(ctx) {
-      const keyring = keyringOf(ctx);
-      await recordChange(
-        ctx,
-        (tx) => rotateSigningKey(tx, keyring, ctx.services.ids, ctx.organization.id, ctx.at),
-        ({ current, retired }) =>
-          ctx.event('audit_webhook_signing_key_rotated', {
-            key_id: current.id,
-            public_key: current.public_key,
-            retired_key_id: retired?.id ?? null,
-            retires_at: retired?.retires_at ?? null,
-          }),
-      );
-      const keys = await ctx.services.store.webhookSigningKeys.list(ctx.organization.id);
-      return { status: 200, body: { signing_keys: publishedKeys(keys, ctx.services.now()) } };
+      const keys = await rotateOrganizationSigningKey(ctx.services, webhookCaller(ctx));
+      return { status: 200, body: { signing_keys: keys } };
     },
   }),
 ];

@@ -1,15 +1,16 @@
 /**
- * What the create and PATCH routes of audit webhooks do with the credentials a receiver demands:
+ * What creating and changing an audit webhook does with the credentials a receiver demands:
  * custom header values and the client key are sealed with the keyring, each bound to its webhook
  * (and a header to its name), as signing secrets are; a certificate that cannot work is a 400 naming
  * the field. Events name what changed by header names and certificate fingerprint only.
  */
-import { inspectClientCertificate } from '../delivery/sending/client-certificate.js';
-import { MAX_CUSTOM_HEADERS, mergeHeaderNames } from '../delivery/sending/custom-headers.js';
-import { LatchkeyError } from '../errors/latchkey-error.js';
-import { clientKeyContext, headerValueContext } from '../keyring/contexts.js';
-import { type Keyring, seal } from '../keyring/keyring.js';
-import type { AuditWebhook, WebhookClientCertificate, WebhookHeader } from '../model/model.js';
+
+import { LatchkeyError } from '../../errors/latchkey-error.js';
+import { clientKeyContext, headerValueContext } from '../../keyring/contexts.js';
+import { type Keyring, seal } from '../../keyring/keyring.js';
+import type { AuditWebhook, WebhookClientCertificate, WebhookHeader } from '../../model/model.js';
+import { inspectClientCertificate } from '../sending/client-certificate.js';
+import { MAX_CUSTOM_HEADERS, mergeHeaderNames } from '../sending/custom-headers.js';
 
 /** `headers` as given at create, sealed for webhook `webhookId`. */
 export function sealHeaders(
@@ -60,11 +61,19 @@ export function patchedHeaders(
   return [...keptHeaders, ...setHeaders];
 }
 
+/** A client certificate as given at create or PATCH: PEM texts. */
+export interface ClientCertificateInput {
+  /** The certificate, optionally followed by its intermediates. */
+  certificate: string;
+  /** Its private key, unencrypted. */
+  private_key: string;
+}
+
 /** The client certificate as stored, its key sealed for webhook `webhookId`, or a 400 naming the field. */
 export function sealedClientCertificate(
   keyring: Keyring,
   webhookId: string,
-  body: { certificate: string; private_key: string },
+  body: ClientCertificateInput,
   nowMs: number,
 ): WebhookClientCertificate {
   const inspected = inspectClientCertificate(body.certificate, body.private_key, nowMs);
