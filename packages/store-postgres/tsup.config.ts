@@ -24,7 +24,8 @@ async function relativeMapSources(): Promise<void> {
 
 // Each driver is an entry point of its own. Code they share with the main entry (the store's error
 // classes) goes in shared chunks in CJS too, so `instanceof StoreQueryError` holds across the three.
+// Shims give CJS `import.meta.url`, by which the PGlite driver finds its template in `assets/`.
 export default libraryConfig(
   { index: 'src/index.ts', pg: 'src/pg.ts', pglite: 'src/pglite.ts' },
-  { splitting: true, onSuccess: relativeMapSources },
+  { splitting: true, shims: true, onSuccess: relativeMapSources },
 );

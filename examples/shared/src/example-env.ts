@@ -11,12 +11,14 @@
  * server's public host), `LATCHKEY_KEYRING` (see
  * example-keyring.ts), the audit webhook settings of example-webhooks.ts, and `LATCHKEY_DELIVERIES`
  * (`in-process`, the default, or `off` when delivery worker processes send them); HTTPS with
- * `LATCHKEY_TLS_CERT` and `LATCHKEY_TLS_KEY` (see @latchkey/example-shared/tls).
+ * `LATCHKEY_TLS_CERT` and `LATCHKEY_TLS_KEY` (see @latchkey/example-shared/tls); `LATCHKEY_MEMORY_LOG`
+ * (see example-memory-log.ts).
  */
 import type { Server } from 'node:http';
 import { type Core, createCore, KeyringMismatchError } from '@latchkey/core';
 import { loadExampleAuditKey } from './example-audit-key.js';
 import { loadExampleKeyring, requireExampleKeyring } from './example-keyring.js';
+import { logMemory, startMemoryLog } from './example-memory-log.js';
 import { openExampleStore } from './example-store.js';
 import { startTelemetry } from './example-telemetry.js';
 
@@ -36,6 +38,11 @@ export function fail(message: string): never {
 export async function createExampleCore(): Promise<{ core: Core; port: number; tls: ExampleTls | null }> {
   // Traces go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set; flushed on SIGINT/SIGTERM.
   stopTelemetry = await startTelemetry();
+  try {
+    logMemory('start');
+  } catch (error) {
+    fail((error as Error).message);
+  }
   const port = Number(process.env['PORT'] || '3000');
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     fail(`PORT must be an integer from 0 to 65535, got "${process.env['PORT']}".`);
@@ -61,10 +68,13 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
   }
   const opened = await openExampleStore(spec).catch((error: Error) =>
     fail(
-      error.message.startsWith('LATCHKEY_STORE') ? error.message : `Cannot open the store: ${error.message}`,
+      /^LATCHKEY_(STORE|PGLITE)/.test(error.message)
+        ? error.message
+        : `Cannot open the store: ${error.message}`,
     ),
   );
   console.log(`store: ${opened.label}`);
+  logMemory('store open', opened.wasmHeapBytes);
   const audit = loadExampleAuditKey(opened.directory);
   console.log(`audit public key: ${audit.publicKey}${audit.file ? ` (private key in ${audit.file})` : ''}`);
   const keyring = await loadExampleKeyring(opened.store, opened.directory).catch((error: Error) =>
@@ -137,6 +147,8 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
   console.log(
     `audit webhook deliveries: ${deliveries === 'off' ? 'left to delivery workers' : 'in this process'}`,
   );
+  logMemory('ready');
+  startMemoryLog();
   return { core, port, tls };
 }
 

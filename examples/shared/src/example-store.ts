@@ -3,14 +3,16 @@
  * `postgres://` URL (a PostgreSQL server), or a directory (embedded PGlite, created if missing;
  * the data survives restarts). Behind PgBouncer in transaction mode, set
  * `LATCHKEY_STORE_POOLER=transaction` and, for LISTEN, `LATCHKEY_STORE_LISTEN_URL` (a direct
- * `postgres://` URL); without it delivery engines poll.
+ * `postgres://` URL); without it delivery engines poll. On PGlite, `LATCHKEY_PGLITE_SHARED_BUFFERS`,
+ * `…_WORK_MEM`, `…_MAINTENANCE_WORK_MEM`, `…_TEMP_BUFFERS` and `…_WAL_BUFFERS` override the
+ * driver's memory settings (sizes such as `16MB`).
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createMemoryStore, type LatchkeyStore } from '@latchkey/core';
 import { createPostgresStore } from '@latchkey/store-postgres';
 import { type PgDriverOptions, pgDriver } from '@latchkey/store-postgres/pg';
-import { pgliteDriver } from '@latchkey/store-postgres/pglite';
+import { type PgliteMemorySettings, pgliteDriver } from '@latchkey/store-postgres/pglite';
 
 /** A store, and how to name it to the person running the example (never with a password). */
 export interface ExampleStore {
@@ -18,6 +20,39 @@ export interface ExampleStore {
   label: string;
   /** The PGlite data directory, or null for the other stores. */
   directory: string | null;
+  /** The size of PGlite's WebAssembly heap, on PGlite. */
+  wasmHeapBytes?: () => number;
+}
+
+/** The environment variable of each PGlite memory setting (see the examples' README). */
+const PGLITE_MEMORY_ENV: Record<keyof PgliteMemorySettings, string> = {
+  sharedBuffers: 'LATCHKEY_PGLITE_SHARED_BUFFERS',
+  workMem: 'LATCHKEY_PGLITE_WORK_MEM',
+  maintenanceWorkMem: 'LATCHKEY_PGLITE_MAINTENANCE_WORK_MEM',
+  tempBuffers: 'LATCHKEY_PGLITE_TEMP_BUFFERS',
+  walBuffers: 'LATCHKEY_PGLITE_WAL_BUFFERS',
+};
+
+/** The PGlite memory settings the environment overrides (the driver's defaults for the rest). */
+function pgliteMemory(): PgliteMemorySettings {
+  const settings: PgliteMemorySettings = {};
+  for (const [option, name] of Object.entries(PGLITE_MEMORY_ENV) as [keyof PgliteMemorySettings, string][]) {
+    const value = process.env[name];
+    if (value) settings[option] = value;
+  }
+  return settings;
+}
+
+/** Opens PGlite in `dir`; a setting the driver refuses is named by its environment variable. */
+async function openPglite(dir: string) {
+  try {
+    return await pgliteDriver({ dataDir: dir, memory: pgliteMemory() });
+  } catch (error) {
+    const message = (error as Error).message;
+    const option = /^memory\.(\w+) (.*)$/s.exec(message);
+    const name = option && PGLITE_MEMORY_ENV[option[1] as keyof PgliteMemorySettings];
+    throw name ? new Error(`${name} ${option[2]}`) : error;
+  }
 }
 
 /** Where a `postgres://` URL points, without its credentials. */
@@ -60,6 +95,7 @@ export async function openExampleStore(spec: string): Promise<ExampleStore> {
   }
   const dir = resolve(spec);
   mkdirSync(dir, { recursive: true });
-  const store = await createPostgresStore({ driver: await pgliteDriver(dir) });
-  return { store, label: `PGlite in ${dir}`, directory: dir };
+  const driver = await openPglite(dir);
+  const store = await createPostgresStore({ driver });
+  return { store, label: `PGlite in ${dir}`, directory: dir, wasmHeapBytes: driver.wasmHeapBytes };
 }

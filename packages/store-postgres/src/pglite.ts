@@ -10,4 +10,5 @@
  * const store = await createPostgresStore({ driver: await pgliteDriver('./data/latchkey') });
  * ```
  */
-export { type PgliteDriverOptions, pgliteDriver } from './drivers/pglite.js';
+export { type PgliteDriverOptions, type PgliteSqlDriver, pgliteDriver } from './drivers/pglite.js';
+export { PGLITE_MEMORY_DEFAULTS, type PgliteMemorySettings } from './drivers/pglite-memory.js';

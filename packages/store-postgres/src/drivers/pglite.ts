@@ -1,7 +1,10 @@
 /** The embedded driver: PGlite, PostgreSQL compiled to WebAssembly, in a data directory or in memory. */
+import { rm } from 'node:fs/promises';
 import type { PGlite, PGliteOptions, Transaction } from '@electric-sql/pglite';
 import type { SqlDriver, SqlQueryable, SqlResult } from '../driver.js';
+import { createFromTemplate } from '../pglite-template.js';
 import { hasMethods } from './has-methods.js';
+import { memoryStartParams, type PgliteMemorySettings } from './pglite-memory.js';
 import { withRetries } from './retry.js';
 import { translated } from './translated.js';
 
@@ -12,11 +15,50 @@ export interface PgliteDriverOptions {
   /** A statement running longer is cancelled and answered with 503. Default 5000 ms; 0 turns it off. */
   statementTimeoutMs?: number;
   /**
-   * More PGlite options, applied last. PGlite's PostgreSQL keeps its default 128 MB of shared buffers,
-   * which fill (and stay in the process's memory) as large tables are read; an application that
-   * wants a smaller footprint passes `{ postgresqlconf: ['shared_buffers = 16MB'] }`.
+   * PostgreSQL's memory settings (shared buffers, work memory…), by default sized for an embedded
+   * store (16 MB of shared buffers rather than PostgreSQL's 128 MB): see {@link PgliteMemorySettings}.
+   * Passed as server arguments; `pglite.startParams`, when given, replaces them with PGlite's own.
    */
+  memory?: PgliteMemorySettings;
+  /**
+   * A new data directory (missing or empty) starts from the empty database this package ships,
+   * instead of PGlite running initdb in the process, which held 650-750 MB while it ran. Default
+   * true; with false, or where the archive cannot be opened by the installed PGlite, initdb runs.
+   */
+  template?: boolean;
+  /** More PGlite options, applied last. */
   pglite?: Omit<PGliteOptions, 'dataDir'>;
+}
+
+/** The PGlite driver: a {@link SqlDriver}, and what its engine holds in memory. */
+export interface PgliteSqlDriver extends SqlDriver {
+  /**
+   * The size of PGlite's WebAssembly heap in bytes: what it has grown to (it never shrinks), of
+   * which the process holds the pages PostgreSQL has touched. 0 once closed.
+   */
+  wasmHeapBytes(): number;
+}
+
+/**
+ * Opens PGlite with the memory settings, a new data directory first written from the template. A
+ * template the installed PGlite cannot start (another PostgreSQL version) is removed and initdb
+ * runs after all.
+ */
+async function openPglite(options: PgliteDriverOptions): Promise<PGlite> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const dataDir = options.dataDir ?? 'memory://';
+  const pglite: PGliteOptions = {
+    startParams: [...PGlite.defaultStartParams, ...memoryStartParams(options.memory)],
+    ...options.pglite,
+  };
+  const created = options.template !== false && (await createFromTemplate(dataDir));
+  try {
+    return await PGlite.create(dataDir, pglite);
+  } catch (error) {
+    if (!created) throw error;
+    await rm(dataDir, { recursive: true, force: true });
+    return PGlite.create(dataDir, pglite);
+  }
 }
 
 function wrap(db: PGlite | Transaction): SqlQueryable {
@@ -35,15 +77,16 @@ function wrap(db: PGlite | Transaction): SqlQueryable {
  * directory (or nothing, for memory), it opens the database and `close()` closes it. PGlite has one
  * connection: transactions run one at a time, which is also what makes them safe here.
  */
-export async function pgliteDriver(source: string | PGlite | PgliteDriverOptions = {}): Promise<SqlDriver> {
+export async function pgliteDriver(
+  source: string | PGlite | PgliteDriverOptions = {},
+): Promise<PgliteSqlDriver> {
   let db: PGlite;
   let owned = false;
   if (hasMethods<PGlite>(source, 'query', 'transaction')) {
     db = source;
   } else {
     const options: PgliteDriverOptions = typeof source === 'string' ? { dataDir: source } : source;
-    const { PGlite } = await import('@electric-sql/pglite');
-    db = await PGlite.create(options.dataDir ?? 'memory://', options.pglite);
+    db = await openPglite(options);
     const statementTimeout = options.statementTimeoutMs ?? 5_000;
     await db.query(`SET statement_timeout = ${Math.max(0, Math.floor(statementTimeout))}`);
     // PGlite writes its WAL in the process's own thread: zero-filling each new 16 MB segment held
@@ -55,6 +98,8 @@ export async function pgliteDriver(source: string | PGlite | PgliteDriverOptions
   const direct = wrap(db);
   return {
     name: 'pglite',
+    wasmHeapBytes: () =>
+      (db as unknown as { Module?: { HEAPU8?: Uint8Array } }).Module?.HEAPU8?.byteLength ?? 0,
     serial: true,
     query: (text, params) => direct.query(text, params),
     transaction: (fn) => withRetries(() => translated(() => db.transaction((tx) => fn(wrap(tx))))),
