@@ -46,6 +46,7 @@ import { describeOfflineEvidenceTests } from './conformance/offline-evidence.js'
 import { describeOpenApiStatusTests } from './conformance/openapi-statuses.js';
 import { describeOrganizationLimitTests } from './conformance/organization-limits.js';
 import { describeProofTests } from './conformance/proofs.js';
+import { describePushRefusalTests } from './conformance/push-refusals.js';
 import { describePushTests } from './conformance/pushes.js';
 import { describeReceiverCredentialTests } from './conformance/receiver-credentials.js';
 import { describeReceiverCredentialBackupTests } from './conformance/receiver-credentials-backup.js';
@@ -235,6 +236,7 @@ export function describeHttpConformance({
     }
     describeRequestTests(ctx);
     describePushTests(ctx);
+    describePushRefusalTests(ctx);
     describeSecretVersionTests(ctx);
     describeWellFormedTextTests(ctx);
     describeRoleTests(ctx);
