@@ -12,6 +12,7 @@ import { describeMemberTests } from './store-members.js';
 import { describeMetricsStoreTests } from './store-metrics.js';
 import { createEnvironment, createProject } from './store-org-environment.js';
 import { describePushNonceTests } from './store-push-nonces.js';
+import { pushTemplate } from './store-push-template.js';
 import { describeRecordManyTests } from './store-record-many.js';
 import { describeReplayStoreTests } from './store-replays.js';
 import { describeRequestStoreTests } from './store-requests.js';
@@ -108,7 +109,7 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
         ],
         force: false,
         now: at,
-        event: () => draft('x'),
+        eventTemplate: pushTemplate(id('evt'), 'x', at),
       });
       expect(result).toMatchObject({
         ok: true,
@@ -126,7 +127,7 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
         ],
         force: false,
         now: at,
-        event: () => draft('x'),
+        eventTemplate: pushTemplate(id('evt'), 'x', at),
       });
       expect(conflict).toEqual({
         ok: false,
@@ -147,7 +148,7 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
             changes: [{ key: 'RACE', value: String(i), if_version: 0 }],
             force: false,
             now: at,
-            event: () => draft('x'),
+            eventTemplate: pushTemplate(id('evt'), 'x', at),
           }),
         ),
       );
@@ -162,7 +163,7 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
         changes: [{ key: 'B', value: null, if_version: 1 }],
         force: false,
         now: at,
-        event: () => draft('x'),
+        eventTemplate: pushTemplate(id('evt'), 'x', at),
       });
       expect((await store.secrets.listLive(envId)).map((s) => s.key)).not.toContain('B');
     });

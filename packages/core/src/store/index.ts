@@ -1,9 +1,10 @@
 /**
  * `@latchkey/core/store`: what a store implementation needs, and nothing an app does. The
  * repository ports (each saying what must be atomic) and the records they keep; the rules a store
- * applies but does not decide: the push plan, event sealing, the outbox fan-out, what an attempt
- * adds to the rollups and running totals, and the rollup math; the traceparent a new delivery keeps;
- * and the error a store throws when its database cannot serve. A store only persists what these decide.
+ * applies but does not decide: the push plan and the push's event, event sealing, the outbox
+ * fan-out, what an attempt adds to the rollups and running totals, and the rollup math; the
+ * traceparent a new delivery keeps; and the error a store throws when its database cannot serve. A
+ * store only persists what these decide.
  */
 export { type ChainHead, GENESIS_HASH, sealEvent } from '../activity/chain.js';
 export { eventLeafHash } from '../activity/merkle/hashes.js';
@@ -70,6 +71,7 @@ export {
 export type { MetricsSource, RollupSource } from '../metrics/rollup-source.js';
 export { coversRollup, supersedes, type TotalCover, totalCover } from '../metrics/running-total.js';
 export type * from '../model.js';
+export { type PushEventTemplate, type PushMode, pushEvent } from '../secrets/push-event.js';
 export {
   type ConflictRecord,
   type KeyHead,

@@ -1,3 +1,4 @@
+import { pushEvent } from '../../secrets/push-event.js';
 import { type KeyHead, planPush } from '../../secrets/push-plan.js';
 import { DEFAULT_SECRET_VERSIONS_KEPT, versionRows } from '../../secrets/versions.js';
 import type {
@@ -78,7 +79,7 @@ function applyPush(state: MemoryState, journal: Journal, input: ApplyPushInput):
   }
   const plan = planPush(heads, input.changes, input.force);
   if (!plan.ok) return { ok: false, conflicts: plan.conflicts };
-  const draft = input.event(plan);
+  const draft = pushEvent(plan, input.eventTemplate);
   for (const write of plan.writes) {
     const head = { version: write.version, deleted: write.value === null };
     journaledSet(table, write.key, { head, value: write.value, updated_at: input.now }, journal);

@@ -1,0 +1,81 @@
+/**
+ * A push's event as a value. Before its unit of work the push service fixes everything the event
+ * says that is not in the plan (the template); the store, holding its lock, passes the plan it made
+ * to {@link pushEvent}, as it passes the heads to `planPush`, so no code of the caller runs inside
+ * the store's transaction. Pure, and it loads nothing at run time (`@latchkey/core/store` exports it).
+ */
+import type { EventData } from '../activity/event-types/index.js';
+import type { ActivityDraft, Actor } from '../model.js';
+import type { PushPlan } from './push-plan.js';
+
+/** How a push treats keys changed since its `if_version`s. */
+export interface PushMode {
+  /** Strict: every change names its `if_version`. */
+  strict: boolean;
+  /** Overwrite whatever changed meanwhile (lenient mode only; needs `secrets:force_overwrite`). */
+  force: boolean;
+}
+
+/** What a push's event needs besides the plan: who pushed, where, when, from which device, how. */
+export interface PushEventTemplate {
+  /** The event's id: whichever event records the push (applied, conflict or refusal) takes it. */
+  id: string;
+  /** ISO time of the request. */
+  occurred_at: string;
+  /** Slugs of the organization, project and environment pushed to. */
+  organization: string;
+  project: string;
+  environment: string;
+  actor: Actor;
+  /** The signing device. */
+  device_id: string;
+  mode: PushMode;
+}
+
+/**
+ * The draft that records a push decided by `plan`: `push_applied` (or `push_force_overwrite` for a
+ * forced push) naming each version the plan writes, or `push_conflict` with the plan's conflicts.
+ * Its `data` matches the event catalog (a test checks each type against it).
+ */
+export function pushEvent(plan: PushPlan, template: PushEventTemplate): ActivityDraft {
+  const conflict_mode = template.mode.strict ? 'strict' : 'lenient';
+  if (!plan.ok) {
+    return draft(template, 'push_conflict', { conflict_mode, conflicts: plan.conflicts });
+  }
+  if (template.mode.force) {
+    return draft(template, 'push_force_overwrite', {
+      conflict_mode,
+      // One conflict record per key written, with the version the push wrote over it.
+      keys: plan.overwritten.map((record, i) => ({
+        ...record,
+        new_version: plan.writes[i]!.version,
+        deleted: plan.writes[i]!.value === null,
+      })),
+    });
+  }
+  return draft(template, 'push_applied', {
+    conflict_mode,
+    versions: plan.writes.map((w) => ({ key: w.key, version: w.version, deleted: w.value === null })),
+  });
+}
+
+type PushEventType = 'push_applied' | 'push_force_overwrite' | 'push_conflict';
+
+/** The template's fields in the order every event of a request has them, then type and data. */
+function draft<T extends PushEventType>(
+  template: PushEventTemplate,
+  type: T,
+  data: EventData<T>,
+): ActivityDraft {
+  return {
+    id: template.id,
+    occurred_at: template.occurred_at,
+    organization: template.organization,
+    project: template.project,
+    environment: template.environment,
+    actor: template.actor,
+    device_id: template.device_id,
+    type,
+    data: data as Record<string, unknown>,
+  };
+}
