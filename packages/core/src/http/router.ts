@@ -10,6 +10,7 @@ import type { Permission, Principal } from '../auth/permissions.js';
 import type { RestoreLimits } from '../backup/restore-limits.js';
 import type { IdGenerator } from '../config/ids.js';
 import type { Limits } from '../config/limits.js';
+import type { CoreLogger } from '../config/logger.js';
 import type { WebhookSettings } from '../delivery/config.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { ActivityDraft, Environment, Organization, Project } from '../model.js';
@@ -44,6 +45,8 @@ export interface Services {
   secretVersionsKept: number;
   /** Per-organization bounds (core option `limits`). */
   limits: Limits;
+  /** Where operational lines go (core option `logger`): what could not be recorded, say. */
+  logger: CoreLogger;
 }
 
 /** The request context of an authenticated, scope-resolved route. */
@@ -72,8 +75,7 @@ export interface RouteContext<Body = unknown, Query = unknown> {
 
 /**
  * A handler's answer: a status and a JSON body, or a complete response (e.g. a stream). A refusal is
- * thrown instead, as a `LatchkeyError`; its `recorded` tells the pipeline whether the handler already
- * appended the refusal's activity event (see {@link RouteDefinition.rejectedEvent}).
+ * thrown instead, as a `LatchkeyError`, recorded (when it is) by whoever decided it.
  */
 export type RouteResult =
   | { status: number; body: unknown; headers?: Record<string, string> }
@@ -104,9 +106,9 @@ export interface RouteDefinition<Body = unknown, Query = unknown> {
   query?: z.ZodType<Query>;
   responses: Record<number, RouteResponseDoc>;
   /**
-   * Activity event type appended when this route refuses a scoped, authenticated request, unless the
-   * refusal is a `LatchkeyError` whose `recorded` is true: its handler (or the service it
-   * called) already appended the refusal's own event.
+   * Activity event type the pipeline appends when it refuses a scoped, authenticated request to this
+   * route itself (the permission, the input), with the refusal's code and status. Refusals of the
+   * handler are the handler's (or its service's) to record, where it decides them.
    */
   rejectedEvent?: EventType;
   /**

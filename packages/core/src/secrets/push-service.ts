@@ -1,12 +1,15 @@
 /**
  * A signed push, decided: the device and signature checks, the conflict mode, the values sealed at
  * rest, and one unit of work that uses up the nonce and applies every change (or records the
- * conflict). The route only hands the request over and answers the outcome.
+ * conflict). Every refusal is recorded here, where it is decided. The route only hands the request
+ * over and answers the outcome.
  */
+import { eventDraft } from '../activity/event-types/index.js';
 import { sealCommitted } from '../activity/sequencer.js';
 import type { Principal } from '../auth/permissions.js';
 import type { IdGenerator } from '../config/ids.js';
-import { LatchkeyError } from '../errors/latchkey-error.js';
+import type { CoreLogger } from '../config/logger.js';
+import { isLatchkeyError, LatchkeyError } from '../errors/latchkey-error.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { Device, Environment, Organization, Project } from '../model.js';
 import type { PushBodyInput } from '../schemas/api.js';
@@ -30,6 +33,8 @@ export interface PushServices {
   secretVersionsKept?: number;
   /** Draws the id of the push's event. */
   ids: IdGenerator;
+  /** Told when a refusal could not be recorded (the refusal is answered all the same). */
+  logger: CoreLogger;
 }
 
 /** A push as the route hands it over: the validated body, the JSON it was signed as, and where. */
@@ -59,15 +64,26 @@ export interface PushApplied {
 /**
  * Applies a signed push, all changes or none. Refusals are thrown as `LatchkeyError`s: the checks'
  * 401/403/400/428, `push_replayed` (409) for a used nonce, and `version_conflict` (409, with
- * `conflicts`) whose `recorded` is true: its `push_conflict` event was appended with the nonce.
+ * `conflicts`). Each is recorded before it is thrown: the conflict as `push_conflict` in the unit
+ * of work that used up the nonce, every other refusal as `push_rejected` on its own (its unit of
+ * work wrote nothing). A store that cannot serve is not a refusal, and is not recorded.
  */
 export async function applySignedPush(services: PushServices, push: SignedPush): Promise<PushApplied> {
-  const outcome = await decidePush(services, push, eventBase(services, push));
+  const base = eventBase(services, push);
+  let outcome: PushApplied | { conflicts: ConflictRecord[] };
+  try {
+    outcome = await decidePush(services, push, base);
+  } catch (error) {
+    if (isLatchkeyError(error) && error.code !== 'service_unavailable') {
+      await recordRefusal(services, push.organization.id, base, error);
+    }
+    throw error;
+  }
   if ('conflicts' in outcome) {
     throw new LatchkeyError(
       'version_conflict',
       `${outcome.conflicts.length} key(s) changed since your if_version; pull, merge and push again.`,
-      { extra: { conflicts: outcome.conflicts }, recorded: true },
+      { extra: { conflicts: outcome.conflicts } },
     );
   }
   return outcome;
@@ -167,7 +183,7 @@ async function commitPush(
   });
 }
 
-/** The push's event template but its mode, which the checks decide. */
+/** The push's event template but its mode, which the checks decide: what a refusal's event says. */
 type EventBase = Omit<PushEventTemplate, 'mode'>;
 
 /** The push's events as far as the request fixes them, before anything is checked. */
@@ -183,4 +199,23 @@ function eventBase(services: PushServices, push: SignedPush): EventBase {
     // Validated with the body: the id of the device checked, or of the one that is not enrolled.
     device_id: push.body.device_id,
   };
+}
+
+/** Appends `push_rejected` for a refused push; a failure to do so is only logged. */
+async function recordRefusal(
+  { store, logger }: PushServices,
+  organizationId: string,
+  base: EventBase,
+  error: LatchkeyError,
+): Promise<void> {
+  try {
+    await store.activity.append(
+      organizationId,
+      eventDraft({ ...base, type: 'push_rejected', data: { reason: error.code, status: error.status } }),
+    );
+  } catch (appendError) {
+    logger.error('could not record a rejected request', {
+      error: appendError instanceof Error ? appendError.message : String(appendError),
+    });
+  }
 }
