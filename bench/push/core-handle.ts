@@ -12,7 +12,7 @@ import { verify } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { generateDeviceKeyPair, hashToken, randomId, schemas } from '@latchkey/core';
 import { pushSigningPayload, verifyClientSignature } from '@latchkey/core/client';
-import { type ActivityDraft, sealEvent } from '@latchkey/core/store';
+import { type ActivityDraft, type PushEventTemplate, sealEvent } from '@latchkey/core/store';
 import { createBarePush, ed25519PublicKey } from './bare.js';
 import { ADAPTER_PATH, ADDRESS, createBenchCore, DEVICE_ID, REQUEST_HEADERS, TOKEN } from './fixture.js';
 import { signBodies } from './sign.js';
@@ -143,6 +143,17 @@ const draft = (i: number): ActivityDraft => ({
   device_id: DEVICE_ID,
   data: { conflict_mode: 'lenient', versions: [{ key: `K_${i}`, version: 1, deleted: false }] },
 });
+/** What the push service hands `applyPush` besides the changes: its event but for the plan. */
+const template = (): PushEventTemplate => ({
+  id: randomId('evt'),
+  occurred_at: new Date().toISOString(),
+  organization: ADDRESS.organization,
+  project: ADDRESS.project,
+  environment: ADDRESS.environment,
+  actor: { type: 'user', id: 'admin' },
+  device_id: DEVICE_ID,
+  mode: { strict: false, force: false },
+});
 await measure(
   'sealEvent (canonicalize + SHA-256 of the event)',
   () => Array.from({ length: count }, (_, i) => draft(i)),
@@ -196,7 +207,7 @@ await measure(
   'store.secrets.applyPush (plan, write, seal event, clone it)',
   (r) => parsed[r]!,
   async (b) => {
-    for (const [i, x] of b.entries()) {
+    for (const x of b) {
       const key = (x['changes'] as { key: string }[])[0]!.key;
       const result = await store.secrets.applyPush({
         organizationId: org.id,
@@ -204,13 +215,7 @@ await measure(
         changes: [{ key, value: 'v', if_version: 0 }],
         force: false,
         now: new Date().toISOString(),
-        event: (plan) => ({
-          ...draft(i),
-          data: {
-            conflict_mode: 'lenient',
-            versions: plan.writes.map((w) => ({ key: w.key, version: w.version, deleted: false })),
-          },
-        }),
+        eventTemplate: template(),
       });
       if (!result.ok) throw new Error('applyPush refused');
     }

@@ -89,14 +89,16 @@ describe.skipIf(postgresUnavailable !== null)('SIGKILL in the middle of pushes (
       changes: KEYS.map((key) => ({ key, value: 'after', if_version: version })),
       force: false,
       now: new Date().toISOString(),
-      event: () => ({
+      eventTemplate: {
         id: 'evt_after_the_crash_000000000',
-        type: 'push_applied',
         occurred_at: new Date().toISOString(),
         organization: 'acme',
+        project: 'web',
+        environment: 'prod',
         actor: { type: 'user', id: 'admin' },
-        data: { versions: [{ version: version + 1 }] },
-      }),
+        device_id: 'dev_after_the_crash',
+        mode: { strict: false, force: false },
+      },
     });
     expect(next.ok).toBe(true);
   }, 120_000);

@@ -5,13 +5,13 @@
  * reads instead. Two stores on one database stand for two processes; on PGlite and PostgreSQL.
  */
 import { randomUUID } from 'node:crypto';
-import { verifyChain } from '@latchkey/core';
+import { type ActivityEvent, verifyChain } from '@latchkey/core';
 import {
-  type ActivityDraft,
   appendLeaves,
   EMPTY_TREE,
   eventLeafHash,
   type PendingEvent,
+  type PushEventTemplate,
   sealCommitted,
   treeRoot,
 } from '@latchkey/core/store';
@@ -73,14 +73,23 @@ function describeOwnSeals(name: string, open: () => Promise<{ driver: SqlDriver;
       return { a, b, orgId, envId, readsOfA: counted.reads, driver, chains: tablesOf(schema).chains };
     }
 
-    const draft = (n: number): ActivityDraft => ({
-      id: id('evt'),
-      type: 'push_applied',
-      occurred_at: T0,
-      organization: 'own',
-      actor: { type: 'user', id: 'alice' },
-      data: { n },
-    });
+    // Each push's event is told apart by the number its id was drawn for.
+    const numbered = new Map<string, number>();
+    const template = (n: number): PushEventTemplate => {
+      const eventId = id('evt');
+      numbered.set(eventId, n);
+      return {
+        id: eventId,
+        occurred_at: T0,
+        organization: 'own',
+        project: 'p',
+        environment: 'prod',
+        actor: { type: 'user', id: 'alice' },
+        device_id: 'dev_1',
+        mode: { strict: false, force: false },
+      };
+    };
+    const nOf = (event: ActivityEvent) => numbered.get(event.id);
 
     /** A signed push's write: with a nonce, so the store numbers its pending event. */
     async function push(
@@ -95,7 +104,7 @@ function describeOwnSeals(name: string, open: () => Promise<{ driver: SqlDriver;
         changes: [{ key: `K${n % 3}`, value: `v${n}` }],
         force: false,
         now: T0,
-        event: () => draft(n),
+        eventTemplate: template(n),
         nonce: { scope: `${orgId}/dev`, value: id('nonce'), expiresAt: Date.now() + 60_000, now: Date.now() },
       });
       if (!(result.ok && result.pending && result.stored))
@@ -107,7 +116,7 @@ function describeOwnSeals(name: string, open: () => Promise<{ driver: SqlDriver;
       const events = await store.activity.list({ organizationId: orgId, oldestFirst: true, limit: 1000 });
       expect(events.map((e) => e.seq)).toEqual(ns.map((_, i) => i + 1));
       expect(verifyChain(events)).toBe(-1);
-      expect(events.map((e) => e.data['n'])).toEqual(ns);
+      expect(events.map(nOf)).toEqual(ns);
       const tree = appendLeaves(EMPTY_TREE, events.map(eventLeafHash)).tree;
       expect(await store.activity.treeHead(orgId)).toEqual({ size: ns.length, rootHash: treeRoot(tree) });
     }
@@ -179,15 +188,15 @@ function describeOwnSeals(name: string, open: () => Promise<{ driver: SqlDriver;
         await sealCommitted(store, store.activity, orgId, stored);
         // Once its seal ended, the push's event is in history.
         const events = await store.activity.list({ organizationId: orgId, limit: 1000 });
-        return events.some((e) => e.data['n'] === n);
+        return events.some((e) => nOf(e) === n);
       });
       expect(await Promise.all(pushes)).toEqual(Array(30).fill(true));
       const events = await a.activity.list({ organizationId: orgId, oldestFirst: true, limit: 1000 });
-      expect(new Set(events.map((e) => e.data['n'])).size).toBe(30);
+      expect(new Set(events.map(nOf)).size).toBe(30);
       await expectOneLog(
         a,
         orgId,
-        events.map((e) => e.data['n'] as number),
+        events.map((e) => nOf(e)!),
       );
     });
   });

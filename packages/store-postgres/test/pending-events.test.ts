@@ -4,8 +4,8 @@
  * the deliveries the outbox rule owes them and the request's traceparent; on PGlite and PostgreSQL.
  */
 import { randomUUID } from 'node:crypto';
-import { verifyChain } from '@latchkey/core';
-import type { ActivityDraft } from '@latchkey/core/store';
+import { type ActivityEvent, verifyChain } from '@latchkey/core';
+import type { PushEventTemplate } from '@latchkey/core/store';
 import { describe, expect, it } from 'vitest';
 import { createPostgresStore, type PostgresStore, type SqlDriver } from '../src/index.js';
 import { pgDriver } from '../src/pg.js';
@@ -15,14 +15,19 @@ import { pendingOrganization } from './pending-organization.js';
 
 const T0 = '2026-11-27T00:00:00.000Z';
 
-const draft = (n: number): ActivityDraft => ({
+const template = (): PushEventTemplate => ({
   id: `evt_${randomUUID()}`,
-  type: 'push_applied',
   occurred_at: T0,
   organization: 'pe',
+  project: 'p',
+  environment: 'prod',
   actor: { type: 'user', id: 'alice' },
-  data: { n },
+  device_id: 'dev_1',
+  mode: { strict: false, force: false },
 });
+
+/** The push an event records, by the one key it wrote (`K<n>`). */
+const keyOf = (event: ActivityEvent) => (event.data['versions'] as { key: string }[])[0]!.key;
 
 /** Pushes as a process that dies right after its commit would: the event is left pending. */
 async function pushWithoutSeal(store: PostgresStore, orgId: string, envId: string, n: number) {
@@ -32,7 +37,7 @@ async function pushWithoutSeal(store: PostgresStore, orgId: string, envId: strin
     changes: [{ key: `K${n}`, value: `v${n}` }],
     force: false,
     now: T0,
-    event: () => draft(n),
+    eventTemplate: template(),
   });
   expect(result.ok && result.pending).toBe(true);
 }
@@ -54,7 +59,7 @@ function describePendingEvents(
       // The next process to open the store seals what the dead one left.
       const second = await open({ sealSweepMs: 0 });
       const events = await history(second, orgId);
-      expect(events.map((e) => e.data['n'])).toEqual([0, 1, 2]);
+      expect(events.map(keyOf)).toEqual(['K0', 'K1', 'K2']);
       expect(verifyChain(events)).toBe(-1);
       expect((await second.activity.treeHead(orgId))?.size).toBe(3);
       // The seal queued each event's delivery, by the outbox rule.
@@ -71,7 +76,7 @@ function describePendingEvents(
       while ((await history(store, orgId)).length === 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      expect((await history(store, orgId)).map((e) => e.data['n'])).toEqual([7]);
+      expect((await history(store, orgId)).map(keyOf)).toEqual(['K7']);
       await store.close();
     });
   });

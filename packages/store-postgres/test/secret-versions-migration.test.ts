@@ -59,14 +59,16 @@ describe('migration 10 on PGlite', () => {
       changes: [{ key: 'LIVE', value: 'four', if_version: 3 }],
       force: false,
       now: at,
-      event: () => ({
+      eventTemplate: {
         id: 'evt_1',
-        type: 'push_applied',
         occurred_at: at,
         organization: 'acme',
+        project: 'web',
+        environment: 'prod',
         actor: { type: 'user', id: 'admin' },
-        data: {},
-      }),
+        device_id: 'dev_1',
+        mode: { strict: false, force: false },
+      },
     });
     expect(pushed.ok).toBe(true);
     expect(

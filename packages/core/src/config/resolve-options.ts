@@ -37,11 +37,12 @@ export function resolveOptions(options: CoreOptions): ResolvedOptions {
   const store = tracedStore(options.store ?? createMemoryStore());
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const auditKey = options.auditKey === undefined ? undefined : toAuditKey(options.auditKey);
+  const logger = options.logger ?? consoleLogger;
   return {
     store,
     basePath: (options.basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, ''),
     bodyLimit,
-    logger: options.logger ?? consoleLogger,
+    logger,
     services: {
       store,
       now: options.now ?? Date.now,
@@ -56,6 +57,7 @@ export function resolveOptions(options: CoreOptions): ResolvedOptions {
       restores: toRestoreLimits(options.restores, bodyLimit),
       secretVersionsKept: toVersionsKept(options.secretVersionsKept),
       limits: toLimits(options.limits),
+      logger,
     },
   };
 }

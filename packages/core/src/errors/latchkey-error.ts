@@ -111,8 +111,6 @@ export interface LatchkeyErrorOptions {
   cause?: unknown;
   /** Sent as `Retry-After` (seconds), e.g. with `service_unavailable`. */
   retryAfterSeconds?: number;
-  /** See {@link LatchkeyError.recorded}. Default false. */
-  recorded?: boolean;
 }
 
 /** The error class of Latchkey. Its message is always safe to return to the caller. */
@@ -123,12 +121,6 @@ export class LatchkeyError extends Error {
   readonly details: ErrorDetail[] | undefined;
   readonly extra: Record<string, unknown> | undefined;
   readonly retryAfterSeconds: number | undefined;
-  /**
-   * True when whoever refused already appended this refusal's activity event, in the same unit of
-   * work as what it refused (a conflicting push records `push_conflict` beside the nonce it used up).
-   * The request pipeline then does not append the route's `rejectedEvent` for it as well.
-   */
-  readonly recorded: boolean;
 
   constructor(code: ErrorCode, message: string, options: LatchkeyErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -138,7 +130,6 @@ export class LatchkeyError extends Error {
     this.details = options.details;
     this.extra = options.extra;
     this.retryAfterSeconds = options.retryAfterSeconds;
-    this.recorded = options.recorded ?? false;
   }
 
   /** The headers this error adds to its answer (`Retry-After`). */

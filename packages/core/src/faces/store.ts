@@ -1,7 +1,7 @@
 /**
  * `@latchkey/core/store`: what a store implementation needs, and nothing an app does. The
  * repository ports (each saying what must be atomic) and the records they keep; the rules a store
- * applies but does not decide: the push plan, event sealing, the outbox fan-out, what an attempt
+ * applies but does not decide: the push plan and the push's event, event sealing, the outbox fan-out, what an attempt
  * adds to the rollups and running totals, and the rollup math; the traceparent a new delivery keeps;
  * and the error a store throws when its database cannot serve. A store only persists what these decide.
  * Beside them, what core reads a store's data through, which a store's own tests and the shared
@@ -97,6 +97,7 @@ export type {
   WebhookHeader,
   WebhookSigningKey,
 } from '../model/model.js';
+export type { PushEventTemplate, PushMode } from '../model/push-event.js';
 export type {
   ConflictRecord,
   KeyHead,
@@ -115,6 +116,7 @@ export {
 export type { MetricsSource, RollupSource } from '../model/rollup-source.js';
 export type { NodeAddress, TreeHead } from '../model/tree.js';
 export type { WebhookLimit, WebhookLimits } from '../model/webhook-limits.js';
+export { pushEvent } from '../secrets/push-event.js';
 export { planPush, versionMatches } from '../secrets/push-plan.js';
 export { DEFAULT_SECRET_VERSIONS_KEPT, prunedThrough, versionRows } from '../secrets/versions.js';
 export type {

@@ -6,6 +6,7 @@ import type { WebhookSettings } from '../delivery/config.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { Limits } from '../model/limits.js';
 import type { IdGenerator } from '../runtime/ids.js';
+import type { CoreLogger } from '../runtime/logger.js';
 import type { LatchkeyStore } from '../store/types.js';
 
 /**
@@ -39,4 +40,6 @@ export interface CoreDeps {
   secretVersionsKept: number;
   /** Per-organization bounds (core option `limits`). */
   limits: Limits;
+  /** Where operational lines go (core option `logger`): what could not be recorded, say. */
+  logger: CoreLogger;
 }

@@ -14,6 +14,7 @@ import { checkDocumented } from './documented.js';
 import { answerError, type ErrorAnswerDeps, type RequestProgress } from './error-answer.js';
 import { bodySize, splitUrl } from './request-input.js';
 import { authorizeRoute, readRouteInput, scopeRequest } from './route-context.js';
+import { recordRouteRefusal } from './route-refusal.js';
 import { type AnyRoute, type MatchResult, type RouteContext, type RouteResult, Router } from './router.js';
 
 /** What the pipeline needs from its core. */
@@ -54,8 +55,13 @@ export function createPipeline(deps: PipelineDeps): (request: CoreRequest) => Pr
       await deps.keyringGate.admit();
       const ctx = await scopeRequest(request, match.params, services, deps.authenticate, route);
       progress.ctx = ctx;
-      authorizeRoute(route, ctx);
-      readRouteInput(ctx, route, rawQuery);
+      try {
+        authorizeRoute(route, ctx);
+        readRouteInput(ctx, route, rawQuery);
+      } catch (error) {
+        await recordRouteRefusal(deps.logger, route, ctx, error);
+        throw error;
+      }
       const result = await route.handler(ctx as RouteContext<never, never>);
       if (deps.validateResponses) checkDocumented(route, result);
       return toResponse(result);

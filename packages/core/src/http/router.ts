@@ -36,8 +36,7 @@ export interface RouteContext<Body = unknown, Query = unknown> {
 
 /**
  * A handler's answer: a status and a JSON body, or a complete response (e.g. a stream). A refusal is
- * thrown instead, as a `LatchkeyError`; its `recorded` tells the pipeline whether the handler already
- * appended the refusal's activity event (see {@link RouteDefinition.rejectedEvent}).
+ * thrown instead, as a `LatchkeyError`, recorded (when it is) by whoever decided it.
  */
 export type RouteResult =
   | { status: number; body: unknown; headers?: Record<string, string> }
@@ -68,9 +67,9 @@ export interface RouteDefinition<Body = unknown, Query = unknown> {
   query?: z.ZodType<Query>;
   responses: Record<number, RouteResponseDoc>;
   /**
-   * Activity event type appended when this route refuses a scoped, authenticated request, unless the
-   * refusal is a `LatchkeyError` whose `recorded` is true: its handler (or the service it
-   * called) already appended the refusal's own event.
+   * Activity event type the pipeline appends when it refuses a scoped, authenticated request to this
+   * route itself (the permission, the input), with the refusal's code and status. Refusals of the
+   * handler are the handler's (or its service's) to record, where it decides them.
    */
   rejectedEvent?: EventType;
   /**

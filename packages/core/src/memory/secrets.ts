@@ -1,4 +1,5 @@
 import type { KeyHead } from '../model/push-plan.js';
+import { pushEvent } from '../secrets/push-event.js';
 import { planPush } from '../secrets/push-plan.js';
 import { DEFAULT_SECRET_VERSIONS_KEPT, versionRows } from '../secrets/versions.js';
 import type {
@@ -79,7 +80,7 @@ function applyPush(state: MemoryState, journal: Journal, input: ApplyPushInput):
   }
   const plan = planPush(heads, input.changes, input.force);
   if (!plan.ok) return { ok: false, conflicts: plan.conflicts };
-  const draft = input.event(plan);
+  const draft = pushEvent(plan, input.eventTemplate);
   for (const write of plan.writes) {
     const head = { version: write.version, deleted: write.value === null };
     journaledSet(table, write.key, { head, value: write.value, updated_at: input.now }, journal);

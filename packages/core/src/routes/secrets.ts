@@ -61,7 +61,6 @@ export const secretRoutes = [
         project: ctx.project!,
         environment: ctx.environment!,
         at: ctx.at,
-        event: ctx.event,
         device: ctx.records?.device,
       });
       return { status: 200, body: { versions: applied.versions, event_id: applied.eventId } };

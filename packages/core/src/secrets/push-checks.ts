@@ -7,6 +7,7 @@ import { authorize, type Principal } from '../auth/permissions.js';
 import { isAcceptedEd25519Key } from '../encoding/ed25519-key-check.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Device, Environment } from '../model/model.js';
+import type { PushMode } from '../model/push-event.js';
 import type { PushBodyInput } from '../schemas/api.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { type PushAddress, verifyClientSignature } from './signatures.js';
@@ -61,14 +62,6 @@ export function checkPushSignature(
   if (!verifyClientSignature(publicKey, signed, address, body.client_sig)) {
     throw new LatchkeyError('invalid_client_signature', 'client_sig does not verify with the device key.');
   }
-}
-
-/** How a push treats keys changed since its `if_version`s. */
-export interface PushMode {
-  /** Strict: every change names its `if_version`. */
-  strict: boolean;
-  /** Overwrite whatever changed meanwhile (lenient mode only; needs `secrets:force_overwrite`). */
-  force: boolean;
 }
 
 /** The push's conflict mode, once the environment, the changes and the caller's role allow it. */

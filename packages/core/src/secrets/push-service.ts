@@ -1,19 +1,24 @@
 /**
  * A signed push, decided: the device and signature checks, the conflict mode, the values sealed at
  * rest, and one unit of work that uses up the nonce and applies every change (or records the
- * conflict). The route only hands the request over and answers the outcome.
+ * conflict). Every refusal is recorded here, where it is decided. The route only hands the request
+ * over and answers the outcome.
  */
-import type { EventData, EventType } from '../activity/event-types/index.js';
+import { eventDraft } from '../activity/event-types/index.js';
 import { sealCommitted } from '../activity/sequencer.js';
 import type { Principal } from '../auth/permissions.js';
-import { LatchkeyError } from '../errors/latchkey-error.js';
+import { isLatchkeyError, LatchkeyError } from '../errors/latchkey-error.js';
 import type { Keyring } from '../keyring/keyring.js';
-import type { ActivityDraft, Device, Environment, Organization, Project } from '../model/model.js';
-import type { PushChange } from '../model/push-plan.js';
+import type { Device, Environment, Organization, Project } from '../model/model.js';
+import type { PushEventTemplate } from '../model/push-event.js';
+import type { ConflictRecord, PushChange } from '../model/push-plan.js';
+import type { IdGenerator } from '../runtime/ids.js';
+import type { CoreLogger } from '../runtime/logger.js';
 import type { PushBodyInput } from '../schemas/api.js';
-import type { ApplyPushInput, ApplyPushResult } from '../store/ports/secrets.js';
+import type { ApplyPushResult } from '../store/ports/secrets.js';
 import type { LatchkeyStore } from '../store/types.js';
-import { checkPushSignature, type PushMode, pushingDevice, pushMode } from './push-checks.js';
+import { checkPushSignature, pushingDevice, pushMode } from './push-checks.js';
+import { pushEvent } from './push-event.js';
 import { sealSecretValue } from './values.js';
 
 /** What a push needs from the core. */
@@ -27,6 +32,10 @@ export interface PushServices {
   keyring: Keyring | undefined;
   /** How many versions of each key keep their value. Default `DEFAULT_SECRET_VERSIONS_KEPT`. */
   secretVersionsKept?: number;
+  /** Draws the id of the push's event. */
+  ids: IdGenerator;
+  /** Told when a refusal could not be recorded (the refusal is answered all the same). */
+  logger: CoreLogger;
 }
 
 /** A push as the route hands it over: the validated body, the JSON it was signed as, and where. */
@@ -40,8 +49,6 @@ export interface SignedPush {
   environment: Environment;
   /** ISO time of the request. */
   at: string;
-  /** Makes the request's activity events (the route context's `event`). */
-  event<T extends EventType>(type: T, data: EventData<T>, extra?: Partial<ActivityDraft>): ActivityDraft;
   /**
    * The device the body names, when it was read with the request's records; used when its id is
    * the body's `device_id`, else the device is read here.
@@ -58,9 +65,37 @@ export interface PushApplied {
 /**
  * Applies a signed push, all changes or none. Refusals are thrown as `LatchkeyError`s: the checks'
  * 401/403/400/428, `push_replayed` (409) for a used nonce, and `version_conflict` (409, with
- * `conflicts`) whose `recorded` is true: its `push_conflict` event was appended with the nonce.
+ * `conflicts`). Each is recorded before it is thrown: the conflict as `push_conflict` in the unit
+ * of work that used up the nonce, every other refusal as `push_rejected` on its own (its unit of
+ * work wrote nothing). A store that cannot serve is not a refusal, and is not recorded.
  */
 export async function applySignedPush(services: PushServices, push: SignedPush): Promise<PushApplied> {
+  const base = eventBase(services, push);
+  let outcome: PushApplied | { conflicts: ConflictRecord[] };
+  try {
+    outcome = await decidePush(services, push, base);
+  } catch (error) {
+    if (isLatchkeyError(error) && error.code !== 'service_unavailable') {
+      await recordRefusal(services, push.organization.id, base, error);
+    }
+    throw error;
+  }
+  if ('conflicts' in outcome) {
+    throw new LatchkeyError(
+      'version_conflict',
+      `${outcome.conflicts.length} key(s) changed since your if_version; pull, merge and push again.`,
+      { extra: { conflicts: outcome.conflicts } },
+    );
+  }
+  return outcome;
+}
+
+/** The push's checks, then its unit of work; the conflicts when it applied nothing. */
+async function decidePush(
+  services: PushServices,
+  push: SignedPush,
+  base: EventBase,
+): Promise<PushApplied | { conflicts: ConflictRecord[] }> {
   const { body, organization, environment } = push;
   const device = await pushingDevice(
     services.store,
@@ -77,7 +112,7 @@ export async function applySignedPush(services: PushServices, push: SignedPush):
     environment: environment.slug,
   };
   checkPushSignature(device.public_key, body, push.signed, address, nowMs, tolerance);
-  const mode = pushMode(body, environment, push.principal, address);
+  const template = { ...base, mode: pushMode(body, environment, push.principal, address) };
   const changes: PushChange[] = body.changes.map((c) => ({
     key: c.key,
     // Sealed at rest when the host supplies a keyring, bound to this environment and key.
@@ -89,20 +124,14 @@ export async function applySignedPush(services: PushServices, push: SignedPush):
   }));
   // Kept past the whole window in which signed_at is acceptable, so the nonce can never be used twice.
   const nonce = { value: body.nonce, expiresAt: (body.signed_at + tolerance) * 1000 + 60_000, nowMs };
-  const result = await commitPush(services, push, device, changes, mode, nonce);
+  const result = await commitPush(services, push, device, changes, template, nonce);
   if (result === null) {
     throw new LatchkeyError(
       'push_replayed',
       'This nonce was already used; sign the push again with a new nonce.',
     );
   }
-  if (!result.ok) {
-    throw new LatchkeyError(
-      'version_conflict',
-      `${result.conflicts.length} key(s) changed since your if_version; pull, merge and push again.`,
-      { extra: { conflicts: result.conflicts }, recorded: true },
-    );
-  }
+  if (!result.ok) return { conflicts: result.conflicts };
   // A store that sequences in batches left the event pending: answer once it is sealed, so a read
   // after the answer sees it. The push is applied and durable already: when the seal cannot run (the
   // database became unreachable right after the commit), it still answers as applied, and the event
@@ -125,7 +154,7 @@ async function commitPush(
   push: SignedPush,
   device: Device,
   changes: PushChange[],
-  mode: PushMode,
+  template: PushEventTemplate,
   nonce: { value: string; expiresAt: number; nowMs: number },
 ): Promise<Exclude<ApplyPushResult, { replayed: true }> | null> {
   const organizationId = push.organization.id;
@@ -134,9 +163,9 @@ async function commitPush(
       organizationId,
       environmentId: push.environment.id,
       changes,
-      force: mode.force,
+      force: template.mode.force,
       now: push.at,
-      event: appliedEvent(push, device, mode),
+      eventTemplate: template,
       versionsKept: secretVersionsKept,
       // Consumed by the same step as the heads' lock (one round trip less on SQL).
       nonce: {
@@ -148,48 +177,46 @@ async function commitPush(
     });
     if (!result.ok) {
       if (result.replayed) return null;
-      const data = { conflict_mode: conflictMode(mode), conflicts: result.conflicts };
-      await tx.activity.append(organizationId, push.event('push_conflict', data, { device_id: device.id }));
+      const conflict = pushEvent({ ok: false, conflicts: result.conflicts }, template);
+      await tx.activity.append(organizationId, conflict);
     }
     return result;
   });
 }
 
-/**
- * The `event` of the store's `applyPush` input: the store calls it inside its transaction with the
- * plan it made under its lock, since only that plan knows the versions the event must name.
- */
-function appliedEvent(push: SignedPush, device: Device, mode: PushMode): ApplyPushInput['event'] {
-  const conflict_mode = conflictMode(mode);
-  const extra = { device_id: device.id };
-  if (mode.force) {
-    return (plan) =>
-      push.event(
-        'push_force_overwrite',
-        {
-          conflict_mode,
-          // The same records as a 409's `conflicts[]`, one per key written, plus the version the
-          // push wrote, so the log says what each overwrite replaced and with what.
-          keys: plan.overwritten.map((record, i) => ({
-            ...record,
-            new_version: plan.writes[i]!.version,
-            deleted: plan.writes[i]!.value === null,
-          })),
-        },
-        extra,
-      );
-  }
-  return (plan) =>
-    push.event(
-      'push_applied',
-      {
-        conflict_mode,
-        versions: plan.writes.map((w) => ({ key: w.key, version: w.version, deleted: w.value === null })),
-      },
-      extra,
-    );
+/** The push's event template but its mode, which the checks decide: what a refusal's event says. */
+type EventBase = Omit<PushEventTemplate, 'mode'>;
+
+/** The push's events as far as the request fixes them, before anything is checked. */
+function eventBase(services: PushServices, push: SignedPush): EventBase {
+  return {
+    id: services.ids('evt'),
+    occurred_at: push.at,
+    organization: push.organization.slug,
+    project: push.project.slug,
+    environment: push.environment.slug,
+    // As every event of a request: acted by the principal's user.
+    actor: { type: 'user', id: push.principal.user },
+    // Validated with the body: the id of the device checked, or of the one that is not enrolled.
+    device_id: push.body.device_id,
+  };
 }
 
-function conflictMode(mode: PushMode): 'strict' | 'lenient' {
-  return mode.strict ? 'strict' : 'lenient';
+/** Appends `push_rejected` for a refused push; a failure to do so is only logged. */
+async function recordRefusal(
+  { store, logger }: PushServices,
+  organizationId: string,
+  base: EventBase,
+  error: LatchkeyError,
+): Promise<void> {
+  try {
+    await store.activity.append(
+      organizationId,
+      eventDraft({ ...base, type: 'push_rejected', data: { reason: error.code, status: error.status } }),
+    );
+  } catch (appendError) {
+    logger.error('could not record a rejected request', {
+      error: appendError instanceof Error ? appendError.message : String(appendError),
+    });
+  }
 }

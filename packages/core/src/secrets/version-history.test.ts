@@ -24,14 +24,16 @@ describe('readVersionHistory', () => {
       changes: [{ key: 'K', value: 'secret' }],
       force: false,
       now: AT,
-      event: () => ({
+      eventTemplate: {
         id: 'evt_1',
-        type: 'push_applied',
         occurred_at: AT,
         organization: 'acme',
+        project: 'web',
+        environment: 'prod',
         actor: { type: 'user', id: 'ann' },
-        data: {},
-      }),
+        device_id: 'dev_1',
+        mode: { strict: false, force: false },
+      },
     });
     const drafts: string[] = [];
     const read = (includeValues: boolean) =>
@@ -70,7 +72,7 @@ describe('readVersionHistory', () => {
           deleted: false,
           occurred_at: AT,
           actor: { type: 'user', id: 'ann' },
-          device_id: null,
+          device_id: 'dev_1',
           event_id: 'evt_1',
         },
       ],

@@ -5,6 +5,7 @@ import {
   DEFAULT_SECRET_VERSIONS_KEPT,
   type KeyHead,
   planPush,
+  pushEvent,
   type SecretRepository,
   versionRows,
 } from '@latchkey/core/store';
@@ -90,7 +91,7 @@ async function applyPush(tx: SqlQueryable, t: Tables, input: ApplyPushInput): Pr
   const plan = planPush(heads, input.changes, input.force);
   if (!plan.ok) return { ok: false, conflicts: plan.conflicts };
   // The event is stored as pending: no chain head lock here; the sequencer seals it after the commit.
-  const draft = input.event(plan);
+  const draft = pushEvent(plan, input.eventTemplate);
   const kept = input.versionsKept ?? DEFAULT_SECRET_VERSIONS_KEPT;
   const json = JSON.stringify(draft);
   const traceparent = causingTraceparent();

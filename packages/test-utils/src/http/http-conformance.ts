@@ -48,6 +48,7 @@ import { describeOfflineEvidenceTests } from './offline-evidence.js';
 import { describeOpenApiStatusTests } from './openapi-statuses.js';
 import { describeOrganizationLimitTests } from './organization-limits.js';
 import { describeProofTests } from './proofs.js';
+import { describePushRefusalTests } from './push-refusals.js';
 import { describePushTests } from './pushes.js';
 import { describeReceiverCredentialTests } from './receiver-credentials.js';
 import { describeReceiverCredentialBackupTests } from './receiver-credentials-backup.js';
@@ -259,6 +260,7 @@ function serveForTheSuite(
 function describeAllTests(ctx: ConformanceContext): void {
   describeRequestTests(ctx);
   describePushTests(ctx);
+  describePushRefusalTests(ctx);
   describeSecretVersionTests(ctx);
   describeWellFormedTextTests(ctx);
   describeRoleTests(ctx);

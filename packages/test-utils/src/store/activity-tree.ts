@@ -20,6 +20,7 @@ import {
 import { expect } from 'vitest';
 import { it } from '../keyed/keyed.js';
 import { createEnvironment, createProject } from './org-environment.js';
+import { pushTemplate } from './push-template.js';
 
 export interface ActivityTreeFixture {
   store: LatchkeyStore;
@@ -86,8 +87,15 @@ export function describeActivityTreeTests(fixture: () => ActivityTreeFixture): v
     for (let n = 0; n < 13; n++) {
       if (n % 3 === 0) {
         const changes = [{ key: `K${n}`, value: `v${n}` }];
-        const event = () => draft(n);
-        const push = { organizationId: orgId, environmentId: envId, changes, force: false, now: T0, event };
+        const eventTemplate = pushTemplate(id('evt'), 'mt', T0);
+        const push = {
+          organizationId: orgId,
+          environmentId: envId,
+          changes,
+          force: false,
+          now: T0,
+          eventTemplate,
+        };
         expect((await store.secrets.applyPush(push)).ok).toBe(true);
       } else if (n % 3 === 1) {
         await store.transaction((tx) => tx.activity.append(orgId, draft(n)));

@@ -7,6 +7,7 @@ import type { ApplyPushInput, LatchkeyStore } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from '../keyed/keyed.js';
 import { createOrgEnvironment } from './org-environment.js';
+import { pushTemplate } from './push-template.js';
 
 export interface PushNonceFixture {
   store: LatchkeyStore;
@@ -28,14 +29,7 @@ export function describePushNonceTests(fixture: () => PushNonceFixture): void {
     changes,
     force: false,
     now: T0,
-    event: () => ({
-      id: fixture().id('evt'),
-      type: 'push_applied',
-      occurred_at: T0,
-      organization: 'pn',
-      actor: { type: 'user', id: 'alice' },
-      data: {},
-    }),
+    eventTemplate: pushTemplate(fixture().id('evt'), 'pn', T0),
     nonce: { scope: `${orgId}/device`, value: nonce, expiresAt: Date.now() + 60_000, now: Date.now() },
   });
   const live = async (envId: string) =>

@@ -3,10 +3,11 @@
  * secret value that sees each live key exactly once whatever the page size (deleted keys skipped),
  * and compare-and-set replacements of values and signing secrets that lose to a write in between.
  */
-import type { ActivityDraft, LatchkeyStore, StoredValue } from '@latchkey/core/store';
+import type { LatchkeyStore, StoredValue } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from '../keyed/keyed.js';
 import { createEnvironment, createProject } from './org-environment.js';
+import { pushTemplate } from './push-template.js';
 
 export interface SealedValueFixture {
   store: LatchkeyStore;
@@ -25,14 +26,6 @@ export function describeSealedValueTests(fixture: () => SealedValueFixture): voi
     const envIds: string[] = [];
     for (const slug of ['dev', 'prod'])
       envIds.push(await createEnvironment(store, id, orgId, projectId, T0, slug));
-    const draft = (): ActivityDraft => ({
-      id: id('evt'),
-      type: 'push_applied',
-      occurred_at: T0,
-      organization: 'sv',
-      actor: { type: 'user', id: 'admin' },
-      data: {},
-    });
     const push = async (envId: string, changes: { key: string; value: string | null }[]) => {
       const result = await store.secrets.applyPush({
         organizationId: orgId,
@@ -40,7 +33,7 @@ export function describeSealedValueTests(fixture: () => SealedValueFixture): voi
         changes,
         force: false,
         now: T0,
-        event: draft,
+        eventTemplate: pushTemplate(id('evt'), 'sv', T0, { actor: { type: 'user', id: 'admin' } }),
       });
       expect(result.ok).toBe(true);
     };

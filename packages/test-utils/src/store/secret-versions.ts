@@ -4,10 +4,11 @@
  * versions, a conflict or a rolled-back transaction writes no version, pages run newest first, and
  * the re-encrypt walk over kept values sees each once and loses to a change in between.
  */
-import type { ActivityDraft, LatchkeyStore, StoredVersionValue } from '@latchkey/core/store';
+import type { LatchkeyStore, StoredVersionValue } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from '../keyed/keyed.js';
 import { createOrgEnvironment } from './org-environment.js';
+import { pushTemplate } from './push-template.js';
 
 export interface SecretVersionFixture {
   store: LatchkeyStore;
@@ -31,15 +32,6 @@ function secretVersionKit(fixture: () => SecretVersionFixture) {
   async function setUp() {
     const { store, id } = fixture();
     const { orgId, envId } = await createOrgEnvironment(store, id, 'vh', T0);
-    const draft = (): ActivityDraft => ({
-      id: id('evt'),
-      type: 'push_applied',
-      occurred_at: T0,
-      organization: 'vh',
-      actor: { type: 'user', id: 'alice' },
-      device_id: 'dev_1',
-      data: {},
-    });
     const push = (
       changes: { key: string; value: string | null; if_version?: number }[],
       versionsKept?: number,
@@ -50,7 +42,7 @@ function secretVersionKit(fixture: () => SecretVersionFixture) {
         changes,
         force: false,
         now: T0,
-        event: draft,
+        eventTemplate: pushTemplate(id('evt'), 'vh', T0),
         ...(versionsKept === undefined ? {} : { versionsKept }),
       });
     return { store, orgId, envId, push };
@@ -140,14 +132,7 @@ function versionReadTests(kit: SecretVersionKit): void {
           changes: [{ key: 'K', value: 'rolled back' }],
           force: false,
           now: T0,
-          event: () => ({
-            id: `evt_rollback_${envId.slice(-8)}`,
-            type: 'push_applied',
-            occurred_at: T0,
-            organization: 'vh',
-            actor: { type: 'user', id: 'alice' },
-            data: {},
-          }),
+          eventTemplate: pushTemplate(`evt_rollback_${envId.slice(-8)}`, 'vh', T0),
         });
         throw new Error('undo');
       }),

@@ -6,7 +6,7 @@
  * any other append seals them first; and concurrent pushes, each waiting for its seal, leave one
  * chain and one tree that verify, with every event once.
  */
-import { type LatchkeyStore, verifyChain } from '@latchkey/core';
+import { type ActivityEvent, type LatchkeyStore, verifyChain } from '@latchkey/core';
 import {
   type ActivityDraft,
   appendLeaves,
@@ -18,6 +18,7 @@ import {
 import { expect } from 'vitest';
 import { it } from '../keyed/keyed.js';
 import { createOrgEnvironment } from './org-environment.js';
+import { pushTemplate } from './push-template.js';
 
 export interface SequencingFixture {
   store: LatchkeyStore;
@@ -33,8 +34,16 @@ export function describeSequencingTests(fixture: () => SequencingFixture): void 
     const { orgId, envId } = await createOrgEnvironment(store, id, 'sq', T0);
     return { orgId, envId };
   }
+  // Every event, appended or pushed, is told apart by the number its id was drawn for.
+  const numbered = new Map<string, number>();
+  const eventId = (n: number) => {
+    const id = fixture().id('evt');
+    numbered.set(id, n);
+    return id;
+  };
+  const nOf = (event: ActivityEvent) => numbered.get(event.id);
   const draft = (n: number): ActivityDraft => ({
-    id: fixture().id('evt'),
+    id: eventId(n),
     type: 'push_applied',
     occurred_at: T0,
     organization: 'sq',
@@ -48,7 +57,7 @@ export function describeSequencingTests(fixture: () => SequencingFixture): void 
       changes: [{ key: `K${n % 5}`, value: `v${n}` }],
       force: false,
       now: T0,
-      event: () => draft(n),
+      eventTemplate: pushTemplate(eventId(n), 'sq', T0),
     });
   const history = (orgId: string) =>
     fixture().store.activity.list({ organizationId: orgId, oldestFirst: true, limit: 1000 });
@@ -76,7 +85,7 @@ export function describeSequencingTests(fixture: () => SequencingFixture): void 
     }
     await sealCommitted(store, store.activity, orgId);
     const events = await expectOneLog(orgId, 3);
-    expect(events.map((e) => e.data['n'])).toEqual([0, 1, 2]);
+    expect(events.map(nOf)).toEqual([0, 1, 2]);
     // A seal with nothing pending changes nothing.
     expect((await store.activity.sealPending?.(orgId)) ?? 0).toBe(0);
     await expectOneLog(orgId, 3);
@@ -91,7 +100,7 @@ export function describeSequencingTests(fixture: () => SequencingFixture): void 
     await push(orgId, envId, 3);
     await store.transaction((tx) => tx.activity.append(orgId, draft(4)));
     const events = await expectOneLog(orgId, 5);
-    expect(events.map((e) => e.data['n'])).toEqual([0, 1, 2, 3, 4]);
+    expect(events.map(nOf)).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('sequencing: concurrent pushes, each waiting for its seal, leave one chain and one tree', async () => {
@@ -109,6 +118,6 @@ export function describeSequencingTests(fixture: () => SequencingFixture): void 
     );
     expect(sealedAfter).toEqual(Array(24).fill(true));
     const events = await expectOneLog(orgId, 24);
-    expect(new Set(events.map((e) => e.data['n'])).size).toBe(24);
+    expect(new Set(events.map(nOf)).size).toBe(24);
   });
 }

@@ -13,6 +13,7 @@ import { describeMemberTests } from './members.js';
 import { describeMetricsStoreTests } from './metrics.js';
 import { createEnvironment, createProject } from './org-environment.js';
 import { describePushNonceTests } from './push-nonces.js';
+import { pushTemplate } from './push-template.js';
 import { describeRecordManyTests } from './record-many.js';
 import { describeReplayStoreTests } from './replays.js';
 import { describeRequestStoreTests } from './requests.js';
@@ -146,7 +147,7 @@ function pushStoreTests(world: () => StoreWorld): void {
       ],
       force: false,
       now: at,
-      event: () => draft('x'),
+      eventTemplate: pushTemplate(id('evt'), 'x', at),
     });
     expect(result).toMatchObject({
       ok: true,
@@ -164,7 +165,7 @@ function pushStoreTests(world: () => StoreWorld): void {
       ],
       force: false,
       now: at,
-      event: () => draft('x'),
+      eventTemplate: pushTemplate(id('evt'), 'x', at),
     });
     expect(conflict).toEqual({
       ok: false,
@@ -186,7 +187,7 @@ function pushStoreTests(world: () => StoreWorld): void {
           changes: [{ key: 'RACE', value: String(i), if_version: 0 }],
           force: false,
           now: at,
-          event: () => draft('x'),
+          eventTemplate: pushTemplate(id('evt'), 'x', at),
         }),
       ),
     );
@@ -205,7 +206,7 @@ function chainStoreTests(world: () => StoreWorld): void {
       changes: [{ key: 'B', value: null, if_version: 1 }],
       force: false,
       now: at,
-      event: () => draft('x'),
+      eventTemplate: pushTemplate(id('evt'), 'x', at),
     });
     expect((await store.secrets.listLive(envId)).map((s) => s.key)).not.toContain('B');
   });

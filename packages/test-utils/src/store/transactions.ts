@@ -6,6 +6,7 @@ import type { LatchkeyStore } from '@latchkey/core';
 import type { ActivityDraft } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from '../keyed/keyed.js';
+import { pushTemplate } from './push-template.js';
 
 /** What the transaction tests need from the suite: a store with one organization and environment. */
 export interface TransactionFixture {
@@ -48,7 +49,7 @@ export function describeTransactionTests(fixture: () => TransactionFixture): voi
         changes: [{ key: 'TX_DOOMED', value: 'v', if_version: 0 }],
         force: false,
         now: at,
-        event: () => draft(orgId),
+        eventTemplate: pushTemplate(id('evt'), orgId, at),
       });
       expect(pushed.ok).toBe(true);
       await tx.activity.append(orgId, draft(orgId, 'project_created'));
@@ -84,14 +85,14 @@ export function describeTransactionTests(fixture: () => TransactionFixture): voi
   });
 
   it('transaction: concurrent transactions never see or leave half of another', async () => {
-    const { store, orgId, envId, draft } = fixture();
+    const { store, orgId, envId, id } = fixture();
     const seed = await store.secrets.applyPush({
       organizationId: orgId,
       environmentId: envId,
       changes: [{ key: 'TX_COUNTER', value: '0' }],
       force: false,
       now: at,
-      event: () => draft(orgId),
+      eventTemplate: pushTemplate(id('evt'), orgId, at),
     });
     expect(seed.ok).toBe(true);
     // Each unit of work reads the counter, yields, then writes it + 1 (compare-and-set on the version
@@ -110,7 +111,7 @@ export function describeTransactionTests(fixture: () => TransactionFixture): voi
               changes: [{ key: `TX_MARK_${i}`, value: current.value }],
               force: false,
               now: at,
-              event: () => draft(orgId),
+              eventTemplate: pushTemplate(id('evt'), orgId, at),
             });
             expect(marked.ok).toBe(true);
             const next = String(Number(current.value) + 1);
@@ -120,7 +121,7 @@ export function describeTransactionTests(fixture: () => TransactionFixture): voi
               changes: [{ key: 'TX_COUNTER', value: next, if_version: current.version }],
               force: false,
               now: at,
-              event: () => draft(orgId),
+              eventTemplate: pushTemplate(id('evt'), orgId, at),
             });
             if (!result.ok) throw new Boom('someone else incremented first');
           });

@@ -1,6 +1,7 @@
 /** Port: per-key secret versions and the one compare-and-set that writes them. */
 
 import type { ActivityDraft, ActivityEvent, SecretVersion } from '../../model/model.js';
+import type { PushEventTemplate } from '../../model/push-event.js';
 import type { PushChange, PushPlan } from '../../model/push-plan.js';
 import type { StoredSecretVersion } from '../../model/secret-version.js';
 import type { PendingEvent } from './activity.js';
@@ -15,13 +16,12 @@ export interface ApplyPushInput {
   force: boolean;
   now: string;
   /**
-   * Builds the push's success event from the plan the store made under its lock: the event names the
-   * versions written (and, for a forced push, what they overwrote), which only that plan knows. Call
-   * it once, only for an `ok` plan, inside the transaction, and seal the draft it returns into the
-   * organization's chain with the writes (or store it as pending, sealed by `sealPending`). It only builds a value: no I/O, and it does not throw. The
-   * core passes it from `secrets/push-service.ts`; the conflict's event is the caller's to append.
+   * What the push's success event says besides the plan. Under its lock the store builds the event
+   * with `pushEvent(plan, eventTemplate)` (from `@latchkey/core/store`), for an `ok` plan only, and
+   * seals the draft into the organization's chain with the writes (or stores it as pending, sealed
+   * by `sealPending`). A conflict's event is the caller's to append.
    */
-  event: (plan: Extract<PushPlan, { ok: true }>) => ActivityDraft;
+  eventTemplate: PushEventTemplate;
   /**
    * How many versions of each key keep their value (core option `secretVersionsKept`); default
    * `DEFAULT_SECRET_VERSIONS_KEPT`. Older versions lose their value in the same transaction.
@@ -68,9 +68,9 @@ export type ApplyPushResult =
 export interface SecretRepository {
   /**
    * One compare-and-set over all keys of the push. Under a lock on the environment (or the keys),
-   * read the heads of the pushed keys, call `planPush` from `@latchkey/core`, and either write every
-   * planned version plus the success event (sealed into the organization's chain, or pending), or, on any
-   * mismatch, write nothing at all and return the conflicts. Concurrent pushes to the same keys must
+   * read the heads of the pushed keys, call `planPush` from `@latchkey/core/store`, and either write
+   * every planned version plus the success event `pushEvent` builds (sealed into the organization's
+   * chain, or pending), or, on any mismatch, write nothing at all and return the conflicts. Concurrent pushes to the same keys must
    * serialise: exactly one of N pushes with the same `if_version` succeeds. In the same transaction
    * it writes one version row per planned write (`versionRows` of the writes and the event's draft)
    * and drops the value of each written key's versions up to `prunedThrough(version, versionsKept)`;
