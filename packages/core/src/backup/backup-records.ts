@@ -132,7 +132,7 @@ const DeletedSecretLine = SecretLine.omit({ value: true }).extend({ kind: z.lite
 /**
  * One version of a key's history; `value` only while it is kept (never for a tombstone). Who wrote
  * it is what a push records (a member, their device, the push's event), in the formats this server
- * makes them, or nothing at all for a version back-filled from a head; `restore-key-history.ts`
+ * makes them, or nothing at all for a version back-filled from a head; `backup/restore/key-history.ts`
  * holds the versions of each key to its head.
  */
 const SecretVersionLine = z
@@ -216,5 +216,5 @@ export type BackupRecord = z.infer<typeof BackupRecordSchema>;
 export type BackupHeader = z.infer<typeof Header>;
 export type SecretRecord = z.infer<typeof SecretLine>;
 
-/** A line after the `events` marker: one stored activity event (see `restore-history.ts` for the rest of its rules). */
+/** A line after the `events` marker: one stored activity event (see `backup/restore/history.ts` for the rest of its rules). */
 export const BackupEventSchema = ActivityEventSchema;

@@ -1,6 +1,6 @@
 /**
  * What the metrics read from a store: the organization's webhooks, their minute rollups and running
- * totals. Declared here, by the reader, so the metrics need nothing of the store's ports; the
+ * totals. Declared in the model, beneath the ports, so the metrics need nothing of the ports; the
  * delivery port extends {@link RollupSource}, and any `LatchkeyStore` is a {@link MetricsSource}.
  */
 import type { AuditWebhook } from './model.js';

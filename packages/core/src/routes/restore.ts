@@ -5,7 +5,7 @@
  * checks all of it against the manifest and applies it in one transaction, recorded as
  * `backup_restored`. Parts are sealed with the keyring while staged (they hold secret values in
  * clear) and dropped when the restore is applied, fails, is abandoned or expires. A restore holds no
- * more than its manifest declares, within the server's limits (`restore-limits.ts`), and an
+ * more than its manifest declares, within the server's limits (`backup/restore/limits.ts`), and an
  * organization has one open at a time. Owners only (backup:restore); a session is its creator's alone.
  */
 import { z } from 'zod';

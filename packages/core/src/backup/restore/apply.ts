@@ -1,11 +1,11 @@
 /**
  * Applying a staged restore, inside one transaction: a first pass reads the whole backup and checks
  * everything (schema, order, references, chain, SHA-256 and counts, the signed checkpoint and the
- * Merkle root it signs, the rules of `restore-inspect.ts`) before anything is written; then the
+ * Merkle root it signs, the rules of `backup/restore/inspect.ts`) before anything is written; then the
  * organization's content is replaced and a second pass writes it, checking the SHA-256 again so
  * that content changed in between undoes the whole, and the root of the tree the store grew. Secret values and signing secrets are sealed with this server's keyring; ids are kept
  * unless another organization holds them. The restorer stays an owner whatever the backup says.
- * Its steps are exported for `restore-steps.ts`, which runs them without one long transaction.
+ * Its steps are exported for `backup/restore/steps.ts`, which runs them without one long transaction.
  */
 import type { ChainHead } from '../../activity/chain.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';

@@ -3,8 +3,8 @@
  * the rules the API enforces at create, in the core, so every store answers the same. The reader
  * has checked each line's schema (ids, names and URLs as the create schemas take them), the order,
  * references, the chain, the SHA-256 and the counts; this adds what needs more than one line or
- * this server's settings: the signed checkpoint and the history under it (`restore-history.ts`)
- * and the Merkle root it signs (`restore-tree.ts`),
+ * this server's settings: the signed checkpoint and the history under it (`backup/restore/history.ts`)
+ * and the Merkle root it signs (`backup/restore/tree.ts`),
  * webhook URLs through the create-time SSRF check with this server's allowlist, device keys, the
  * webhook signing keys (`signing-key-records.ts`). Any fault is a 422 `backup_invalid` naming the line.
  */
@@ -40,7 +40,7 @@ export interface InspectInput {
 export interface RestorePlan {
   header: BackupHeader;
   accepted: AcceptedCheckpoint;
-  /** The tree head the written history must have (`restore-tree.ts`). */
+  /** The tree head the written history must have (`backup/restore/tree.ts`). */
   tree: ExpectedTree;
   /** The manifest's counts: the reader has checked the content holds exactly these. */
   counts: BackupCounts;

@@ -1,5 +1,5 @@
 /**
- * A staged restore from its beginning to its end, short of the commit (`restore-commit.ts`): begun
+ * A staged restore from its beginning to its end, short of the commit (`backup/restore/commit.ts`): begun
  * with the manifest only when a commit could apply it, sent in parts sealed while staged, seen and
  * abandoned by its creator alone. An organization has one open at a time.
  */

@@ -28,7 +28,7 @@ import type { BackupItem } from './reader.js';
 /** Records per bulk insert: one statement each, inside the restore's transaction. */
 const BATCH = 1_000;
 /**
- * Records per bulk insert of a restore in steps (`restore-steps.ts`): each insert is a step of its
+ * Records per bulk insert of a restore in steps (`backup/restore/steps.ts`): each insert is a step of its
  * own, and on PGlite it runs in the process's own thread, so it is kept to a few milliseconds.
  */
 export const STEP_BATCH = 250;

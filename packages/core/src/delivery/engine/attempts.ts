@@ -1,6 +1,6 @@
 /**
  * The engine's side of an attempt: send and decide, hand the outcome to the batches that record it
- * (`engine-flush.ts`), and count it. A failure is never thrown at the loop: a secret sealed with a
+ * (`engine/flush.ts`), and count it. A failure is never thrown at the loop: a secret sealed with a
  * missing key defers the delivery, and a flush that fails leaves its deliveries to be claimed again
  * when their leases run out.
  */

@@ -2,7 +2,7 @@
  * The delivery engine: claims due deliveries from the store's outbox in batches (leased, so several
  * engines in several processes share the work and a crashed one's claims are taken over when its
  * lease ends), attempts them with bounded concurrency, and records the outcomes many to a
- * transaction (`engine-flush.ts`). It sleeps when
+ * transaction (`engine/flush.ts`). It sleeps when
  * there is nothing due and wakes on `wake()` (wired to the store's notifications where it has them)
  * or at the next poll. `stop()` stops claiming and waits for the attempts in flight.
  *

@@ -1,5 +1,5 @@
 /**
- * The claimed deliveries waiting for a slot (see `engine-slots.ts`): a queue per webhook, in claim
+ * The claimed deliveries waiting for a slot (see `engine/slots.ts`): a queue per webhook, in claim
  * order, each delivery numbered as it comes so the order across webhooks is kept too. The running
  * engine keeps about two batches queued; picking the next one looks at each webhook's first only,
  * however many wait behind it.

@@ -65,7 +65,7 @@ export interface LatchkeyStore extends StoreTransaction {
    * Optional: true when a transaction holds every other caller of the store until it ends (the
    * memory store's process-wide lock; PGlite's one connection). Work as long as a large restore
    * then runs in short steps instead of one transaction, the organization unavailable meanwhile,
-   * so that other organizations are not held (see `restore-steps.ts`).
+   * so that other organizations are not held (see `backup/restore/steps.ts`).
    */
   readonly serialTransactions?: boolean;
   /**
