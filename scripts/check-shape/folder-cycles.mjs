@@ -4,9 +4,9 @@
 // makes `a/` and `b/` one unit all the same: neither can be read, or moved into an entry point,
 // without the other. Type imports count, as they do for files.
 //
-// A file may be declared a unit of its own (`ownUnits`): the entry files that still sit inside the
-// folder they re-export (core's `store/index.ts` re-exports the domain rules a store applies, while
-// `store/` itself holds the ports those rules import).
+// A file may be declared a unit of its own (`ownUnits`): an entry file that sits inside the folder it
+// re-exports would otherwise make that folder import everything above it. Core keeps its entries in
+// `faces/`, so it declares none today.
 
 /** The unit of `module` (a path relative to the root) in `folder`, or null when it is outside it. */
 export function unitOf(module, folder, ownUnits = []) {

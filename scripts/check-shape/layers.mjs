@@ -12,12 +12,8 @@ export const CORE_LAYERS = [
   {
     layer: 'faces',
     units: {
-      'index.ts': 'the main entry: the app API',
-      'node/index.ts': 'the `/node` entry',
-      'client/index.ts': 'the `/client` entry',
-      'client/browser.ts': 'the `/client` entry under the `browser` condition',
-      'store/index.ts': 'the `/store` entry: what a store implementation imports',
-      'delivery/index.ts': 'the `/webhooks` entry: the delivery engine',
+      'faces/':
+        'the package entries, one file per face: main, `/node`, `/client` (and its browser build), `/store`, `/webhooks`',
     },
   },
   {

@@ -10,7 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractTarGz } from './drivers/untar.js';
+import { extractTarGz } from './untar.js';
 
 /** The archive: PGlite's data directory right after its initdb, gzipped. */
 export const PGLITE_TEMPLATE = fileURLToPath(new URL('../assets/pglite-empty.tar.gz', import.meta.url));
