@@ -17,6 +17,7 @@ import {
 import { type ActivityEvent, type ChainHead, sealEvent } from '@latchkey/core/store';
 import { createPostgresStore } from '@latchkey/store-postgres';
 import { pgliteDriver } from '@latchkey/store-postgres/pglite';
+import { coreCaller } from '../core-call.js';
 import { TOKEN } from './workload.js';
 
 export const SEED = { secrets: 10_000, events: 100_000 };
@@ -34,15 +35,9 @@ export async function seededDirectory(root: string, log: (line: string) => void)
   writeFileSync(join(root, 'audit-key.pem'), audit.privateKeyPem, { mode: 0o600 });
   const store = await createPostgresStore({ driver: await pgliteDriver(data) });
   const core = createCore({ store, keyring, auditKey: audit.privateKeyPem });
+  const send = coreCaller(core, TOKEN);
   const call = async (method: string, url: string, body?: unknown) => {
-    const response = await core.handle({
-      method,
-      url,
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (response.status >= 300)
-      throw new Error(`${method} ${url}: ${response.status} ${String(response.body)}`);
+    const response = await send(method, url, body);
     return typeof response.body === 'string' ? JSON.parse(response.body) : null;
   };
   await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });

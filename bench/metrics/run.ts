@@ -22,6 +22,7 @@ import { type MetricsReport, type MetricsWindow, windowCover, windowStart } from
 import { createPostgresStore, type PostgresStore, type SqlQueryable } from '@latchkey/store-postgres';
 import { pgDriver } from '@latchkey/store-postgres/pg';
 import { pgliteDriver } from '@latchkey/store-postgres/pglite';
+import { coreCaller } from '../core-call.js';
 import { codeVersion, machine, publishResults } from '../push/report.js';
 import { growAttempts, prepareHelper } from './seed.js';
 import { compareWithAttempts, compareWithRecorded, coverRows } from './verify.js';
@@ -158,17 +159,7 @@ async function measureEngine(engine: Engine, sizes: number[], notes: string[]): 
     now: () => NOW,
   });
   const organization = await core.bootstrap({ organization: 'acme', user: 'admin', token: TOKEN });
-  const call = async (method: string, url: string, body?: unknown) => {
-    const response = await core.handle({
-      method,
-      url,
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (response.status >= 300)
-      throw new Error(`${method} ${url}: ${response.status} ${String(response.body)}`);
-    return response;
-  };
+  const call = coreCaller(core, TOKEN);
   const webhookIds: string[] = [];
   for (let k = 0; k < webhookCount; k++) {
     const created = await call('POST', HOOKS, { name: `hook-${k}`, url: `https://hooks.example.com/${k}` });

@@ -132,28 +132,23 @@ await measure(
   (b) => b.map(randomId),
 );
 
-const draft = (i: number): ActivityDraft => ({
+/** What every push's event says besides its type and data: who, where, when, from which device. */
+const eventBase = () => ({
   id: randomId('evt'),
-  type: 'push_applied',
   occurred_at: new Date().toISOString(),
   organization: ADDRESS.organization,
   project: ADDRESS.project,
   environment: ADDRESS.environment,
-  actor: { type: 'user', id: 'admin' },
+  actor: { type: 'user' as const, id: 'admin' },
   device_id: DEVICE_ID,
+});
+const draft = (i: number): ActivityDraft => ({
+  ...eventBase(),
+  type: 'push_applied',
   data: { conflict_mode: 'lenient', versions: [{ key: `K_${i}`, version: 1, deleted: false }] },
 });
 /** What the push service hands `applyPush` besides the changes: its event but for the plan. */
-const template = (): PushEventTemplate => ({
-  id: randomId('evt'),
-  occurred_at: new Date().toISOString(),
-  organization: ADDRESS.organization,
-  project: ADDRESS.project,
-  environment: ADDRESS.environment,
-  actor: { type: 'user', id: 'admin' },
-  device_id: DEVICE_ID,
-  mode: { strict: false, force: false },
-});
+const template = (): PushEventTemplate => ({ ...eventBase(), mode: { strict: false, force: false } });
 await measure(
   'sealEvent (canonicalize + SHA-256 of the event)',
   () => Array.from({ length: count }, (_, i) => draft(i)),
