@@ -5,6 +5,7 @@
  * `audit_webhook_created` in one unit of work.
  */
 
+import { recordChange } from '../../activity/record-change.js';
 import { secretContext } from '../../keyring/contexts.js';
 import { type Keyring, seal } from '../../keyring/keyring.js';
 import { limitExceeded } from '../../model/limits.js';
@@ -19,7 +20,6 @@ import {
   sealHeaders,
 } from './credentials.js';
 import type { WebhookDeps } from './deps.js';
-import { recordChange } from './record-change.js';
 import { newSecretFor, prepareScheme } from './signature-scheme.js';
 import { vettedUrl } from './vetted-url.js';
 import { webhookData } from './webhook-data.js';

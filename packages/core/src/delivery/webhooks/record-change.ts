@@ -1,29 +1,12 @@
 /** A webhook change and the activity event that records it, made in one unit of work. */
+import { recordChange } from '../../activity/record-change.js';
 import type { ActivityDraft, AuditWebhook } from '../../model/model.js';
 import type { LatchkeyStore, StoreTransaction } from '../../store/types.js';
 import { findWebhook, found } from './webhook-lookup.js';
 
 /**
- * Makes `change` through a transaction and appends the event `record` makes of what it answered, in
- * the same transaction: the log never misses a change nor records one that did not happen. A throw
- * from either undoes both.
- */
-export function recordChange<T>(
-  store: LatchkeyStore,
-  organizationId: string,
-  change: (tx: StoreTransaction) => Promise<T>,
-  record: (changed: T) => ActivityDraft,
-): Promise<T> {
-  return store.transaction(async (tx) => {
-    const changed = await change(tx);
-    await tx.activity.append(organizationId, record(changed));
-    return changed;
-  });
-}
-
-/**
  * Changes webhook `webhookId` and records the change, in one unit of work (see
- * {@link recordChange}): `change` gets the webhook as it was before, `record` what `change`
+ * `recordChange` in `activity/record-change.ts`): `change` gets the webhook as it was before, `record` what `change`
  * answered and that webhook. A webhook absent before, or gone in between, is a 404.
  */
 export async function changeWebhook<T>(

@@ -2,11 +2,12 @@
  * `recover`: queueing again, for one webhook, the events of the log in a time range that its current
  * filter selects, a batch at a time (see `replay-start.ts`). Refused while the webhook is disabled.
  */
+
+import { recordChange } from '../../activity/record-change.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';
 import { startReplay } from '../replay-start.js';
 import { type WebhookCaller, webhookEvent } from './caller.js';
 import type { WebhookDeps } from './deps.js';
-import { recordChange } from './record-change.js';
 import { webhookData } from './webhook-data.js';
 import { findWebhook } from './webhook-lookup.js';
 

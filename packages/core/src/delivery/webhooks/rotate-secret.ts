@@ -3,6 +3,8 @@
  * `standard-webhooks`: it keeps signing beside the new one for the grace period (two v1
  * signatures). A `standard-webhooks-ed25519` webhook has no secret of its own to rotate.
  */
+
+import { recordChange } from '../../activity/record-change.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';
 import { secretContext } from '../../keyring/contexts.js';
 import { seal } from '../../keyring/keyring.js';
@@ -10,7 +12,6 @@ import type { AuditWebhook } from '../../model/model.js';
 import { ROTATION_GRACE_MS } from '../signing-keys.js';
 import { type WebhookCaller, webhookEvent } from './caller.js';
 import type { WebhookDeps } from './deps.js';
-import { recordChange } from './record-change.js';
 import { newSecretFor, schemeOf } from './signature-scheme.js';
 import { webhookData } from './webhook-data.js';
 import { findWebhook, found, requireKeyring } from './webhook-lookup.js';

@@ -3,10 +3,11 @@
  * signs at once beside the old one, which retires after the grace period, recorded as
  * `audit_webhook_signing_key_rotated`. Rotations are rate-limited per organization.
  */
+
+import { recordChange } from '../../activity/record-change.js';
 import { rotateSigningKey } from '../signing-keys.js';
 import { type WebhookCaller, webhookEvent } from './caller.js';
 import type { WebhookDeps } from './deps.js';
-import { recordChange } from './record-change.js';
 import { requireKeyring } from './webhook-lookup.js';
 import { signingKeysNow } from './webhook-reads.js';
 

@@ -1,0 +1,21 @@
+/** A state change and the activity event that records it, made in one unit of work. */
+import type { ActivityDraft } from '../model/model.js';
+import type { LatchkeyStore, StoreTransaction } from '../store/types.js';
+
+/**
+ * Makes `change` through a transaction and appends the event `record` makes of what it answered, in
+ * the same transaction: the log never misses a change nor records one that did not happen. A throw
+ * from either undoes both.
+ */
+export function recordChange<T>(
+  store: LatchkeyStore,
+  organizationId: string,
+  change: (tx: StoreTransaction) => Promise<T>,
+  record: (changed: T) => ActivityDraft,
+): Promise<T> {
+  return store.transaction(async (tx) => {
+    const changed = await change(tx);
+    await tx.activity.append(organizationId, record(changed));
+    return changed;
+  });
+}
