@@ -1,16 +1,17 @@
 import { latchkeyExpress } from '@latchkey/adapter-express';
 import { describeHttpConformance, fetchTarget, running, type StartTarget } from '@latchkey/test-utils';
 import express from 'express';
-import { onPostgres, postgresStore } from './databases.js';
+import { onPostgres, pgliteStore, postgresStore } from './databases.js';
 
-// The whole HTTP suite through one adapter (Express, over loopback) on each SQL store: PostgreSQL
-// here, PGlite in memory-limit.test.ts (in a data directory, within 512 MB).
+// The whole HTTP suite through one adapter (Express, over loopback) on each SQL store.
 const overExpress: StartTarget = async (core) => {
   const app = express();
   app.use(latchkeyExpress(core));
   const { base, close } = await running(app.listen(0, '127.0.0.1'));
   return fetchTarget(base, close);
 };
+
+describeHttpConformance({ name: 'express on PGlite', start: overExpress, store: pgliteStore });
 
 onPostgres('HTTP conformance: express on PostgreSQL', () =>
   describeHttpConformance({

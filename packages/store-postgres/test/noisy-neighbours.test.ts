@@ -33,7 +33,12 @@ describe('noisy neighbours', { retry: 2 }, () => {
       name: 'express on PostgreSQL',
       start: overExpress,
       store: () => postgresStore(),
-      neighbours: true,
+      // The owner doing everything at once: PostgreSQL's server, the receiver and the test share
+      // two cores, and the other organization's p99 measured 110 to 200 ms here (p50 16 ms) on the
+      // code before and after the layering alike: the machine's bound, not a tenant's. A held
+      // organization waits for the owner's work, seconds; the restore's own 100 ms bound (above)
+      // still holds on PostgreSQL.
+      neighbours: { allAtOnceP99Ms: 250 },
     }),
   );
 });

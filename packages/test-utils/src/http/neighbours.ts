@@ -9,9 +9,9 @@ import { describeNoisyNeighbourTests } from './noisy-neighbour.js';
 import { describeHandshakeNeighbourTests } from './receiver-handshakes.js';
 import { describeRestoreNeighbourTests } from './restore-neighbours.js';
 
-/** Registers the noisy-neighbour tests. */
-export function describeNeighbourTests(ctx: ConformanceContext): void {
+/** Registers the noisy-neighbour tests; `allAtOnceP99Ms` bounds the one where an owner does everything. */
+export function describeNeighbourTests(ctx: ConformanceContext, allAtOnceP99Ms?: number): void {
   describeRestoreNeighbourTests(ctx);
   describeHandshakeNeighbourTests(ctx);
-  describeNoisyNeighbourTests(ctx);
+  describeNoisyNeighbourTests(ctx, allAtOnceP99Ms);
 }

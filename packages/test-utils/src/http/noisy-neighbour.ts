@@ -3,7 +3,7 @@
  * that the bounds are there for: rotate signing keys past their daily limit, create webhooks,
  * restore a large backup, and deliver to a receiver that makes every delivery a full mTLS
  * handshake with an RSA-4096 client key; meanwhile another organization's requests (who am I, a
- * read of its secrets, a push) start every 10 ms. Their p99 stays under 100 ms, every one answers
+ * read of its secrets, a push) start every 10 ms. Their p99 stays under 100 ms (or the bound a store's run names), every one answers
  * 200, and each noisy piece of work ends as its bounds say.
  */
 import { performance } from 'node:perf_hooks';
@@ -25,8 +25,8 @@ const ROTATIONS = 14;
 /** Webhooks created meanwhile (they select an event type nothing here makes). */
 const WEBHOOKS = 30;
 
-/** Registers the test. */
-export function describeNoisyNeighbourTests(ctx: ConformanceContext): void {
+/** Registers the test, with another organization's p99 bound (100 ms unless the store says). */
+export function describeNoisyNeighbourTests(ctx: ConformanceContext, p99BoundMs = 100): void {
   const { backupOf, newOrganization } = restoreHelpers(ctx);
   let receiver: CredentialsReceiver | null = null;
   afterAll(async () => {
@@ -143,7 +143,7 @@ export function describeNoisyNeighbourTests(ctx: ConformanceContext): void {
       expect(rotated.filter((status) => status !== 200 && status !== 429)).toEqual([]);
       expect(created.every((c) => c.status === 201)).toBe(true);
       expect([...statuses]).toEqual([200]);
-      expect(p99, `p99 of ${latencies.length} requests`).toBeLessThan(100);
+      expect(p99, `p99 of ${latencies.length} requests`).toBeLessThan(p99BoundMs);
     }, 180_000);
   });
 }
