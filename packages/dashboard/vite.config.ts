@@ -1,9 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
  * Builds the single-page app into `assets/`, which the handler serves. Asset URLs start with a
  * placeholder base that the handler replaces with the path the host mounts the dashboard at, so one
- * build serves `/dashboard` or any other mount point.
+ * build serves `/dashboard` or any other mount point. Beside the app, the `<latchkey-portal>`
+ * element is built as `latchkey-portal.js` (a name without a hash: host pages load it by that name).
  */
 export default defineConfig({
   root: 'app',
@@ -19,6 +23,13 @@ export default defineConfig({
     assetsInlineLimit: 0,
     modulePreload: false,
     reportCompressedSize: true,
+    rollupOptions: {
+      input: { index: source('app/index.html'), 'latchkey-portal': source('src/embed.ts') },
+      output: {
+        entryFileNames: (chunk) =>
+          chunk.name === 'latchkey-portal' ? 'latchkey-portal.js' : 'assets/[name]-[hash].js',
+      },
+    },
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
 });

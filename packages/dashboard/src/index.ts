@@ -46,6 +46,15 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
+/** The `<latchkey-portal>` element's script, built beside the app (`vite.config.ts`). */
+const ELEMENT_SCRIPT = 'latchkey-portal.js';
+
+/** A module script from another origin is fetched with CORS: the element's is public code. */
+const ELEMENT_HEADERS = {
+  'access-control-allow-origin': '*',
+  'cross-origin-resource-policy': 'cross-origin',
+};
+
 function trimSlash(path: string): string {
   return path.replace(/\/+$/, '');
 }
@@ -113,6 +122,12 @@ export function createDashboard(options: DashboardOptions = {}): Dashboard {
         return plain(503, 'The dashboard is not built: run `pnpm --filter @latchkey/dashboard build`.');
       }
       const rest = path.slice(basePath.length + 1);
+      // The element for host pages, which load it from their own origin's pages: any origin may.
+      const element = rest === ELEMENT_SCRIPT ? assets.get(ELEMENT_SCRIPT) : undefined;
+      if (element) {
+        const answer = send(request, element, 'no-cache');
+        return { ...answer, headers: { ...answer.headers, ...ELEMENT_HEADERS } };
+      }
       const asset = rest.startsWith('assets/') ? assets.get(rest) : undefined;
       if (asset) return send(request, asset, 'public, max-age=31536000, immutable');
       if (rest.startsWith('assets/') || /\.[a-z0-9]+$/i.test(rest)) return plain(404, 'Not Found');
