@@ -11,9 +11,9 @@ import {
   RecoverBody,
   RecoverResponse,
 } from '../schemas/audit-webhooks.js';
-import { webhookCaller, webhookParam, webhookRoute } from './audit-webhooks.js';
 import { answers, error } from './docs.js';
 import { WEBHOOK } from './paths.js';
+import { webhookAction, webhookParam, webhookRoute } from './webhook-route.js';
 
 export const auditWebhookDeliveryRoutes = [
   webhookRoute({
@@ -43,9 +43,6 @@ export const auditWebhookDeliveryRoutes = [
         'webhook_disabled: the webhook is disabled, enable it first; or limit_exceeded: the range covers more events than webhooks.replay.maxEvents, or a replay of the webhook is still under way',
       ),
     }),
-    async handler(ctx) {
-      const queued = await recoverWebhook(ctx.services, webhookCaller(ctx), webhookParam(ctx), ctx.body);
-      return { status: 202, body: { queued } };
-    },
+    handler: webhookAction(recoverWebhook, (queued) => ({ queued }), 202),
   }),
 ];

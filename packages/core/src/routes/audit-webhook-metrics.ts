@@ -13,9 +13,9 @@ import { metricsTimeline } from '../metrics/timeline.js';
 import { DEFAULT_METRICS_WINDOW } from '../metrics/window.js';
 import { MetricsQuery, MetricsResponse, MetricsTimelineResponse } from '../schemas/audit-webhooks.js';
 import type { LatchkeyStore } from '../store/types.js';
-import { webhookRoute } from './audit-webhooks.js';
 import { answers } from './docs.js';
 import { WEBHOOKS } from './paths.js';
+import { webhookRoute } from './webhook-route.js';
 
 /** What a metrics route declares: where it answers, what it says, and how it reads the window. */
 interface WindowRoute {

@@ -4,9 +4,9 @@
  */
 import { testWebhook } from '../delivery/webhooks/test-delivery.js';
 import { TestResponse } from '../schemas/audit-webhooks.js';
-import { webhookCaller, webhookParam, webhookRoute } from './audit-webhooks.js';
 import { answers } from './docs.js';
 import { WEBHOOK } from './paths.js';
+import { webhookAction, webhookRoute } from './webhook-route.js';
 
 export const auditWebhookTestRoutes = [
   webhookRoute({
@@ -16,17 +16,11 @@ export const auditWebhookTestRoutes = [
     summary:
       'Send a webhook_test event to the webhook now and report the outcome: delivered (2xx), status code, latency and error. Counts as an attempt in the metrics.',
     responses: answers(200, 'The outcome of the test delivery', TestResponse),
-    async handler(ctx) {
-      const attempt = await testWebhook(ctx.services, webhookCaller(ctx), webhookParam(ctx));
-      return {
-        status: 200,
-        body: {
-          delivered: attempt.succeeded,
-          status_code: attempt.status_code,
-          latency_ms: attempt.latency_ms,
-          error: attempt.error,
-        },
-      };
-    },
+    handler: webhookAction(testWebhook, (attempt) => ({
+      delivered: attempt.succeeded,
+      status_code: attempt.status_code,
+      latency_ms: attempt.latency_ms,
+      error: attempt.error,
+    })),
   }),
 ];

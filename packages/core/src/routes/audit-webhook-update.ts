@@ -6,9 +6,9 @@
 import { updateWebhook } from '../delivery/webhooks/update-webhook.js';
 import { toAuditWebhookView } from '../http/views.js';
 import { AuditWebhookWithSecretResponse, UpdateAuditWebhookBody } from '../schemas/audit-webhooks.js';
-import { webhookCaller, webhookParam, webhookRoute } from './audit-webhooks.js';
 import { answers } from './docs.js';
 import { WEBHOOK } from './paths.js';
+import { webhookAction, webhookRoute } from './webhook-route.js';
 
 export const auditWebhookUpdateRoutes = [
   webhookRoute({
@@ -19,14 +19,9 @@ export const auditWebhookUpdateRoutes = [
       'Change the name, URL (checked against SSRF as at create), event_types filter, custom headers (a merge patch), client certificate (null removes it) or signature_scheme of an audit webhook. A new filter applies to events recorded after the change; recover replays by the filter as it then is. Moving into latchkey or standard-webhooks issues a new signing secret, in this answer only (signing_secret).',
     body: UpdateAuditWebhookBody,
     responses: answers(200, 'Updated', AuditWebhookWithSecretResponse),
-    async handler(ctx) {
-      const updated = await updateWebhook(ctx.services, webhookCaller(ctx), webhookParam(ctx), ctx.body);
-      const view = toAuditWebhookView(updated.webhook);
-      const { signingSecret } = updated;
-      return {
-        status: 200,
-        body: signingSecret === undefined ? view : { ...view, signing_secret: signingSecret },
-      };
-    },
+    handler: webhookAction(updateWebhook, ({ webhook, signingSecret }) => {
+      const view = toAuditWebhookView(webhook);
+      return signingSecret === undefined ? view : { ...view, signing_secret: signingSecret };
+    }),
   }),
 ];

@@ -4,35 +4,23 @@
  * Signing secrets are shown only in the create and rotate answers.
  */
 
-import type { WebhookCaller } from '../delivery/webhooks/caller.js';
 import { createWebhook, type WebhookCreated } from '../delivery/webhooks/create-webhook.js';
 import { disableWebhook } from '../delivery/webhooks/disable-webhook.js';
 import { enableWebhook } from '../delivery/webhooks/enable-webhook.js';
 import { rotateWebhookSecret } from '../delivery/webhooks/rotate-secret.js';
 import { findWebhook } from '../delivery/webhooks/webhook-lookup.js';
 import { listWebhooks } from '../delivery/webhooks/webhook-reads.js';
-import type { RouteContext } from '../http/router.js';
 import { toAuditWebhookView } from '../http/views.js';
 import { LIMIT_DEFAULTS } from '../model/limits.js';
 import {
-  AuditWebhookListResponse,
   AuditWebhookResponse,
   AuditWebhookWithSecretResponse,
   CreateAuditWebhookBody,
 } from '../schemas/audit-webhooks.js';
 import { answers, error } from './docs.js';
+import { listing } from './list-route.js';
 import { WEBHOOK, WEBHOOKS } from './paths.js';
-import { routeGroup } from './route-group.js';
-
-/** Who changes the organization's webhooks, and when: the request as the webhook service sees it. */
-export const webhookCaller = (ctx: RouteContext): WebhookCaller => ({
-  organization: ctx.organization,
-  user: ctx.principal.user,
-  at: ctx.at,
-});
-
-/** The id of the webhook the path names. */
-export const webhookParam = (ctx: RouteContext): string => ctx.params['auditWebhook']!;
+import { webhookAction, webhookCaller, webhookParam, webhookRoute } from './webhook-route.js';
 
 /** The answer of a create: the webhook, and its secret (shown once) or the public keys that sign for it. */
 function createdView(created: WebhookCreated) {
@@ -42,20 +30,14 @@ function createdView(created: WebhookCreated) {
     : { ...view, signing_secret: created.signingSecret };
 }
 
-/** The routes of audit webhooks: all tagged alike, all for holders of audit_webhooks:manage. */
-export const webhookRoute = routeGroup({ tag: 'Audit webhooks', permission: 'audit_webhooks:manage' });
-
 export const auditWebhookRoutes = [
   webhookRoute({
-    method: 'GET',
     path: WEBHOOKS,
     operationId: 'listAuditWebhooks',
     summary: 'List the audit webhooks of the organization (never their secrets).',
-    responses: answers(200, 'Audit webhooks', AuditWebhookListResponse),
-    async handler(ctx) {
-      const webhooks = await listWebhooks(ctx.services.store, ctx.organization.id);
-      return { status: 200, body: { audit_webhooks: webhooks.map(toAuditWebhookView) } };
-    },
+    ...listing('audit_webhooks', AuditWebhookResponse, toAuditWebhookView, (ctx) =>
+      listWebhooks(ctx.services.store, ctx.organization.id),
+    ),
   }),
 
   webhookRoute({
@@ -94,13 +76,10 @@ export const auditWebhookRoutes = [
     summary:
       'Issue a new signing secret, in this answer only. latchkey: the old one stops signing at once (receivers may accept both while they switch); standard-webhooks: the old one keeps signing beside the new one for 24 h (two v1 signatures). Not for standard-webhooks-ed25519 (rotate the organization signing keys).',
     responses: answers(200, 'Rotated', AuditWebhookWithSecretResponse),
-    async handler(ctx) {
-      const rotated = await rotateWebhookSecret(ctx.services, webhookCaller(ctx), webhookParam(ctx));
-      return {
-        status: 200,
-        body: { ...toAuditWebhookView(rotated.webhook), signing_secret: rotated.signingSecret },
-      };
-    },
+    handler: webhookAction(rotateWebhookSecret, (rotated) => ({
+      ...toAuditWebhookView(rotated.webhook),
+      signing_secret: rotated.signingSecret,
+    })),
   }),
 
   webhookRoute({
@@ -110,10 +89,7 @@ export const auditWebhookRoutes = [
     summary:
       'Disable the webhook: nothing more is queued for it, and what was owed is dropped (recover replays from the log).',
     responses: answers(200, 'Disabled', AuditWebhookResponse),
-    async handler(ctx) {
-      const webhook = await disableWebhook(ctx.services, webhookCaller(ctx), webhookParam(ctx));
-      return { status: 200, body: toAuditWebhookView(webhook) };
-    },
+    handler: webhookAction(disableWebhook, toAuditWebhookView),
   }),
 
   webhookRoute({
@@ -123,9 +99,6 @@ export const auditWebhookRoutes = [
     summary:
       'Enable a disabled or dead-lettered webhook: it is active again, and the events held while it was dead-lettered are delivered.',
     responses: answers(200, 'Enabled', AuditWebhookResponse),
-    async handler(ctx) {
-      const webhook = await enableWebhook(ctx.services, webhookCaller(ctx), webhookParam(ctx));
-      return { status: 200, body: toAuditWebhookView(webhook) };
-    },
+    handler: webhookAction(enableWebhook, toAuditWebhookView),
   }),
 ];

@@ -2,10 +2,11 @@
 import { authorize } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { toDeviceView } from '../http/views.js';
-import { DeviceResponse, EnrollDeviceBody, listOf } from '../schemas/api.js';
+import { DeviceResponse, EnrollDeviceBody } from '../schemas/api.js';
 import { enrollmentKey } from '../secrets/enrollment-key.js';
 import { answers } from './docs.js';
 import { refuseAbove } from './guards.js';
+import { listing } from './list-route.js';
 import { ORGANIZATION } from './paths.js';
 import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
@@ -45,19 +46,13 @@ export const deviceRoutes = [
   }),
 
   deviceRoute({
-    method: 'GET',
     path: DEVICES,
     operationId: 'listDevices',
     summary: "List devices: your own, or everyone's with devices:manage_all.",
-    responses: answers(200, 'Devices', listOf('devices', DeviceResponse)),
-    async handler(ctx) {
+    ...listing('devices', DeviceResponse, toDeviceView, (ctx) => {
       const all = authorize(ctx.principal, 'devices:manage_all').ok;
-      const devices = await ctx.services.store.devices.list(
-        ctx.organization.id,
-        all ? undefined : ctx.principal.user,
-      );
-      return { status: 200, body: { devices: devices.map(toDeviceView) } };
-    },
+      return ctx.services.store.devices.list(ctx.organization.id, all ? undefined : ctx.principal.user);
+    }),
   }),
 
   deviceRoute({

@@ -7,9 +7,10 @@ import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute, type RouteContext } from '../http/router.js';
 import { toMemberView } from '../http/views.js';
 import type { Grant } from '../model/roles.js';
-import { AddMemberBody, listOf, MemberResponse, PermissionMatrixResponse } from '../schemas/api.js';
+import { AddMemberBody, MemberResponse, PermissionMatrixResponse } from '../schemas/api.js';
 import { answers, conflictError } from './docs.js';
 import { refuseAbove } from './guards.js';
+import { listing } from './list-route.js';
 import { ORGANIZATION } from './paths.js';
 import { recordChange } from './record-change.js';
 
@@ -49,17 +50,14 @@ export const memberRoutes = [
   }),
 
   defineRoute({
-    method: 'GET',
     path: `${ORGANIZATION}/members`,
     operationId: 'listMembers',
     summary: 'List members.',
     tag: 'Members',
     permission: 'members:read',
-    responses: answers(200, 'Members', listOf('members', MemberResponse)),
-    async handler(ctx) {
-      const members = await ctx.services.store.members.list(ctx.organization.id);
-      return { status: 200, body: { members: members.map(toMemberView) } };
-    },
+    ...listing('members', MemberResponse, toMemberView, (ctx) =>
+      ctx.services.store.members.list(ctx.organization.id),
+    ),
   }),
 
   defineRoute({

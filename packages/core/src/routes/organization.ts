@@ -2,20 +2,25 @@
 
 import { canSeeProject } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import { defineRoute } from '../http/router.js';
+import { defineRoute, type RouteContext } from '../http/router.js';
 import { toEnvironmentView, toOrganizationView, toProjectView } from '../http/views.js';
+import type { Environment } from '../model/model.js';
 import {
   CreateEnvironmentBody,
   CreateProjectBody,
   EnvironmentResponse,
-  listOf,
   OrganizationResponse,
   ProjectResponse,
   UpdateEnvironmentBody,
 } from '../schemas/api.js';
 import { answers, conflictError } from './docs.js';
+import { listing } from './list-route.js';
 import { ORGANIZATION, PROJECT } from './paths.js';
 import { recordChange } from './record-change.js';
+
+/** An environment as listed: with the slug of the project the path names. */
+const environmentView = (environment: Environment, ctx: RouteContext) =>
+  toEnvironmentView(environment, ctx.project!.slug);
 
 export const organizationRoutes = [
   defineRoute({
@@ -62,20 +67,15 @@ export const organizationRoutes = [
   }),
 
   defineRoute({
-    method: 'GET',
     path: `${ORGANIZATION}/projects`,
     operationId: 'listProjects',
     summary: 'List the projects you can see.',
     tag: 'Projects',
     permission: 'projects:read',
-    responses: answers(200, 'Projects', listOf('projects', ProjectResponse)),
-    async handler(ctx) {
+    ...listing('projects', ProjectResponse, toProjectView, async (ctx) => {
       const projects = await ctx.services.store.projects.list(ctx.organization.id);
-      return {
-        status: 200,
-        body: { projects: projects.filter((p) => canSeeProject(ctx.principal, p.slug)).map(toProjectView) },
-      };
-    },
+      return projects.filter((p) => canSeeProject(ctx.principal, p.slug));
+    }),
   }),
 
   defineRoute({
@@ -119,21 +119,14 @@ export const organizationRoutes = [
   }),
 
   defineRoute({
-    method: 'GET',
     path: `${PROJECT}/environments`,
     operationId: 'listEnvironments',
     summary: 'List the environments of a project.',
     tag: 'Projects',
     permission: 'projects:read',
-    responses: answers(200, 'Environments', listOf('environments', EnvironmentResponse)),
-    async handler(ctx) {
-      const project = ctx.project!;
-      const environments = await ctx.services.store.environments.list(project.id);
-      return {
-        status: 200,
-        body: { environments: environments.map((e) => toEnvironmentView(e, project.slug)) },
-      };
-    },
+    ...listing('environments', EnvironmentResponse, environmentView, (ctx) =>
+      ctx.services.store.environments.list(ctx.project!.id),
+    ),
   }),
 
   defineRoute({

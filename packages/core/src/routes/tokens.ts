@@ -3,9 +3,10 @@
 import { generateApiToken, hashToken } from '../auth/tokens.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { toTokenView } from '../http/views.js';
-import { CreatedTokenResponse, CreateTokenBody, listOf, TokenResponse } from '../schemas/api.js';
+import { CreatedTokenResponse, CreateTokenBody, TokenResponse } from '../schemas/api.js';
 import { answers } from './docs.js';
 import { refuseAbove } from './guards.js';
+import { listing } from './list-route.js';
 import { ORGANIZATION } from './paths.js';
 import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
@@ -51,15 +52,12 @@ export const tokenRoutes = [
   }),
 
   tokenRoute({
-    method: 'GET',
     path: `${ORGANIZATION}/tokens`,
     operationId: 'listTokens',
     summary: 'List API tokens (never their values).',
-    responses: answers(200, 'Tokens', listOf('tokens', TokenResponse)),
-    async handler(ctx) {
-      const tokens = await ctx.services.store.tokens.list(ctx.organization.id);
-      return { status: 200, body: { tokens: tokens.map(toTokenView) } };
-    },
+    ...listing('tokens', TokenResponse, toTokenView, (ctx) =>
+      ctx.services.store.tokens.list(ctx.organization.id),
+    ),
   }),
 
   tokenRoute({

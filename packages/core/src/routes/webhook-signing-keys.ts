@@ -9,10 +9,10 @@ import { MAX_SIGNING_KEYS_PER_DAY, MAX_STORED_SIGNING_KEYS } from '../delivery/s
 import { rotateOrganizationSigningKey } from '../delivery/webhooks/signing-key-rotation.js';
 import { signingKeysNow } from '../delivery/webhooks/webhook-reads.js';
 import { SigningKeysResponse } from '../schemas/signature-schemes.js';
-import { webhookCaller } from './audit-webhooks.js';
 import { answers, error } from './docs.js';
 import { WEBHOOKS } from './paths.js';
 import { routeGroup } from './route-group.js';
+import { webhookCaller } from './webhook-route.js';
 
 const keyRoute = routeGroup({ tag: 'Audit webhooks' });
 const SIGNING_KEYS = `${WEBHOOKS}/signing-keys`;

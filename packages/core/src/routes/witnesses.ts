@@ -18,6 +18,7 @@ import {
 } from '../schemas/witnesses.js';
 import { keyRefusal } from '../secrets/enrollment-key.js';
 import { answers, error } from './docs.js';
+import { listing } from './list-route.js';
 import { ORGANIZATION } from './paths.js';
 import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
@@ -91,15 +92,12 @@ export const witnessRoutes = [
   }),
 
   witnessRoute({
-    method: 'GET',
     path: WITNESSES,
     operationId: 'listWitnesses',
     summary: 'The registered witnesses, by name (owner only).',
-    responses: answers(200, 'Witnesses', listOf('witnesses', WitnessResponse)),
-    async handler(ctx) {
-      const witnesses = await ctx.services.store.witnesses.list(ctx.organization.id);
-      return { status: 200, body: { witnesses: await Promise.all(witnesses.map(toWitnessView)) } };
-    },
+    ...listing('witnesses', WitnessResponse, toWitnessView, (ctx) =>
+      ctx.services.store.witnesses.list(ctx.organization.id),
+    ),
   }),
 
   witnessRoute({
