@@ -1,6 +1,6 @@
 /** Migration 1: every table of the store, with the indexes of its hot queries. */
 import type { Tables } from '../schema-name.js';
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
 // Released SQL, grouped by concern: each statement stays byte for byte as it shipped (the
 // indentation inside the strings included), and the groups run in their original order.
@@ -113,8 +113,9 @@ const secretsAndActivity = (t: Tables) => [
   `CREATE INDEX activity_by_type ON ${t.events} (organization_id, type, seq)`,
 ];
 
-export const initial: Migration = {
-  id: 1,
-  name: 'initial',
-  statements: (t) => [...tenancy(t), ...access(t), ...devices(t), ...secretsAndActivity(t)],
-};
+export const initial = migration(1, 'initial', (t) => [
+  ...tenancy(t),
+  ...access(t),
+  ...devices(t),
+  ...secretsAndActivity(t),
+]);

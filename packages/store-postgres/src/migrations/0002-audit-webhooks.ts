@@ -2,13 +2,10 @@
  * Migration 2: audit webhooks, their delivery outbox (written with each event, in its transaction),
  * the attempt log and the minute/hour metrics rollups.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const auditWebhooks: Migration = {
-  id: 2,
-  name: 'audit-webhooks',
-  statements: (t) => [
-    `CREATE TABLE ${t.webhooks} (
+export const auditWebhooks = migration(2, 'audit-webhooks', (t) => [
+  `CREATE TABLE ${t.webhooks} (
       id text PRIMARY KEY,
       organization_id text NOT NULL REFERENCES ${t.organizations} (id),
       name text NOT NULL,
@@ -21,10 +18,10 @@ export const auditWebhooks: Migration = {
       created_at timestamptz NOT NULL,
       created_by text NOT NULL
     )`,
-    // Read by every event append (fan-out) and every listing.
-    `CREATE INDEX audit_webhooks_by_organization ON ${t.webhooks} (organization_id, created_at, id)`,
-    // What is still owed: delivered and cancelled deliveries are deleted (the attempt log keeps the history).
-    `CREATE TABLE ${t.deliveries} (
+  // Read by every event append (fan-out) and every listing.
+  `CREATE INDEX audit_webhooks_by_organization ON ${t.webhooks} (organization_id, created_at, id)`,
+  // What is still owed: delivered and cancelled deliveries are deleted (the attempt log keeps the history).
+  `CREATE TABLE ${t.deliveries} (
       id text PRIMARY KEY,
       organization_id text NOT NULL,
       webhook_id text NOT NULL REFERENCES ${t.webhooks} (id),
@@ -36,10 +33,10 @@ export const auditWebhooks: Migration = {
       lease_until timestamptz,
       created_at timestamptz NOT NULL
     )`,
-    // The workers' claim query: due pending deliveries, oldest first.
-    `CREATE INDEX webhook_deliveries_due ON ${t.deliveries} (next_attempt_at) WHERE state = 'pending'`,
-    `CREATE INDEX webhook_deliveries_by_webhook ON ${t.deliveries} (webhook_id, state, event_id)`,
-    `CREATE TABLE ${t.attempts} (
+  // The workers' claim query: due pending deliveries, oldest first.
+  `CREATE INDEX webhook_deliveries_due ON ${t.deliveries} (next_attempt_at) WHERE state = 'pending'`,
+  `CREATE INDEX webhook_deliveries_by_webhook ON ${t.deliveries} (webhook_id, state, event_id)`,
+  `CREATE TABLE ${t.attempts} (
       position bigserial PRIMARY KEY,
       id text NOT NULL UNIQUE,
       organization_id text NOT NULL,
@@ -55,9 +52,9 @@ export const auditWebhooks: Migration = {
       error jsonb,
       next_attempt_at timestamptz
     )`,
-    `CREATE INDEX webhook_attempts_by_webhook ON ${t.attempts} (webhook_id, position)`,
-    `CREATE INDEX webhook_attempts_by_time ON ${t.attempts} (at)`,
-    `CREATE TABLE ${t.rollups} (
+  `CREATE INDEX webhook_attempts_by_webhook ON ${t.attempts} (webhook_id, position)`,
+  `CREATE INDEX webhook_attempts_by_time ON ${t.attempts} (at)`,
+  `CREATE TABLE ${t.rollups} (
       webhook_id text NOT NULL,
       unit text NOT NULL CHECK (unit IN ('minute', 'hour')),
       start timestamptz NOT NULL,
@@ -69,7 +66,6 @@ export const auditWebhooks: Migration = {
       histogram jsonb NOT NULL,
       PRIMARY KEY (webhook_id, unit, start)
     )`,
-    `CREATE INDEX webhook_rollups_by_organization ON ${t.rollups} (organization_id, unit, start)`,
-    `CREATE INDEX webhook_rollups_by_start ON ${t.rollups} (start)`,
-  ],
-};
+  `CREATE INDEX webhook_rollups_by_organization ON ${t.rollups} (organization_id, unit, start)`,
+  `CREATE INDEX webhook_rollups_by_start ON ${t.rollups} (start)`,
+]);

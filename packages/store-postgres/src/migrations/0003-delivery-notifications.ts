@@ -4,13 +4,10 @@
  * only when the statement inserted rows: an event appended where no webhook listens notifies nobody.
  */
 import { deliveriesChannel } from '../schema-name.js';
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const deliveryNotifications: Migration = {
-  id: 3,
-  name: 'delivery-notifications',
-  statements: (t) => [
-    `CREATE FUNCTION ${t.quoted}.latchkey_deliveries_queued() RETURNS trigger LANGUAGE plpgsql AS $body$
+export const deliveryNotifications = migration(3, 'delivery-notifications', (t) => [
+  `CREATE FUNCTION ${t.quoted}.latchkey_deliveries_queued() RETURNS trigger LANGUAGE plpgsql AS $body$
      BEGIN
        IF EXISTS (SELECT 1 FROM queued) THEN
          PERFORM pg_notify('${deliveriesChannel(t.schema)}', '');
@@ -18,8 +15,7 @@ export const deliveryNotifications: Migration = {
        RETURN NULL;
      END
      $body$`,
-    `CREATE TRIGGER deliveries_queued AFTER INSERT ON ${t.deliveries}
+  `CREATE TRIGGER deliveries_queued AFTER INSERT ON ${t.deliveries}
      REFERENCING NEW TABLE AS queued
      FOR EACH STATEMENT EXECUTE FUNCTION ${t.quoted}.latchkey_deliveries_queued()`,
-  ],
-};
+]);

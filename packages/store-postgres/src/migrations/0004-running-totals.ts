@@ -3,13 +3,10 @@
  * metrics window reads two totals and one minute per webhook instead of every minute and hour it
  * spans. Taken on first use from the rollups; nothing to fill in here.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const runningTotals: Migration = {
-  id: 4,
-  name: 'running-totals',
-  statements: (t) => [
-    `CREATE TABLE ${t.totals} (
+export const runningTotals = migration(4, 'running-totals', (t) => [
+  `CREATE TABLE ${t.totals} (
       webhook_id text NOT NULL,
       boundary timestamptz NOT NULL,
       organization_id text NOT NULL,
@@ -20,7 +17,6 @@ export const runningTotals: Migration = {
       histogram jsonb NOT NULL,
       PRIMARY KEY (webhook_id, boundary)
     )`,
-    `CREATE INDEX webhook_running_totals_by_organization ON ${t.totals} (organization_id, boundary)`,
-    `CREATE INDEX webhook_running_totals_by_boundary ON ${t.totals} (boundary)`,
-  ],
-};
+  `CREATE INDEX webhook_running_totals_by_organization ON ${t.totals} (organization_id, boundary)`,
+  `CREATE INDEX webhook_running_totals_by_boundary ON ${t.totals} (boundary)`,
+]);

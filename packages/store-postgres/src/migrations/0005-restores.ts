@@ -3,13 +3,10 @@
  * database, so a backup can be restored (its chain verbatim) into another organization of the same
  * server while the original still exists.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const restores: Migration = {
-  id: 5,
-  name: 'restores',
-  statements: (t) => [
-    `CREATE TABLE ${t.restoreSessions} (
+export const restores = migration(5, 'restores', (t) => [
+  `CREATE TABLE ${t.restoreSessions} (
       id text PRIMARY KEY,
       organization_id text NOT NULL REFERENCES ${t.organizations} (id),
       user_id text NOT NULL,
@@ -18,15 +15,15 @@ export const restores: Migration = {
       created_at timestamptz NOT NULL,
       expires_at timestamptz NOT NULL
     )`,
-    `CREATE INDEX restore_sessions_by_expiry ON ${t.restoreSessions} (expires_at)`,
-    // Parts are sealed by the core when the host has a keyring: they hold secret values.
-    `CREATE TABLE ${t.restoreParts} (
+  `CREATE INDEX restore_sessions_by_expiry ON ${t.restoreSessions} (expires_at)`,
+  // Parts are sealed by the core when the host has a keyring: they hold secret values.
+  `CREATE TABLE ${t.restoreParts} (
       session_id text NOT NULL REFERENCES ${t.restoreSessions} (id) ON DELETE CASCADE,
       part integer NOT NULL,
       data text NOT NULL,
       PRIMARY KEY (session_id, part)
     )`,
-    `DO $$
+  `DO $$
      DECLARE name text;
      BEGIN
        SELECT c.conname INTO name FROM pg_constraint c
@@ -37,6 +34,5 @@ export const restores: Migration = {
          EXECUTE format('ALTER TABLE ${t.events} DROP CONSTRAINT %I', name);
        END IF;
      END $$`,
-    `CREATE UNIQUE INDEX activity_events_id_by_organization ON ${t.events} (organization_id, id)`,
-  ],
-};
+  `CREATE UNIQUE INDEX activity_events_id_by_organization ON ${t.events} (organization_id, id)`,
+]);

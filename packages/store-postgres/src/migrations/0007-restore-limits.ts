@@ -5,15 +5,11 @@
  * declares. Restores staged before this migration are dropped: their sizes were not recorded, and
  * a session lives two hours at most; the client begins again.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const restoreLimits: Migration = {
-  id: 7,
-  name: 'restore-limits',
-  statements: (t) => [
-    `DELETE FROM ${t.restoreSessions}`,
-    `CREATE UNIQUE INDEX restore_sessions_one_per_organization ON ${t.restoreSessions} (organization_id)`,
-    `ALTER TABLE ${t.restoreSessions} ADD COLUMN bytes bigint NOT NULL DEFAULT 0`,
-    `ALTER TABLE ${t.restoreParts} ADD COLUMN bytes bigint NOT NULL DEFAULT 0`,
-  ],
-};
+export const restoreLimits = migration(7, 'restore-limits', (t) => [
+  `DELETE FROM ${t.restoreSessions}`,
+  `CREATE UNIQUE INDEX restore_sessions_one_per_organization ON ${t.restoreSessions} (organization_id)`,
+  `ALTER TABLE ${t.restoreSessions} ADD COLUMN bytes bigint NOT NULL DEFAULT 0`,
+  `ALTER TABLE ${t.restoreParts} ADD COLUMN bytes bigint NOT NULL DEFAULT 0`,
+]);

@@ -5,18 +5,14 @@
  * handful per webhook); and it counts the claims of a rate-limited webhook in the current second
  * (one row per such webhook, rewritten when the second changes).
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const fairClaims: Migration = {
-  id: 8,
-  name: 'fair-claims',
-  statements: (t) => [
-    `CREATE INDEX webhook_deliveries_due_by_webhook ON ${t.deliveries} (webhook_id, next_attempt_at) WHERE state = 'pending'`,
-    `CREATE INDEX webhook_deliveries_leased ON ${t.deliveries} (webhook_id, lease_until) WHERE lease_until IS NOT NULL`,
-    `CREATE TABLE ${t.quoted}.webhook_claim_rates (
+export const fairClaims = migration(8, 'fair-claims', (t) => [
+  `CREATE INDEX webhook_deliveries_due_by_webhook ON ${t.deliveries} (webhook_id, next_attempt_at) WHERE state = 'pending'`,
+  `CREATE INDEX webhook_deliveries_leased ON ${t.deliveries} (webhook_id, lease_until) WHERE lease_until IS NOT NULL`,
+  `CREATE TABLE ${t.quoted}.webhook_claim_rates (
       webhook_id text PRIMARY KEY REFERENCES ${t.webhooks} (id) ON DELETE CASCADE,
       second timestamptz NOT NULL,
       claimed integer NOT NULL
     )`,
-  ],
-};
+]);

@@ -4,10 +4,8 @@
  * outbox tests it against the entries that select an event's type (`&&`), in the statement that
  * stores the event.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const eventTypeFilters: Migration = {
-  id: 9,
-  name: 'event-type-filters',
-  statements: (t) => [`ALTER TABLE ${t.webhooks} ADD COLUMN event_types text[] NOT NULL DEFAULT '{}'`],
-};
+export const eventTypeFilters = migration(9, 'event-type-filters', (t) => [
+  `ALTER TABLE ${t.webhooks} ADD COLUMN event_types text[] NOT NULL DEFAULT '{}'`,
+]);

@@ -6,13 +6,10 @@
  * existing head is back-filled as a version with its value and no actor or event (the push that
  * wrote it is not looked up).
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const secretVersions: Migration = {
-  id: 10,
-  name: 'secret-versions',
-  statements: (t) => [
-    `CREATE TABLE ${t.secretVersions} (
+export const secretVersions = migration(10, 'secret-versions', (t) => [
+  `CREATE TABLE ${t.secretVersions} (
       environment_id text NOT NULL REFERENCES ${t.environments} (id),
       key text NOT NULL,
       version integer NOT NULL,
@@ -25,9 +22,8 @@ export const secretVersions: Migration = {
       event_id text,
       PRIMARY KEY (environment_id, key, version)
     )`,
-    // The versions whose value is still kept: what a push prunes and the re-encrypt routine walks.
-    `CREATE INDEX secret_versions_kept ON ${t.secretVersions} (environment_id, key, version) WHERE value IS NOT NULL`,
-    `INSERT INTO ${t.secretVersions} (environment_id, key, version, deleted, value, occurred_at)
+  // The versions whose value is still kept: what a push prunes and the re-encrypt routine walks.
+  `CREATE INDEX secret_versions_kept ON ${t.secretVersions} (environment_id, key, version) WHERE value IS NOT NULL`,
+  `INSERT INTO ${t.secretVersions} (environment_id, key, version, deleted, value, occurred_at)
      SELECT environment_id, key, version, deleted, value, updated_at FROM ${t.secrets} WHERE version > 0`,
-  ],
-};
+]);

@@ -3,10 +3,8 @@
  * (null when that request was not traced, and for every delivery queued before), so an attempt's
  * span links to it and the receiver gets it as a header.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const deliveryTraceparent: Migration = {
-  id: 11,
-  name: 'delivery-traceparent',
-  statements: (t) => [`ALTER TABLE ${t.deliveries} ADD COLUMN traceparent text`],
-};
+export const deliveryTraceparent = migration(11, 'delivery-traceparent', (t) => [
+  `ALTER TABLE ${t.deliveries} ADD COLUMN traceparent text`,
+]);

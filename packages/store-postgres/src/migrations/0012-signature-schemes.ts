@@ -3,17 +3,14 @@
  * secret a rotation replaced while it still signs; the organizations' Ed25519 webhook signing keys,
  * at most one current (not retiring) key per organization.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const signatureSchemes: Migration = {
-  id: 12,
-  name: 'signature-schemes',
-  statements: (t) => [
-    `ALTER TABLE ${t.webhooks}
+export const signatureSchemes = migration(12, 'signature-schemes', (t) => [
+  `ALTER TABLE ${t.webhooks}
        ADD COLUMN signature_scheme text NOT NULL DEFAULT 'latchkey'
          CHECK (signature_scheme IN ('latchkey', 'standard-webhooks', 'standard-webhooks-ed25519')),
        ADD COLUMN previous_secret jsonb`,
-    `CREATE TABLE ${t.signingKeys} (
+  `CREATE TABLE ${t.signingKeys} (
       id text PRIMARY KEY,
       organization_id text NOT NULL REFERENCES ${t.organizations} (id),
       public_key text NOT NULL,
@@ -21,7 +18,6 @@ export const signatureSchemes: Migration = {
       created_at timestamptz NOT NULL,
       retires_at timestamptz
     )`,
-    `CREATE UNIQUE INDEX webhook_signing_keys_current ON ${t.signingKeys} (organization_id) WHERE retires_at IS NULL`,
-    `CREATE INDEX webhook_signing_keys_by_organization ON ${t.signingKeys} (organization_id, created_at, id)`,
-  ],
-};
+  `CREATE UNIQUE INDEX webhook_signing_keys_current ON ${t.signingKeys} (organization_id) WHERE retires_at IS NULL`,
+  `CREATE INDEX webhook_signing_keys_by_organization ON ${t.signingKeys} (organization_id, created_at, id)`,
+]);

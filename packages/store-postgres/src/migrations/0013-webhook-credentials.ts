@@ -3,13 +3,9 @@
  * `[{name, value_sealed}]` (values sealed with the keyring, never in clear); `client_certificate`
  * its mTLS certificate (PEM, public) with the private key sealed, or null.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const webhookCredentials: Migration = {
-  id: 13,
-  name: 'webhook-credentials',
-  statements: (t) => [
-    `ALTER TABLE ${t.webhooks} ADD COLUMN headers jsonb NOT NULL DEFAULT '[]'::jsonb`,
-    `ALTER TABLE ${t.webhooks} ADD COLUMN client_certificate jsonb`,
-  ],
-};
+export const webhookCredentials = migration(13, 'webhook-credentials', (t) => [
+  `ALTER TABLE ${t.webhooks} ADD COLUMN headers jsonb NOT NULL DEFAULT '[]'::jsonb`,
+  `ALTER TABLE ${t.webhooks} ADD COLUMN client_certificate jsonb`,
+]);

@@ -7,21 +7,17 @@
  * back-fill (`tree-backfill.ts`), run when it opens, builds it in batches, because a leaf is the
  * canonical JSON of an event, which SQL cannot compute.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const merkleTree: Migration = {
-  id: 14,
-  name: 'merkle-tree',
-  statements: (t) => [
-    `ALTER TABLE ${t.chains}
+export const merkleTree = migration(14, 'merkle-tree', (t) => [
+  `ALTER TABLE ${t.chains}
        ADD COLUMN tree_size bigint NOT NULL DEFAULT 0,
        ADD COLUMN tree_frontier bytea NOT NULL DEFAULT ''::bytea`,
-    `CREATE TABLE ${t.treeNodes} (
+  `CREATE TABLE ${t.treeNodes} (
        organization_id text NOT NULL,
        level smallint NOT NULL,
        idx bigint NOT NULL,
        hash bytea NOT NULL,
        PRIMARY KEY (organization_id, level, idx)
      )`,
-  ],
-};
+]);

@@ -4,13 +4,10 @@
  * seal (one transaction per organization, under the chain head's lock) moves every pending draft
  * of the organization onto the chain, in `n` order, and deletes it here. Readers never look here.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const pendingEvents: Migration = {
-  id: 16,
-  name: 'pending-events',
-  statements: (t) => [
-    `CREATE TABLE ${t.pendingEvents} (
+export const pendingEvents = migration(16, 'pending-events', (t) => [
+  `CREATE TABLE ${t.pendingEvents} (
       organization_id text NOT NULL,
       n bigint GENERATED ALWAYS AS IDENTITY,
       id text NOT NULL,
@@ -19,7 +16,6 @@ export const pendingEvents: Migration = {
       created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (organization_id, n)
     )`,
-    // The sweep looks for drafts older than its period, left by a process that died before sealing.
-    `CREATE INDEX activity_pending_events_by_age ON ${t.pendingEvents} (created_at)`,
-  ],
-};
+  // The sweep looks for drafts older than its period, left by a process that died before sealing.
+  `CREATE INDEX activity_pending_events_by_age ON ${t.pendingEvents} (created_at)`,
+]);

@@ -6,12 +6,8 @@
  * head, in the same statement, under that head's lock, and the heads keep their foreign key to the
  * environment; a restore empties versions before environments.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const versionRowsLockNothing: Migration = {
-  id: 17,
-  name: 'version-rows-lock-nothing',
-  statements: (t) => [
-    `ALTER TABLE ${t.secretVersions} DROP CONSTRAINT IF EXISTS secret_versions_environment_id_fkey`,
-  ],
-};
+export const versionRowsLockNothing = migration(17, 'version-rows-lock-nothing', (t) => [
+  `ALTER TABLE ${t.secretVersions} DROP CONSTRAINT IF EXISTS secret_versions_environment_id_fkey`,
+]);

@@ -4,13 +4,9 @@
  * `next_attempt_at`, so a claim read and sorted every due delivery of each webhook to take its
  * first few. With `id` in the index it reads just those.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const dueDeliveriesInOrder: Migration = {
-  id: 18,
-  name: 'due-deliveries-in-order',
-  statements: (t) => [
-    `CREATE INDEX webhook_deliveries_due_in_order ON ${t.deliveries} (webhook_id, next_attempt_at, id) WHERE state = 'pending'`,
-    `DROP INDEX IF EXISTS ${t.quoted}.webhook_deliveries_due_by_webhook`,
-  ],
-};
+export const dueDeliveriesInOrder = migration(18, 'due-deliveries-in-order', (t) => [
+  `CREATE INDEX webhook_deliveries_due_in_order ON ${t.deliveries} (webhook_id, next_attempt_at, id) WHERE state = 'pending'`,
+  `DROP INDEX IF EXISTS ${t.quoted}.webhook_deliveries_due_by_webhook`,
+]);

@@ -7,22 +7,18 @@
  * index goes, and the outbox leaves room in each page, so a lease is a heap-only (HOT) update.
  * Leases live at the time of the migration are counted into the new table.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const countedLeases: Migration = {
-  id: 19,
-  name: 'counted-leases',
-  statements: (t) => [
-    `CREATE TABLE ${t.leases} (
+export const countedLeases = migration(19, 'counted-leases', (t) => [
+  `CREATE TABLE ${t.leases} (
       webhook_id text NOT NULL REFERENCES ${t.webhooks} (id) ON DELETE CASCADE,
       lease_until timestamptz NOT NULL,
       leased integer NOT NULL,
       PRIMARY KEY (webhook_id, lease_until)
     )`,
-    `INSERT INTO ${t.leases} (webhook_id, lease_until, leased)
+  `INSERT INTO ${t.leases} (webhook_id, lease_until, leased)
       SELECT webhook_id, lease_until, count(*) FROM ${t.deliveries}
       WHERE lease_until IS NOT NULL AND lease_until > now() GROUP BY webhook_id, lease_until`,
-    `DROP INDEX IF EXISTS ${t.quoted}.webhook_deliveries_leased`,
-    `ALTER TABLE ${t.deliveries} SET (fillfactor = 60)`,
-  ],
-};
+  `DROP INDEX IF EXISTS ${t.quoted}.webhook_deliveries_leased`,
+  `ALTER TABLE ${t.deliveries} SET (fillfactor = 60)`,
+]);

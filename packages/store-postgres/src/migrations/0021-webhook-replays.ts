@@ -3,13 +3,10 @@
  * delivery engine moves on a batch at a time, instead of every event queued in the statement that
  * asked for it. One per webhook at a time; it goes with its webhook.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const webhookReplays: Migration = {
-  id: 21,
-  name: 'webhook-replays',
-  statements: (t) => [
-    `CREATE TABLE ${t.replays} (
+export const webhookReplays = migration(21, 'webhook-replays', (t) => [
+  `CREATE TABLE ${t.replays} (
       webhook_id text PRIMARY KEY REFERENCES ${t.webhooks} (id) ON DELETE CASCADE,
       organization_id text NOT NULL,
       since timestamptz NOT NULL,
@@ -18,5 +15,4 @@ export const webhookReplays: Migration = {
       last_seq bigint NOT NULL,
       created_at timestamptz NOT NULL
     )`,
-  ],
-};
+]);

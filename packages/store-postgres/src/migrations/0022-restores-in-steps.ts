@@ -4,10 +4,8 @@
  * restore that did not end and empties its organization, and the sweep of expired sessions leaves
  * it alone meanwhile.
  */
-import type { Migration } from './migration.js';
+import { migration } from './migration.js';
 
-export const restoresInSteps: Migration = {
-  id: 22,
-  name: 'restores-in-steps',
-  statements: (t) => [`ALTER TABLE ${t.restoreSessions} ADD COLUMN applying boolean NOT NULL DEFAULT false`],
-};
+export const restoresInSteps = migration(22, 'restores-in-steps', (t) => [
+  `ALTER TABLE ${t.restoreSessions} ADD COLUMN applying boolean NOT NULL DEFAULT false`,
+]);

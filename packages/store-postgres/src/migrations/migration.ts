@@ -8,3 +8,8 @@ export interface Migration {
   /** The statements, one per string, written against the store's tables. */
   statements: (tables: Tables) => string[];
 }
+
+/** Migration `id`, named `name`: its statements, written against the store's tables. */
+export function migration(id: number, name: string, statements: Migration['statements']): Migration {
+  return { id, name, statements };
+}
