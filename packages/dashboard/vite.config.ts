@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -9,6 +9,30 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  * build serves `/dashboard` or any other mount point. Beside the app, the `<latchkey-portal>`
  * element is built as `latchkey-portal.js` (a name without a hash: host pages load it by that name).
  */
+/**
+ * The element, built on its own once the app is written: one module with nothing to import (a host
+ * page loads it from another origin, and the app's chunks are not served to other origins).
+ */
+function elementBuild(): Plugin {
+  return {
+    name: 'latchkey-portal-element',
+    apply: 'build',
+    async closeBundle() {
+      await build({
+        configFile: false,
+        logLevel: 'warn',
+        build: {
+          outDir: source('assets'),
+          emptyOutDir: false,
+          target: 'es2022',
+          minify: true,
+          lib: { entry: source('src/embed.ts'), formats: ['es'], fileName: () => 'latchkey-portal.js' },
+        },
+      });
+    },
+  };
+}
+
 export default defineConfig({
   root: 'app',
   base: '/__latchkey_dashboard__/',
@@ -23,13 +47,7 @@ export default defineConfig({
     assetsInlineLimit: 0,
     modulePreload: false,
     reportCompressedSize: true,
-    rollupOptions: {
-      input: { index: source('app/index.html'), 'latchkey-portal': source('src/embed.ts') },
-      output: {
-        entryFileNames: (chunk) =>
-          chunk.name === 'latchkey-portal' ? 'latchkey-portal.js' : 'assets/[name]-[hash].js',
-      },
-    },
   },
+  plugins: [elementBuild()],
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
 });

@@ -12,6 +12,9 @@
 import { fileURLToPath } from 'node:url';
 import type { CoreRequest, CoreResponse } from '@latchkey/core';
 import { API_BASE_PLACEHOLDER, type Asset, BUILD_BASE, loadAssets } from './assets.js';
+import { embedFrameAncestors, type FrameAncestor } from './embed-frame.js';
+
+export type { FrameAncestor } from './embed-frame.js';
 
 /** Options of {@link createDashboard}. */
 export interface DashboardOptions {
@@ -21,6 +24,11 @@ export interface DashboardOptions {
   apiBasePath?: string;
   /** The built app. Default: the `assets/` folder of this package. */
   assetsDir?: string;
+  /**
+   * Who may frame the embedded page of a portal session (`{basePath}/embed?session=…`): pass
+   * `(id) => core.portalFrameAncestor(id)`. Without it the embedded page may not be framed.
+   */
+  frameAncestor?: FrameAncestor;
 }
 
 /** The dashboard's handler. */
@@ -98,6 +106,27 @@ function plain(status: number, message: string, extra: Record<string, string> = 
   };
 }
 
+/**
+ * The embedded page: the app's page, framed only by its session's origin, never stored (its policy
+ * is the session's), and then without `X-Frame-Options`, which would forbid every frame.
+ */
+async function embedPage(
+  request: Pick<CoreRequest, 'method' | 'url' | 'headers'>,
+  page: Asset,
+  frameAncestor: FrameAncestor | undefined,
+): Promise<CoreResponse> {
+  const ancestors = await embedFrameAncestors(request.url, frameAncestor);
+  const { 'if-none-match': _, ...headers } = request.headers;
+  const answer = send({ method: request.method, headers }, page, 'no-store');
+  if (ancestors === "'none'") return answer;
+  const { 'x-frame-options': __, ...rest } = answer.headers;
+  const policy = SECURITY_HEADERS['content-security-policy'].replace(
+    "frame-ancestors 'none'",
+    `frame-ancestors ${ancestors}`,
+  );
+  return { ...answer, headers: { ...rest, 'content-security-policy': policy } };
+}
+
 /** Creates the dashboard's handler; the app's files are read once, here. */
 export function createDashboard(options: DashboardOptions = {}): Dashboard {
   const basePath = trimSlash(options.basePath ?? '/dashboard');
@@ -131,6 +160,7 @@ export function createDashboard(options: DashboardOptions = {}): Dashboard {
       const asset = rest.startsWith('assets/') ? assets.get(rest) : undefined;
       if (asset) return send(request, asset, 'public, max-age=31536000, immutable');
       if (rest.startsWith('assets/') || /\.[a-z0-9]+$/i.test(rest)) return plain(404, 'Not Found');
+      if (rest === 'embed') return embedPage(request, page, options.frameAncestor);
       // Any other path is a route of the app: its page, never cached, so a new build shows at once.
       return send(request, page, 'no-cache');
     },

@@ -11,6 +11,7 @@ import { historyPath, organizationPath, readsOrganization } from './activity-sco
 import { VerifyPanel, type VerifyState } from './activity-verify.js';
 import type { ApiError } from './api.js';
 import { ExportButtons } from './export-buttons.js';
+import { useRights } from './rights.js';
 import { Empty, ErrorNote, Status } from './states.js';
 import { TransparencyPanel } from './transparency-panel.js';
 import type { ActivityEvent, Me } from './types.js';
@@ -43,6 +44,9 @@ export function ActivityPage({ me }: { me: Me }) {
 /** The events, the toolbar (Verify, Export) and "Load more". */
 function History({ me, path, filters }: { me: Me; path: string; filters: ActivityFilters }) {
   const wide = readsOrganization(me);
+  // The whole chain is verified from the export: without it, the events on screen are.
+  const { exportActivity } = useRights();
+  const exports = wide && exportActivity;
   const pages = useActivityPages(path, filters);
   const [verify, setVerify] = useState<VerifyState>({ state: 'idle' });
   const events = pages.state.data?.events ?? [];
@@ -51,7 +55,7 @@ function History({ me, path, filters }: { me: Me; path: string; filters: Activit
   const run = async (loaded: ActivityEvent[]) => {
     setVerify({ state: 'running' });
     try {
-      const result = wide
+      const result = exports
         ? await verifyOrganizationChain(organizationPath(me), me.organization.slug, loaded)
         : await verifyLoaded(loaded);
       setVerify({ state: 'done', result });
@@ -64,7 +68,7 @@ function History({ me, path, filters }: { me: Me; path: string; filters: Activit
     <section aria-labelledby="history-title">
       <div class="row">
         <h2 id="history-title">History</h2>
-        {wide && <ExportButtons org={organizationPath(me)} filters={filters} />}
+        {exports && <ExportButtons org={organizationPath(me)} filters={filters} />}
       </div>
       <VerifyPanel state={verify} onVerify={() => void run(events)} />
       {pages.state.loading && <Status>Loading the history…</Status>}

@@ -4,7 +4,7 @@
  * History API.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { navigate, ROUTES } from './router.js';
+import { currentRoute, navigate } from './router.js';
 
 /** What the history is filtered by; an empty string is no filter. */
 export interface ActivityFilters {
@@ -27,9 +27,13 @@ export function parseFilters(search: string): ActivityFilters {
   return out;
 }
 
-/** The query string of `filters` (empty filters left out), with its `?` when not empty. */
-export function filtersQuery(filters: ActivityFilters): string {
-  const params = new URLSearchParams();
+/**
+ * The query string of `filters` (empty filters left out), with its `?` when not empty, after the
+ * parameters of `keep` that are not filters (the embedded page's session and theme).
+ */
+export function filtersQuery(filters: ActivityFilters, keep = ''): string {
+  const params = new URLSearchParams(keep);
+  for (const key of KEYS) params.delete(key);
   for (const key of KEYS) if (filters[key]) params.set(key, filters[key]);
   const text = params.toString();
   return text ? `?${text}` : '';
@@ -43,7 +47,8 @@ export function useFilters(): [ActivityFilters, (next: ActivityFilters) => void]
     addEventListener('popstate', update);
     return () => removeEventListener('popstate', update);
   }, []);
-  return [filters, (next) => navigate(`${ROUTES.activity}${filtersQuery(next)}`)];
+  // The page's own route: Activity, or the embedded page that shows it as a section.
+  return [filters, (next) => navigate(`${currentRoute()}${filtersQuery(next, location.search)}`)];
 }
 
 /** An RFC 3339 time for the API from a `datetime-local` value, or undefined when empty or invalid. */

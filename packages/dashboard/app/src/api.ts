@@ -42,6 +42,13 @@ export function storeToken(token: string | null): void {
 
 let currentToken: string | null = storedToken();
 
+let onUnauthorized: (() => void) | null = null;
+
+/** Calls `handler` whenever the API answers 401 (the embedded page: its session ended). */
+export function setUnauthorizedHandler(handler: (() => void) | null): void {
+  onUnauthorized = handler;
+}
+
 /** Uses `token` for the following calls (null: the host's cookies). */
 export function setApiToken(token: string | null): void {
   currentToken = token;
@@ -88,6 +95,7 @@ export async function api<T>(method: string, path: string, body?: unknown, token
     json = null;
   }
   if (!response.ok) {
+    if (response.status === 401) onUnauthorized?.();
     const error = (json as { error?: { code?: string; message?: string } } | null)?.error;
     const detail = detailOf(json);
     throw new ApiError(

@@ -8,6 +8,7 @@ import { api, seg } from './api.js';
 import { CreateWebhookForm } from './create-webhook-form.js';
 import { SecretDialog } from './dialogs.js';
 import { MetricsPanel } from './metrics-panel.js';
+import { useRights } from './rights.js';
 import { SigningKeysPanel } from './signing-keys-panel.js';
 import { Empty, ErrorNote, Status } from './states.js';
 import type { AuditWebhookList, Me, Metrics, MetricsWindow, Timeline } from './types.js';
@@ -53,6 +54,7 @@ function AdminView({ me }: { me: Me }) {
   const [metricsWindow, setMetricsWindow] = useState<MetricsWindow>('24h');
   const [secret, setSecret] = useState<{ title: string; secret: string } | null>(null);
   const [created, setCreated] = useState(0);
+  const rights = useRights();
   const list = useRequest(() => api<AuditWebhookList>('GET', `${org}/audit-webhooks`), org);
   const metrics = useRequest(
     () => api<Metrics>('GET', `${org}/audit-webhooks/metrics?window=${metricsWindow}`),
@@ -109,15 +111,17 @@ function AdminView({ me }: { me: Me }) {
           </ul>
         )}
       </section>
-      <CreateWebhookForm
-        org={org}
-        onCreated={(webhook) => {
-          const value = webhook.signing_secret;
-          if (value) setSecret({ title: `Signing secret of “${webhook.name}”`, secret: value });
-          setCreated((n) => n + 1);
-          refresh();
-        }}
-      />
+      {rights.manageWebhooks && rights.webhookSecrets && (
+        <CreateWebhookForm
+          org={org}
+          onCreated={(webhook) => {
+            const value = webhook.signing_secret;
+            if (value) setSecret({ title: `Signing secret of “${webhook.name}”`, secret: value });
+            setCreated((n) => n + 1);
+            refresh();
+          }}
+        />
+      )}
       <SigningKeysPanel org={org} version={created} />
       {secret && <SecretDialog title={secret.title} secret={secret.secret} onClose={() => setSecret(null)} />}
     </>

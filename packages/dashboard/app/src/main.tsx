@@ -1,7 +1,12 @@
-/** Entry of the dashboard: who is signed in, then the page for the current route. */
+/**
+ * Entry of the dashboard: who is signed in, then the page for the current route; or, at `/embed`,
+ * the page a host app frames for a portal session.
+ */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiError, api, setApiToken, storedToken, storeToken } from './api.js';
+import { EmbedApp } from './embed-app.js';
+import { currentRoute } from './router.js';
 import { SignIn } from './sign-in.js';
 import { SignedInPages } from './signed-in-pages.js';
 import { Status } from './states.js';
@@ -17,6 +22,7 @@ import './styles/webhooks.css';
 import './styles/charts.css';
 import './styles/tables-dialogs.css';
 import './styles/activity.css';
+import './styles/embed.css';
 import './styles/narrow.css';
 
 type Session =
@@ -73,4 +79,5 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById('app')!);
+// `/embed` is the page a host app frames (a portal session); every other route is the dashboard.
+render(currentRoute() === '/embed' ? <EmbedApp /> : <App />, document.getElementById('app')!);

@@ -7,6 +7,7 @@
 import { organizationPath } from './activity-scope.js';
 import { formatCount, formatTime } from './format.js';
 import { Icon } from './icons.js';
+import { useRights } from './rights.js';
 import { ErrorNote, Status } from './states.js';
 import type { Me } from './types.js';
 import { type Transparency, useTransparency } from './use-transparency.js';
@@ -59,7 +60,8 @@ function Witnesses({ data }: { data: Transparency }) {
 
 /** The panel; render it only for members who read the organization's activity. */
 export function TransparencyPanel({ me }: { me: Me }) {
-  const state = useTransparency(organizationPath(me), me.role === 'owner');
+  const { listWitnesses } = useRights();
+  const state = useTransparency(organizationPath(me), me.role === 'owner' && listWitnesses);
   const data = state.data;
   return (
     <section class="card transparency" aria-labelledby="transparency-title">

@@ -68,3 +68,14 @@ export type ProjectList = { projects: schemas.Infer<typeof schemas.ProjectRespon
 
 /** `GET …/projects/{project}/environments`. */
 export type EnvironmentList = { environments: schemas.Infer<typeof schemas.EnvironmentResponse>[] };
+
+/** `GET /portal-session`: the embedded page's own session (its capabilities, origin and expiry). */
+export interface PortalSession {
+  session_id: string;
+  organization: { id: string; slug: string; name: string };
+  user: string;
+  capabilities: string[];
+  read_only: boolean;
+  origin: string;
+  expires_at: string;
+}

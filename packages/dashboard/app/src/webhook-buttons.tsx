@@ -1,8 +1,12 @@
 /** The buttons of a webhook card: its actions by state, and the toggles that open its panels. */
 import type { ComponentChildren } from 'preact';
+import { useRights } from './rights.js';
 import type { WebhookStatus } from './types.js';
 
-/** Send a test event, rotate the secret, and enable or disable as the state allows. */
+/**
+ * Send a test event, rotate the secret, and enable or disable as the state allows; none of them
+ * where the screen may not change the webhook (a read-only or narrower portal session).
+ */
 export function WebhookButtons(props: {
   status: WebhookStatus;
   busy: string | null;
@@ -12,14 +16,18 @@ export function WebhookButtons(props: {
   onDisable(): void;
 }) {
   const busy = props.busy !== null;
+  const rights = useRights();
+  if (!rights.manageWebhooks) return null;
   return (
     <>
       <button type="button" onClick={props.onTest} disabled={busy}>
         {props.busy === 'test' ? 'Sending…' : 'Send test event'}
       </button>
-      <button type="button" class="secondary" onClick={props.onRotate} disabled={busy}>
-        Rotate secret
-      </button>
+      {rights.webhookSecrets && (
+        <button type="button" class="secondary" onClick={props.onRotate} disabled={busy}>
+          Rotate secret
+        </button>
+      )}
       {props.status !== 'active' && (
         <button type="button" class="secondary" onClick={props.onEnable} disabled={busy}>
           Enable

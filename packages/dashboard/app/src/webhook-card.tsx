@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { seg } from './api.js';
 import { DeliveriesTable } from './deliveries-table.js';
 import { EventFilterEditor } from './event-filter-editor.js';
+import { useRights } from './rights.js';
 import { StatusBadge } from './status-badge.js';
 import type { AuditWebhook, WebhookFigures as Figures, MetricsWindow } from './types.js';
 import { useWebhookActions } from './use-webhook-actions.js';
@@ -30,6 +31,7 @@ export function WebhookCard(props: {
   const [editing, setEditing] = useState(false);
   const { busy, message, sendTest, rotate, setEnabled, note } = useWebhookActions({ ...props, path });
   const titleId = `webhook-${webhook.id}`;
+  const { manageWebhooks } = useRights();
   return (
     <article class="card webhook" aria-labelledby={titleId} data-webhook={webhook.name}>
       <div class="webhook-head">
@@ -50,14 +52,16 @@ export function WebhookCard(props: {
           onEnable={() => setEnabled(true)}
           onDisable={() => setConfirm('disable')}
         />
-        <ToggleButton
-          open={editing}
-          controls={`${titleId}-events`}
-          onToggle={setEditing}
-          disabled={busy !== null}
-        >
-          Edit events
-        </ToggleButton>
+        {manageWebhooks && (
+          <ToggleButton
+            open={editing}
+            controls={`${titleId}-events`}
+            onToggle={setEditing}
+            disabled={busy !== null}
+          >
+            Edit events
+          </ToggleButton>
+        )}
         <ToggleButton open={showDeliveries} controls={`${titleId}-deliveries`} onToggle={setShowDeliveries}>
           {showDeliveries ? 'Hide deliveries' : 'Show deliveries'}
         </ToggleButton>
