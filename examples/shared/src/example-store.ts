@@ -5,14 +5,19 @@
  * `LATCHKEY_STORE_POOLER=transaction` and, for LISTEN, `LATCHKEY_STORE_LISTEN_URL` (a direct
  * `postgres://` URL); without it delivery engines poll. On PGlite, `LATCHKEY_PGLITE_SHARED_BUFFERS`,
  * `…_WORK_MEM`, `…_MAINTENANCE_WORK_MEM`, `…_TEMP_BUFFERS` and `…_WAL_BUFFERS` override the
- * driver's memory settings (sizes such as `16MB`).
+ * driver's memory settings (sizes such as `16MB`), and `LATCHKEY_PGLITE_WASM_COMPILER` its
+ * `wasmCompiler` (`liftoff`, the default, or `optimizing`).
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createMemoryStore, type LatchkeyStore } from '@latchkey/core';
 import { createPostgresStore } from '@latchkey/store-postgres';
 import { type PgDriverOptions, pgDriver } from '@latchkey/store-postgres/pg';
-import { type PgliteMemorySettings, pgliteDriver } from '@latchkey/store-postgres/pglite';
+import {
+  type PgliteMemorySettings,
+  type PgliteWasmCompiler,
+  pgliteDriver,
+} from '@latchkey/store-postgres/pglite';
 
 /** A store, and how to name it to the person running the example (never with a password). */
 export interface ExampleStore {
@@ -45,10 +50,18 @@ function pgliteMemory(): PgliteMemorySettings {
 
 /** Opens PGlite in `dir`; a setting the driver refuses is named by its environment variable. */
 async function openPglite(dir: string) {
+  const compiler = process.env['LATCHKEY_PGLITE_WASM_COMPILER'];
   try {
-    return await pgliteDriver({ dataDir: dir, memory: pgliteMemory() });
+    return await pgliteDriver({
+      dataDir: dir,
+      memory: pgliteMemory(),
+      ...(compiler ? { wasmCompiler: compiler as PgliteWasmCompiler } : {}),
+    });
   } catch (error) {
     const message = (error as Error).message;
+    if (message.startsWith('wasmCompiler ')) {
+      throw new Error(`LATCHKEY_PGLITE_WASM_COMPILER ${message.slice('wasmCompiler '.length)}`);
+    }
     const option = /^memory\.(\w+) (.*)$/s.exec(message);
     const name = option && PGLITE_MEMORY_ENV[option[1] as keyof PgliteMemorySettings];
     throw name ? new Error(`${name} ${option[2]}`) : error;

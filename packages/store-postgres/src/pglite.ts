@@ -11,4 +11,5 @@
  * ```
  */
 export { type PgliteDriverOptions, type PgliteSqlDriver, pgliteDriver } from './drivers/pglite.js';
+export { PGLITE_WASM_COMPILERS, type PgliteWasmCompiler } from './drivers/pglite-compiler.js';
 export { PGLITE_MEMORY_DEFAULTS, type PgliteMemorySettings } from './drivers/pglite-memory.js';

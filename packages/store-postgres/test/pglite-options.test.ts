@@ -53,4 +53,10 @@ describe('pgliteDriver options', { timeout: 90_000 }, () => {
       'memory.sharedBuffers must be a size such as "16MB" or "512kB", got "16MB -c fsync=off"',
     );
   });
+
+  it('refuses a WebAssembly compiler it does not have, naming the option, before PGlite opens', async () => {
+    await expect(pgliteDriver({ wasmCompiler: 'turbofan' as never })).rejects.toThrow(
+      'wasmCompiler must be "liftoff" or "optimizing", got "turbofan"',
+    );
+  });
 });

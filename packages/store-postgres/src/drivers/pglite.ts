@@ -4,6 +4,7 @@ import type { PGlite, PGliteOptions, Transaction } from '@electric-sql/pglite';
 import type { SqlDriver, SqlQueryable, SqlResult } from '../driver.js';
 import { createFromTemplate } from '../pglite-template.js';
 import { hasMethods } from './has-methods.js';
+import { applyWasmCompiler, type PgliteWasmCompiler } from './pglite-compiler.js';
 import { memoryStartParams, type PgliteMemorySettings } from './pglite-memory.js';
 import { withRetries } from './retry.js';
 import { translated } from './translated.js';
@@ -20,6 +21,12 @@ export interface PgliteDriverOptions {
    * Passed as server arguments; `pglite.startParams`, when given, replaces them with PGlite's own.
    */
   memory?: PgliteMemorySettings;
+  /**
+   * How V8 compiles PGlite's WebAssembly: `liftoff` (the default), its baseline compiler only,
+   * about 100 MB less at the peak of the start; `optimizing`, V8's own tiering. A process-wide V8
+   * flag, set before PGlite compiles (see `drivers/pglite-compiler.ts`).
+   */
+  wasmCompiler?: PgliteWasmCompiler;
   /**
    * A new data directory (missing or empty) starts from the empty database this package ships,
    * instead of PGlite running initdb in the process, which held 650-750 MB while it ran. Default
@@ -45,6 +52,7 @@ export interface PgliteSqlDriver extends SqlDriver {
  * runs after all.
  */
 async function openPglite(options: PgliteDriverOptions): Promise<PGlite> {
+  applyWasmCompiler(options.wasmCompiler);
   const { PGlite } = await import('@electric-sql/pglite');
   const dataDir = options.dataDir ?? 'memory://';
   const pglite: PGliteOptions = {

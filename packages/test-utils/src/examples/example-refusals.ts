@@ -1,4 +1,7 @@
 /** What an example server refuses to start with, each in one line that says what to do. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generateKeyringKey } from '@latchkey/core';
 import { expect, it } from 'vitest';
 import { startExampleFailure } from './start-example.js';
@@ -10,6 +13,23 @@ export function describeRefusals(name: string): void {
     expect(error?.code).not.toBe(0);
     expect(error?.code).not.toBeUndefined();
     expect(error?.output).toContain('LATCHKEY_STORE="redis://127.0.0.1" is not supported');
+  });
+
+  it('refuses a WebAssembly compiler for PGlite it does not have, naming the variable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'latchkey-example-compiler-'));
+    try {
+      const error = await startExampleFailure(name, {
+        PORT: '0',
+        LATCHKEY_STORE: join(dir, 'data'),
+        LATCHKEY_PGLITE_WASM_COMPILER: 'turbofan',
+      });
+      expect(error?.code).toBe(1);
+      expect(error?.output).toContain(
+        'LATCHKEY_PGLITE_WASM_COMPILER must be "liftoff" or "optimizing", got "turbofan"',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to start on PostgreSQL without LATCHKEY_KEYRING, in one line that says how to make one', async () => {
