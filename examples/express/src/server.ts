@@ -1,4 +1,4 @@
-/** Latchkey served by Express, run from source: `pnpm --dir examples/express start`. */
+/** Latchkey served by Express: `pnpm --dir examples/express start` (built, then run with node). */
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { latchkeyExpress } from '@latchkey/adapter-express';

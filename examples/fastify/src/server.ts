@@ -1,4 +1,4 @@
-/** Latchkey served by Fastify, run from source: `pnpm --dir examples/fastify start`. */
+/** Latchkey served by Fastify: `pnpm --dir examples/fastify start` (built, then run with node). */
 import type { IncomingHttpHeaders } from 'node:http';
 import { latchkeyFastify, latchkeyFrameworkErrors } from '@latchkey/adapter-fastify';
 import { type CoreResponse, PROMETHEUS_CONTENT_TYPE, probeResponse } from '@latchkey/core';

@@ -1,6 +1,6 @@
 /**
  * The test every example server passes: start it exactly as a user would (`pnpm --dir examples/<name>
- * start`, from source), wait for its `listening on` line, talk to it over HTTP, then stop it.
+ * start`: built from source, then run with node), wait for its `listening on` line, talk to it over HTTP, then stop it.
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { EXAMPLE_TOKEN } from './client.js';

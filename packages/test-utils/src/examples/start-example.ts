@@ -1,8 +1,9 @@
 /**
  * Starting and stopping an example server: exactly as a user would (`pnpm --dir examples/<name>
- * start`, from source), or as the bundle the test run builds (one plain Node process); wait for its
- * `listening on` line, hand back its URL, stop its whole process group. Free of vitest, so benches
- * and scripts can start an example too.
+ * start`, which builds it and runs the bundle with node), under the tsx loader from source, or as
+ * the bundle the test run builds (one plain Node process); wait for its `listening on` line, hand
+ * back its URL, stop its whole process group. Free of vitest, so benches and scripts can start an
+ * example too.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
