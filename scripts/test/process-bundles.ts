@@ -19,6 +19,7 @@ const ENTRIES = [
   ['examples/express', 'src/server.ts'],
   ['examples/fastify', 'src/server.ts'],
   ['examples/hono', 'src/server.ts'],
+  ['examples/hono', 'src/conformance-server.ts'],
   ['examples/delivery-worker', 'src/worker.ts'],
   ['packages/store-postgres', 'test/processes/pusher.ts'],
   ['packages/store-postgres', 'test/processes/migrator.ts'],

@@ -1,45 +1,11 @@
-/** Latchkey served by Hono on Node, run from source: `pnpm --dir examples/hono start`. */
-import { createServer } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import { getRequestListener } from '@hono/node-server';
-import { latchkeyHono, latchkeyRequestErrors } from '@latchkey/adapter-hono';
-import { type CoreResponse, PROMETHEUS_CONTENT_TYPE, probeResponse } from '@latchkey/core';
-import { latchkeyClientError } from '@latchkey/core/node';
-import { createDashboard } from '@latchkey/dashboard';
+/** Latchkey served by Hono on Node: `pnpm --dir examples/hono start` (built, then run with node). */
 import { createExampleCore, fail, stopOnSignals } from '@latchkey/example-shared/env';
 import { listeningLine } from '@latchkey/example-shared/tls';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { createHonoServer } from './app.js';
 
 const { core, port, tls } = await createExampleCore();
-
-const app = new Hono();
-app.route('/', latchkeyHono(core));
-// The dashboard (Settings > Notifications > Audit Webhooks) at /dashboard, beside the API it calls.
-const dashboard = createDashboard({ apiBasePath: core.basePath });
-const serveDashboard: MiddlewareHandler = async (c, next) => {
-  const answer = await dashboard.fetch(c.req.raw);
-  if (answer) return answer;
-  await next();
-};
-app.use(dashboard.basePath, serveDashboard);
-app.use(`${dashboard.basePath}/*`, serveDashboard);
-// Audit webhook delivery metrics for Prometheus (this example listens on 127.0.0.1 only).
-app.get('/metrics', async (c) =>
-  c.body(await core.metricsText(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE }),
-);
-// Probes for a load balancer or Kubernetes: unauthenticated, nothing secret in them.
-const probe = (answer: CoreResponse) =>
-  new Response(answer.body as string, { status: answer.status, headers: answer.headers });
-app.get('/healthz', () => probe(probeResponse(core.health())));
-app.get('/readyz', async () => probe(probeResponse(await core.ready())));
-
-// getRequestListener rather than serve(): only it takes an errorHandler, which gives the requests
-// @hono/node-server refuses itself (a Host it cannot build a URL from) our error body.
-const listener = getRequestListener(app.fetch, { errorHandler: latchkeyRequestErrors });
 // HTTPS when the environment gives a certificate and key (see @latchkey/example-shared/tls).
-const server = tls ? createHttpsServer(tls, listener) : createServer(listener);
-// Requests Node's parser refuses (oversized headers, malformed framing) get our error body too.
-server.on('clientError', latchkeyClientError);
+const server = createHonoServer(core, tls);
 server.listen(port, '127.0.0.1', () => {
   console.log(listeningLine(server.address(), tls));
 });

@@ -21,11 +21,10 @@ import { describeAuditWebhookTests } from './audit-webhooks.js';
 import { describeBackupTests } from './backup.js';
 import { describeCheckpointNoteTests } from './checkpoint-notes.js';
 import { describeClockTests } from './clock.js';
+import { type ConformanceKeys, conformanceCoreOptions } from './conformance-core.js';
 import {
   ADDRESS,
   ADMIN,
-  CONFORMANCE_MAX_LINE_BYTES,
-  CONFORMANCE_REPLAY_BATCH,
   type ConformanceContext,
   ENV_PATH,
   type Member,
@@ -36,7 +35,7 @@ import { describeDeviceKeyTests } from './device-keys.js';
 import { describeEventTypeTests } from './event-types.js';
 import { expectError } from './expect-error.js';
 import { describeExportTests } from './export.js';
-import { conformanceResolver, conformanceTransport } from './fake-network.js';
+import { conformanceTransport } from './fake-network.js';
 import { describeHistoryTests } from './history.js';
 import type { StartTarget } from './http-target.js';
 import { describeMeTests } from './me.js';
@@ -53,6 +52,8 @@ import { describePushTests } from './pushes.js';
 import { describeReceiverCredentialTests } from './receiver-credentials.js';
 import { describeReceiverCredentialBackupTests } from './receiver-credentials-backup.js';
 import { describeReceiverHandshakeTests } from './receiver-handshakes.js';
+import type { RemoteServer } from './remote/remote-server.js';
+import { connectRemoteSuite } from './remote/remote-suite.js';
 import { describeRequestTests } from './requests.js';
 import { describeRestoreTests } from './restore.js';
 import { describeRestoreLimitTests } from './restore-limits.js';
@@ -90,6 +91,12 @@ export interface HttpConformanceOptions {
    * owner does everything at once (default 100 ms), for a store whose server shares the machine.
    */
   neighbours?: boolean | { allAtOnceP99Ms: number };
+  /**
+   * Runs the suite against a server in a process of its own (see `remote/`): the server builds the
+   * suite's core on its own store, and `store` is not used; `start` then serves only the other
+   * cores a few tests build (on the server's store, through the channel).
+   */
+  remote?: RemoteServer;
 }
 
 /** Registers the suite for one way of serving the core (on one store). */
@@ -99,10 +106,11 @@ export function describeHttpConformance({
   store,
   skip = {},
   neighbours = false,
+  remote,
 }: HttpConformanceOptions): void {
   describeKeyed(`HTTP conformance: ${neighbours ? 'neighbours, ' : ''}${name}`, skip, () => {
     const ctx = createConformanceContext();
-    serveForTheSuite(ctx, start, store);
+    serveForTheSuite(ctx, start, remote ?? store);
 
     if (neighbours) {
       describeNeighbourTests(ctx, neighbours === true ? undefined : neighbours.allAtOnceP99Ms);
@@ -183,48 +191,51 @@ function createConformanceContext(): ConformanceContext {
 }
 
 /**
- * Builds the core on an empty store (the memory store when `store` is absent), bootstraps two
- * organizations with their projects and members, serves it with `start` for the whole suite, and
- * checks after each test that every answer matched its schema and nothing was logged as failed.
+ * Builds the core on an empty store (the memory store when `store` is absent; a spawned server's
+ * own when it is remote), bootstraps two organizations with their projects and members, serves it
+ * with `start` (or the server serves it) for the whole suite, and checks after each test that
+ * every answer matched its schema and nothing was logged as failed.
  */
 function serveForTheSuite(
   ctx: ConformanceContext,
   start: StartTarget,
-  store?: () => Promise<LatchkeyStore>,
+  store?: (() => Promise<LatchkeyStore>) | RemoteServer,
 ): void {
   const { send, enroll } = ctx;
-  let unexpected: unknown[] = [];
+  let unexpected: () => Promise<unknown[]> = async () => [];
   ctx.webhookTransport = conformanceTransport();
   ctx.keyring = { current: 'k1', keys: { k1: generateKeyringKey() } };
   const audit = generateAuditKey();
   ctx.auditPublicKey = audit.publicKey;
   ctx.trustedAuditKey = generateAuditKey();
+  const keys: ConformanceKeys = {
+    auditKeyPem: audit.privateKeyPem,
+    trustedAuditKeys: [ctx.trustedAuditKey.publicKey],
+    keyring: ctx.keyring,
+  };
+  const remote = typeof store === 'object' ? store : undefined;
 
   beforeAll(async () => {
-    const failures: unknown[] = [];
-    ctx.core = createCore({
-      ...(store ? { store: await store() } : {}),
-      validateResponses: true,
-      allowOrganizationCreation: true,
-      auditKey: audit.privateKeyPem,
-      trustedAuditKeys: [ctx.trustedAuditKey.publicKey],
-      keyring: ctx.keyring,
-      webhooks: {
-        resolve: conformanceResolver,
-        transport: ctx.webhookTransport,
-        replay: { batch: CONFORMANCE_REPLAY_BATCH },
-      },
-      restores: { maxLineBytes: CONFORMANCE_MAX_LINE_BYTES },
-      // Every lab and restore test creates an organization as admin; the bounds have tests of their own.
-      limits: { organizationsPerUser: 1_000 },
-      // The tests pin this clock to check the signed_at window at exact sub-second instants.
-      now: () => ctx.clock.pinnedMs ?? Date.now(),
-      logger: { error: (message, meta) => failures.push({ message, meta }) },
-    });
-    unexpected = failures;
+    if (remote) {
+      const suite = await connectRemoteSuite(remote, keys, ctx);
+      ctx.core = suite.core;
+      ctx.target = suite.target;
+      unexpected = suite.failures;
+    } else {
+      const failures: unknown[] = [];
+      ctx.core = createCore({
+        ...(typeof store === 'function' ? { store: await store() } : {}),
+        ...conformanceCoreOptions(keys, {
+          transport: ctx.webhookTransport,
+          now: () => ctx.clock.pinnedMs ?? Date.now(),
+          onError: (message, meta) => failures.push({ message, meta }),
+        }),
+      });
+      unexpected = async () => failures.splice(0);
+    }
     await ctx.core.bootstrap({ organization: 'acme', user: 'admin', token: ADMIN });
     await ctx.core.bootstrap({ organization: 'globex', user: 'boss', token: OTHER_ORG_ADMIN });
-    ctx.target = await start(ctx.core);
+    if (!remote) ctx.target = await start(ctx.core);
     ctx.serve = start;
     expect((await send('POST', '/api/v2/organizations/acme/projects', { slug: 'web' })).status).toBe(201);
     expect((await send('POST', '/api/v2/organizations/acme/projects', { slug: 'api' })).status).toBe(201);
@@ -247,13 +258,13 @@ function serveForTheSuite(
 
   afterAll(async () => {
     await ctx.target?.close();
-    await ctx.core?.store.close?.();
+    if (!remote) await ctx.core?.store.close?.();
   });
 
-  afterEach(() => {
+  afterEach(async () => {
     ctx.clock.pinnedMs = null;
     // Every answer matched its documented schema and nothing failed unexpectedly.
-    expect(unexpected.splice(0)).toEqual([]);
+    expect(await unexpected()).toEqual([]);
   });
 }
 

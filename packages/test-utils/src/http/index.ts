@@ -14,5 +14,6 @@ export {
   type TargetResponse,
 } from './http-target.js';
 export { LARGE_VERSIONS, partsOf, withLargeHistory } from './large-backup.js';
+export { type RemoteServer, type RemoteServerOptions, remoteServer } from './remote/remote-server.js';
 export { manifestOf } from './restore.js';
 export { contentOf, linesOf } from './restore-helpers.js';
