@@ -1,7 +1,9 @@
 /**
  * The raw limit of the footprint benchmark: PGlite alone, opened by the store's driver with the same
  * settings (and, in a new directory, from the same template), no Latchkey code, no migrations. Run
- * as a process of its own: `tsx bare-pglite.ts <data dir> [--postgres-defaults]`; prints one JSON line.
+ * as a process of its own: `bare-pglite <data dir> [--postgres-defaults]` (the footprint bench builds it as the examples
+ * are built); prints one JSON line. `--postgres-defaults` opens it as before issue 42: PGlite's
+ * initdb, PostgreSQL's memory settings and V8's optimizing WebAssembly tier.
  */
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
@@ -14,7 +16,11 @@ const before = mb('VmRSS');
 const driver = await pgliteDriver({
   dataDir: dataDir!,
   ...(flag === '--postgres-defaults'
-    ? { template: false, pglite: { startParams: PGlite.defaultStartParams } }
+    ? {
+        template: false,
+        wasmCompiler: 'optimizing' as const,
+        pglite: { startParams: PGlite.defaultStartParams },
+      }
     : {}),
 });
 await driver.query('SELECT 1');

@@ -3,7 +3,7 @@
  * peak reset through `clear_refs` before a phase, so each phase has its own), and Node's heap and
  * PGlite's WebAssembly heap from the `memory: {…}` lines the example prints with `LATCHKEY_MEMORY_LOG`.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 /** One `memory:` line of the example, in MB. */
 export interface MemoryLine {
@@ -57,4 +57,24 @@ export async function sampled<T>(
   } finally {
     clearInterval(timer);
   }
+}
+
+/**
+ * The process of the group `group` (a started example: pnpm, the shell of its start script, the
+ * server) that is `node <script>`: the server itself, whose memory is measured.
+ */
+export function processRunning(group: number, script: string): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== group) continue;
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      if (args.length === 2 && /(^|\/)node$/.test(args[0]!) && args[1] === script) return Number(entry);
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  throw new Error(`no process of group ${group} runs ${script}`);
 }

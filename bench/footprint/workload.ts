@@ -54,7 +54,7 @@ export async function prepareWorkload(base: string) {
   return { keys, deviceId: device.id };
 }
 
-/** Runs the workload against `base`; resolves with what each part moved. */
+/** Runs the workload against `base`; resolves with what each part moved, and the pushes' pace. */
 export async function runWorkload(base: string, device: Awaited<ReturnType<typeof prepareWorkload>>) {
   const run = `${process.pid}_${Date.now().toString(36)}`;
   let next = 0;
@@ -76,7 +76,9 @@ export async function runWorkload(base: string, device: Awaited<ReturnType<typeo
       await response.arrayBuffer();
     }
   };
+  const pushing = performance.now();
   await Promise.all(Array.from({ length: WORKLOAD.concurrency }, pusher));
+  const pushesPerSecond = WORKLOAD.pushes / ((performance.now() - pushing) / 1000);
   let cursor: string | null = null;
   let pages = 0;
   do {
@@ -89,5 +91,5 @@ export async function runWorkload(base: string, device: Awaited<ReturnType<typeo
   } while (cursor && pages < WORKLOAD.historyPages);
   const exported = await drain(await send(base, 'GET', `${ORG}/activity/export`));
   const backup = await drain(await send(base, 'GET', `${ORG}/backup`));
-  return { pushes: WORKLOAD.pushes, pages, exportBytes: exported, backupBytes: backup };
+  return { pushes: WORKLOAD.pushes, pushesPerSecond, pages, exportBytes: exported, backupBytes: backup };
 }
