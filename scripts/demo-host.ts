@@ -5,7 +5,8 @@
  * (`POST …/portal-sessions`, the token only in the URL's fragment) each time its page asks, for the
  * origin it serves on; when the portal says its session ended, the page mints a fresh one (or, with
  * `?refresh=manual`, offers a button). The page's query picks the session: `read_only=1`,
- * `expires=<seconds>`, `capabilities=<comma-separated>`.
+ * `expires=<seconds>`, `capabilities=<comma-separated>`; and the look: `theme=light|dark`,
+ * `accent=<colour>` (the element's `--latchkey-accent`).
  *
  * Env: LATCHKEY_URL (e.g. http://127.0.0.1:3000), LATCHKEY_TOKEN (an owner or admin token),
  * HOST_PORT (the port to serve on; Latchkey must allow `http://127.0.0.1:<port>` in
@@ -46,6 +47,9 @@ const HOST_JS = `const portal = document.querySelector('latchkey-portal');
 const again = document.querySelector('#again');
 const notice = document.querySelector('#notice');
 const query = new URLSearchParams(location.search);
+// The look the host gives the portal: a theme, and its own accent colour.
+if (query.get('theme')) portal.setAttribute('theme', query.get('theme'));
+if (query.get('accent')) portal.style.setProperty('--latchkey-accent', query.get('accent'));
 async function open() {
   again.hidden = true;
   const answer = await fetch('/portal-url' + location.search, { method: 'POST' });

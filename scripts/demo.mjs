@@ -4,11 +4,14 @@
 // Beside the server runs a webhook receiver on https://localhost (a self-signed certificate made
 // here, which the server trusts through NODE_EXTRA_CA_CERTS): it registers itself as an audit
 // webhook and prints every delivery it verifies with @latchkey/webhook-verifier.
+// Beside them runs a tiny host app on another loopback origin (scripts/demo-host.ts), whose page
+// embeds the Audit Webhooks portal with <latchkey-portal>, minting a portal session as it loads.
 // LATCHKEY_DEMO_DIR (instead of .data/demo/), LATCHKEY_STORE (a postgres:// URL, `memory` or
 // another directory) and LATCHKEY_BOOTSTRAP_ADMIN_TOKEN override the defaults.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -54,7 +57,17 @@ async function receiverCertificate() {
   return { cert, key };
 }
 
+/** A free loopback port for the host app, whose origin the server must allow before it starts. */
+async function freePort() {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 const token = demoToken();
+const hostPort = await freePort();
 const receiverTls = await receiverCertificate();
 const store = process.env.LATCHKEY_STORE || pgliteDir;
 const cwd = fileURLToPath(new URL('../examples/express/', import.meta.url));
@@ -73,6 +86,8 @@ const child = spawn(process.execPath, ['dist/server.mjs'], {
     // The receiver is on localhost: let deliveries reach it, and trust its certificate.
     LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
     NODE_EXTRA_CA_CERTS: receiverTls.cert,
+    // The host app's page may frame the portal.
+    LATCHKEY_PORTAL_ORIGINS: `http://127.0.0.1:${hostPort}`,
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -125,6 +140,7 @@ async function announce(url) {
       `OpenAPI document: ${url}/api/v2/openapi.json`,
       `Audit public key: ${auditKey} (pin it to verify exports: verifyActivityExport from @latchkey/core/client)`,
       store === pgliteDir ? `Data and token are kept in ${dataDir} (delete it to start afresh).` : '',
+      `Host app:         http://127.0.0.1:${hostPort}/ (another origin: its settings page embeds the Audit Webhooks portal)`,
       'A webhook receiver is starting on https://localhost (scheme standard-webhooks-ed25519: it verifies',
       "with the organization's public key only, no secret); every delivery it verifies is printed below",
       'as "receiver: verified <type> <id>". Create a project to see one:',
@@ -135,6 +151,7 @@ async function announce(url) {
     ].join('\n'),
   );
   startReceiver(url);
+  startHost(url);
 }
 
 /**
@@ -178,12 +195,27 @@ function startReceiver(url) {
   });
 }
 
-// Ctrl-C in a terminal reaches both processes; a signal sent to this one alone is passed on. The
+/** The host app, its lines prefixed with `host:`. */
+function startHost(url) {
+  host = spawn(process.execPath, ['--conditions=@latchkey/source', '--import', tsx, 'scripts/demo-host.ts'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    env: { ...process.env, LATCHKEY_URL: url, LATCHKEY_TOKEN: token, HOST_PORT: String(hostPort) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  host.stdout.setEncoding('utf8');
+  host.stdout.on('data', (chunk) => {
+    for (const line of chunk.split('\n').filter(Boolean)) console.log(`host: ${line}`);
+  });
+}
+
+// Ctrl-C in a terminal reaches every process; a signal sent to this one alone is passed on. The
 // server stops once however many copies it gets, then this process exits with its code.
 let receiver = null;
+let host = null;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     receiver?.kill(signal);
+    host?.kill(signal);
     child.kill(signal);
   });
 }
@@ -191,5 +223,6 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 child.on('exit', (code, signal) => {
   if (!ready) console.error('The example server stopped before it was ready.');
   receiver?.kill('SIGTERM');
+  host?.kill('SIGTERM');
   process.exit(code ?? (signal ? 1 : 0));
 });

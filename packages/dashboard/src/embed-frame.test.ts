@@ -7,7 +7,10 @@ import { createDashboard } from './index.js';
 
 function build(): string {
   const dir = mkdtempSync(join(tmpdir(), 'dashboard-embed-'));
-  writeFileSync(join(dir, 'index.html'), '<p>app</p>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<meta name="latchkey-portal-origin" content="__LATCHKEY_PORTAL_ORIGIN__">',
+  );
   return dir;
 }
 
@@ -34,6 +37,12 @@ describe('the embedded page', () => {
     expect(headers['content-security-policy']).toContain("script-src 'self'");
     expect(headers['x-frame-options']).toBeUndefined();
     expect(headers['cache-control']).toBe('no-store');
+    const page = await dashboard.handle(
+      get('/dashboard/embed?session=ps_known', { 'accept-encoding': 'gzip' }),
+    );
+    expect(Buffer.from(page?.body as Uint8Array).toString()).toBe(
+      '<meta name="latchkey-portal-origin" content="https://host.example">',
+    );
     // A cached copy's ETag never turns the page into a 304 with another session's policy.
     const again = await dashboard.handle(
       get('/dashboard/embed?session=ps_known', { 'if-none-match': headers['etag']! }),
@@ -55,9 +64,11 @@ describe('the embedded page', () => {
       const headers = await policy(url);
       expect(headers['content-security-policy'], url).toContain("frame-ancestors 'none'");
       expect(headers['x-frame-options'], url).toBe('DENY');
+      const page = await dashboard.handle(get(url));
+      expect(Buffer.from(page?.body as Uint8Array).toString(), url).toContain('content=""');
     }
-    // Malformed ids never reach the core.
-    expect(asked).toEqual(['ps_unknown', 'ps_throws', 'ps_forged']);
+    // Malformed ids never reach the core (each URL was asked twice above).
+    expect([...new Set(asked)]).toEqual(['ps_unknown', 'ps_throws', 'ps_forged']);
   });
 
   it('is framed by nobody when the dashboard is given no frameAncestor, and other pages never', async () => {

@@ -5,6 +5,9 @@
  * The token stays in the fragment, which the server never sees: the session's id is enough here.
  */
 
+/** In the page's text, stands for the origin that frames it (the embedded page posts to it). */
+export const PORTAL_ORIGIN_PLACEHOLDER = '__LATCHKEY_PORTAL_ORIGIN__';
+
 /** The origin allowed to frame the page of portal session `sessionId`, or null for none. */
 export type FrameAncestor = (sessionId: string) => Promise<string | null>;
 

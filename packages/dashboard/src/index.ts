@@ -12,7 +12,7 @@
 import { fileURLToPath } from 'node:url';
 import type { CoreRequest, CoreResponse } from '@latchkey/core';
 import { API_BASE_PLACEHOLDER, type Asset, BUILD_BASE, loadAssets } from './assets.js';
-import { embedFrameAncestors, type FrameAncestor } from './embed-frame.js';
+import { embedFrameAncestors, type FrameAncestor, PORTAL_ORIGIN_PLACEHOLDER } from './embed-frame.js';
 
 export type { FrameAncestor } from './embed-frame.js';
 
@@ -107,8 +107,9 @@ function plain(status: number, message: string, extra: Record<string, string> = 
 }
 
 /**
- * The embedded page: the app's page, framed only by its session's origin, never stored (its policy
- * is the session's), and then without `X-Frame-Options`, which would forbid every frame.
+ * The embedded page: the app's page with the origin that may frame it written in (the page posts
+ * to it), framed only by that origin, never stored (its policy is the session's), and then without
+ * `X-Frame-Options`, which would forbid every frame.
  */
 async function embedPage(
   request: Pick<CoreRequest, 'method' | 'url' | 'headers'>,
@@ -116,9 +117,13 @@ async function embedPage(
   frameAncestor: FrameAncestor | undefined,
 ): Promise<CoreResponse> {
   const ancestors = await embedFrameAncestors(request.url, frameAncestor);
+  const origin = ancestors === "'none'" ? '' : ancestors;
+  const text = Buffer.from(page.body).toString().replaceAll(PORTAL_ORIGIN_PLACEHOLDER, origin);
+  // Written for this request: no gzip copy, no ETag that another session's page could match.
+  const body = Buffer.from(text);
   const { 'if-none-match': _, ...headers } = request.headers;
-  const answer = send({ method: request.method, headers }, page, 'no-store');
-  if (ancestors === "'none'") return answer;
+  const answer = send({ method: request.method, headers }, { ...page, body, gzip: null }, 'no-store');
+  if (!origin) return answer;
   const { 'x-frame-options': __, ...rest } = answer.headers;
   const policy = SECURITY_HEADERS['content-security-policy'].replace(
     "frame-ancestors 'none'",

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeLoopbackCertificate } from '@latchkey/test-utils/loopback-certificate';
 import { startExample, stopExample } from '@latchkey/test-utils/spawn';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -75,8 +75,11 @@ export async function startReceiver() {
   };
 }
 
-/** The Express example on a fresh in-memory store, delivering to `receiver` with a fast retry schedule. */
-export async function startServer(token: string, certFile: string) {
+/**
+ * The Express example on a fresh in-memory store, delivering to `receiver` with a fast retry
+ * schedule; `env` adds to its environment.
+ */
+export async function startServer(token: string, certFile: string, env: Record<string, string> = {}) {
   const started = await startExample(
     'express',
     {
@@ -86,6 +89,7 @@ export async function startServer(token: string, certFile: string) {
       LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
       LATCHKEY_RETRY_SCHEDULE: '0,0.2,0.2',
       NODE_EXTRA_CA_CERTS: certFile,
+      ...env,
     },
     'bundle',
   );
@@ -101,8 +105,8 @@ export async function startServer(token: string, certFile: string) {
   return { ...started, api, stop: () => stopExample(started.child, 'SIGKILL') };
 }
 
-/** Runs axe-core in the page; fails on any serious or critical violation, naming each. */
-export async function expectAccessible(page: Page, screen: string): Promise<void> {
+/** Runs axe-core in the page (or a frame); fails on any serious or critical violation, naming each. */
+export async function expectAccessible(page: Page | Frame, screen: string): Promise<void> {
   const source = require_('axe-core/axe.min.js');
   // Evaluated through the DevTools protocol, so the page's CSP (no inline script) stays on.
   await page.evaluate(source);

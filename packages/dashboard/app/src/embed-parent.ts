@@ -2,8 +2,8 @@
  * What the embedded page tells the page that frames it: its height (`latchkey:resize`) as it
  * changes, and that its session has ended (`latchkey:expired`). Messages go to the session's own
  * origin only, the one the server allowed to frame the page; before the session is known (a token
- * refused at once) that is the origin the browser reports for the parent, which the page's
- * `frame-ancestors` already held to the session's.
+ * refused at once) that is the origin the server wrote into the page, or else the one the browser
+ * reports for the parent, which the page's `frame-ancestors` already held to the session's.
  */
 import type { PortalMessage } from '../../src/embed/portal-url.js';
 
@@ -14,8 +14,13 @@ export function setParentOrigin(origin: string): void {
   target = origin;
 }
 
-/** The parent's origin as the browser reports it, when the page is framed and it does. */
+/**
+ * The origin the server allowed to frame this page, where it wrote it into the page; else the
+ * parent's origin as the browser reports it, when the page is framed and it does.
+ */
 function reportedParentOrigin(): string | null {
+  const written = document.querySelector<HTMLMetaElement>('meta[name="latchkey-portal-origin"]')?.content;
+  if (written && /^https?:\/\//.test(written)) return written;
   const ancestors = location.ancestorOrigins;
   if (ancestors && ancestors.length > 0) return ancestors[0]!;
   try {
