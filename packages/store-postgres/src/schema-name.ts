@@ -39,6 +39,8 @@ export interface Tables {
   signingKeys: string;
   /** Replays of the log to a webhook in progress: the cursor each advances a batch at a time. */
   replays: string;
+  /** The change requests of protected environments. */
+  changeRequests: string;
   migrations: string;
 }
 
@@ -99,6 +101,7 @@ export function tablesOf(schema: string): Tables {
     cosignatures: table('activity_cosignatures'),
     signingKeys: table('webhook_signing_keys'),
     replays: table('webhook_replays'),
+    changeRequests: table('change_requests'),
     migrations: table('latchkey_migrations'),
   };
 }

@@ -5,6 +5,7 @@ import { type MigrationReport, migrate, schemaVersion } from './migrate.js';
 import { sqlActivity } from './repositories/activity.js';
 import { sqlAuditWebhooks } from './repositories/audit-webhooks.js';
 import { sealEveryPending } from './repositories/chain.js';
+import { sqlChangeRequests } from './repositories/change-requests.js';
 import { sqlDeliveries } from './repositories/deliveries.js';
 import { sqlDevices } from './repositories/devices.js';
 import { sqlEnvironments } from './repositories/environments.js';
@@ -72,6 +73,7 @@ const ON_TABLES: {
   keyIds: sqlKeyIds,
   witnesses: sqlWitnesses,
   webhookSigningKeys: sqlWebhookSigningKeys,
+  changeRequests: sqlChangeRequests,
 };
 
 type Makers = { [K in keyof StoreTransaction]: (db: Runner) => StoreTransaction[K] };

@@ -25,6 +25,18 @@ export const PERMISSIONS = {
     'environment',
     'Push with force_overwrite, bypassing optimistic locking (recorded as push_force_overwrite).',
   ),
+  'changes:propose': checkedAt(
+    'environment',
+    'Make change requests (a signed push held for approval) in a protected environment.',
+  ),
+  'changes:approve': checkedAt(
+    'environment',
+    "Approve or reject change requests; the environment's policy narrows it to its approver_roles.",
+  ),
+  'changes:bypass': checkedAt(
+    'environment',
+    'Push past an approval policy with a reason; the policy narrows it to its bypass_roles.',
+  ),
   'devices:manage': checkedAt('organization', 'Enroll, list and revoke your own devices.'),
   'devices:manage_all': checkedAt('organization', "List and revoke every member's devices."),
   'members:read': checkedAt('organization', 'List the members and their roles and grants.'),
@@ -69,6 +81,9 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'members:read',
     'secrets:read',
     'secrets:push',
+    'changes:propose',
+    'changes:approve',
+    'changes:bypass',
     'devices:manage',
     'activity:read',
   ],

@@ -16,6 +16,7 @@ import {
   SlugSchema,
   UserSchema,
 } from '../schemas/api.js';
+import { ApprovalPolicySchema } from '../schemas/approval-policy.js';
 import {
   CreateAuditWebhookBody,
   DeliveryErrorSchema,
@@ -113,6 +114,8 @@ const EnvironmentLine = z.strictObject({
   project: SlugSchema,
   slug: SlugSchema,
   require_strict_conflict_mode: z.boolean(),
+  // Absent from backups made before approval policies.
+  approval_policy: ApprovalPolicySchema.nullable().optional(),
   created_at: Time,
 });
 

@@ -24,6 +24,8 @@ export interface UnsignedPush {
   changes: { key: string; value?: string; delete?: true; if_version?: number }[];
   conflict_mode?: 'lenient' | 'strict';
   force_overwrite?: boolean;
+  /** Under an approval policy, a role in its `bypass_roles` pushes past it with a reason. */
+  bypass_reason?: string;
   signed_at?: number;
   nonce?: string;
 }

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   device_revoked: 403,
   device_not_owned: 403,
   device_key_invalid: 403,
+  approval_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   already_exists: 409,
@@ -24,6 +25,9 @@ export const ERROR_STATUS = {
   organization_not_empty: 409,
   restore_in_progress: 409,
   limit_exceeded: 409,
+  already_approved: 409,
+  change_request_closed: 409,
+  change_request_expired: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   backup_invalid: 422,
@@ -56,6 +60,8 @@ export const ERROR_DESCRIPTIONS = {
   device_not_owned: 'The push names a device enrolled by another member.',
   device_key_invalid:
     "The device's stored key is weak (small or mixed order, or not canonically encoded), so any signature could verify: enroll a new key pair.",
+  approval_required:
+    "A plain push to an environment under an approval policy: make a change request, or (a role in the policy's `bypass_roles`) push with `bypass_reason`. The message names the policy.",
   not_found: "No such resource, and also the answer for another organization's resources.",
   method_not_allowed: 'The path exists but not with this method; `Allow` lists the methods it has.',
   already_exists: 'A slug (organization, project, environment), a member or a witness that already exists.',
@@ -70,6 +76,10 @@ export const ERROR_DESCRIPTIONS = {
     'A restore begun while the organization has another one open (not committed, abandoned or expired); the message names it.',
   limit_exceeded:
     "A creation past a per-organization bound of the core option `limits` (audit webhooks, witnesses, organizations per user), or a replay of more than `webhooks.replay.maxEvents` events or while the webhook's last replay is under way; nothing is written.",
+  already_approved: 'The caller has approved this change request already: each user approves once.',
+  change_request_closed:
+    'An action on a change request that is no longer open (applied, rejected, cancelled, conflicted, or an apply before enough approvals); the message names its status.',
+  change_request_expired: 'An action on a change request past its `expires_at`; it is now `expired`.',
   payload_too_large:
     'The body is over the limit (1 MiB by default), or a restore declares or numbers parts past `restores.maxParts`.',
   unsupported_media_type:

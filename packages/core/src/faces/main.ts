@@ -32,6 +32,13 @@ export { PERMISSIONS, type Permission, ROLE_PERMISSIONS } from '../auth/permissi
 export { generateApiToken, hashToken } from '../auth/tokens.js';
 // Building a core: its options, the store it keeps everything in and the parsers of option values.
 export type { RestoreLimitsOption } from '../backup/restore/limits.js';
+export {
+  changeRequestDigest,
+  type DigestChange,
+  signApproval,
+  signChangeRequest,
+  type UnsignedChangeRequest,
+} from '../client/change-request-signing.js';
 export { verifyActivityExport } from '../client/node-chain-crypto.js';
 export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from '../client/push.js';
 export type { ExportFault, ExportVerdict, VerifyExportOptions } from '../client/verify-export.js';

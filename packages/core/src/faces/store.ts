@@ -76,6 +76,14 @@ export {
   type TimelineBucket,
 } from '../metrics/timeline.js';
 export type {
+  ApprovalPolicy,
+  ChangeRequest,
+  ChangeRequestApproval,
+  ChangeRequestChange,
+  ChangeRequestStatus,
+  PolicyRole,
+} from '../model/change-request.js';
+export type {
   ActivityDraft,
   ActivityEvent,
   Actor,
@@ -129,6 +137,10 @@ export type {
   AttemptPage,
   AttemptRecord,
   AuditWebhookRepository,
+  ChangeRequestCreateResult,
+  ChangeRequestPatch,
+  ChangeRequestQuery,
+  ChangeRequestRepository,
   ClaimedDelivery,
   ClaimOptions,
   Cosignature,

@@ -13,6 +13,7 @@ export const paramSchemas: Record<string, z.ZodType> = {
   token: idSchema('tok'),
   auditWebhook: idSchema('awh'),
   restore: idSchema('rst'),
+  changeRequest: idSchema('chr'),
   part: text().regex(/^(0|[1-9][0-9]{0,5})$/),
 };
 

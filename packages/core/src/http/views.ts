@@ -24,6 +24,7 @@ export const toEnvironmentView = (e: Model.Environment, project: string) => ({
   project,
   slug: e.slug,
   require_strict_conflict_mode: e.require_strict_conflict_mode,
+  approval_policy: e.approval_policy ?? null,
   created_at: e.created_at,
 });
 

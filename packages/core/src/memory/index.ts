@@ -8,6 +8,7 @@
 import type { LatchkeyStore, StoreTransaction } from '../store/ports/store.js';
 import { memoryActivity } from './activity.js';
 import { memoryAuditWebhooks } from './audit-webhooks.js';
+import { memoryChangeRequests } from './change-requests.js';
 import { memoryDeliveries } from './deliveries.js';
 import { memoryDevices } from './devices.js';
 import { memoryEnvironments } from './environments.js';
@@ -47,6 +48,7 @@ function repositories(state: MemoryState, journal: Journal): StoreTransaction {
     keyIds: memoryKeyIds(state, journal),
     witnesses: memoryWitnesses(state, journal),
     webhookSigningKeys: memoryWebhookSigningKeys(state, journal),
+    changeRequests: memoryChangeRequests(state, journal),
   };
   return { ...base, requests: composedRequests(base) };
 }
@@ -112,6 +114,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
     keyIds: gated(outside.keyIds, gate),
     witnesses: gated(outside.witnesses, gate),
     webhookSigningKeys: gated(outside.webhookSigningKeys, gate),
+    changeRequests: gated(outside.changeRequests, gate),
   };
   const store: LatchkeyStore = {
     ...outsideGated,

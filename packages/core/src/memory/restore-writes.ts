@@ -77,6 +77,7 @@ function clearOrganization(state: MemoryState, journal: Journal, organizationId:
     (_, environmentId) => environmentIds.has(environmentId),
     journal,
   );
+  journaledDeleteWhere(state.changeRequests, ofOrganization, journal);
   for (const map of [state.environments, state.projects, state.members, state.devices, state.webhooks]) {
     journaledDeleteWhere<string, { organization_id: string }>(map, ofOrganization, journal);
   }

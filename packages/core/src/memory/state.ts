@@ -2,6 +2,7 @@
 import { type ChainHead, sealEvent } from '../activity/chain.js';
 import { owedState, type QueuedState } from '../delivery/outbox.js';
 import type { RollupUnit } from '../metrics/rollup.js';
+import type { ChangeRequest } from '../model/change-request.js';
 import type {
   ActivityDraft,
   ActivityEvent,
@@ -95,6 +96,8 @@ export interface MemoryState {
   cosignatures: Map<string, Cosignature>;
   /** Webhook signing key id -> the key pair, in insertion (creation) order. */
   signingKeys: Map<string, WebhookSigningKey>;
+  /** Change request id -> the request. */
+  changeRequests: Map<string, ChangeRequest>;
 }
 
 /** A minute or hour rollup of one webhook. */
@@ -165,6 +168,7 @@ export function createState(maxNonces: number): MemoryState {
     witnesses: new Map(),
     cosignatures: new Map(),
     signingKeys: new Map(),
+    changeRequests: new Map(),
   };
 }
 
@@ -189,12 +193,8 @@ export function appendEvent(
   const head: ChainHead | null = last ? { seq: last.seq, hash: last.hash } : null;
   const event = sealEvent(draft, head);
   chain.push(event);
-  if (journal) {
-    const target = chain;
-    journal.push(() => {
-      target.pop();
-    });
-  }
+  const target = chain;
+  journal?.push(() => target.pop());
   growMemoryTree(state.trees, journal, organizationId, [event]);
   enqueueDeliveries(state, journal, organizationId, event);
   return event;

@@ -26,6 +26,8 @@ export interface LimitsOption {
    * the oldest first; the figures of the others are summed under `webhook="other"`. Default 20.
    */
   webhookSeriesPerOrganization?: number;
+  /** Change requests one environment may have open (`open` or `approved`) at once. Default 100. */
+  openChangeRequestsPerEnvironment?: number;
 }
 
 /** The bounds in force. */
@@ -37,6 +39,7 @@ export const LIMIT_DEFAULTS: Readonly<Limits> = {
   witnessesPerOrganization: 32,
   organizationsPerUser: 10,
   webhookSeriesPerOrganization: 20,
+  openChangeRequestsPerEnvironment: 100,
 };
 
 /** The bounds of a core with this option; refuses values that are not whole numbers of at least 1. */

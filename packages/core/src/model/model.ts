@@ -1,4 +1,5 @@
 /** The stored records of Latchkey. Dates are ISO-8601 strings in UTC. */
+import type { ApprovalPolicy } from './change-request.js';
 import type { Grant, Role } from './roles.js';
 
 export interface Organization {
@@ -22,6 +23,8 @@ export interface Environment {
   project_id: string;
   slug: string;
   require_strict_conflict_mode: boolean;
+  /** The approvals a change needs here; null (or absent, in records made before policies) for none. */
+  approval_policy?: ApprovalPolicy | null | undefined;
   created_at: string;
 }
 

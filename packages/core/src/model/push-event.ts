@@ -26,4 +26,6 @@ export interface PushEventTemplate {
   /** The signing device. */
   device_id: string;
   mode: PushMode;
+  /** When the push applies a change request: the request and the approvers its `push_applied` names. */
+  change_request?: { id: string; approvers: string[] } | undefined;
 }

@@ -5,6 +5,7 @@ import { auditWebhookTestRoutes } from './audit-webhook-test.js';
 import { auditWebhookUpdateRoutes } from './audit-webhook-update.js';
 import { auditWebhookRoutes } from './audit-webhooks.js';
 import { backupRoutes } from './backup.js';
+import { changeRequestRoutes } from './change-requests.js';
 import { checkpointRoutes } from './checkpoint.js';
 import { createOrganizationRoutes } from './create-organization.js';
 import { deviceRoutes } from './devices.js';
@@ -36,6 +37,7 @@ export const allRoutes: readonly AnyRoute[] = [
   ...tokenRoutes,
   ...deviceRoutes,
   ...secretRoutes,
+  ...changeRequestRoutes,
   ...secretVersionRoutes,
   ...historyRoutes,
   ...exportRoutes,

@@ -13,7 +13,7 @@ import {
   ProjectResponse,
   UpdateEnvironmentBody,
 } from '../schemas/api.js';
-import { answers, conflictError } from './docs.js';
+import { answers, conflictError, error } from './docs.js';
 import { listing } from './list-route.js';
 import { ORGANIZATION, PROJECT } from './paths.js';
 import { recordChange } from './record-change.js';
@@ -95,6 +95,7 @@ export const organizationRoutes = [
         project_id: project.id,
         slug: ctx.body.slug,
         require_strict_conflict_mode: ctx.body.require_strict_conflict_mode ?? false,
+        approval_policy: null,
         created_at: ctx.at,
       };
       await recordChange(
@@ -133,21 +134,38 @@ export const organizationRoutes = [
     method: 'PATCH',
     path: `${PROJECT}/environments/{environment}`,
     operationId: 'updateEnvironment',
-    summary: 'Change environment settings, e.g. require strict conflict mode for every push.',
+    summary:
+      'Change environment settings: require strict conflict mode for every push, or an approval policy.',
     tag: 'Projects',
     permission: 'environments:manage',
     body: UpdateEnvironmentBody,
-    responses: answers(200, 'Updated', EnvironmentResponse),
+    responses: answers(200, 'Updated', EnvironmentResponse, {
+      403: error('forbidden: the role lacks environments:manage (owners and admins set approval policies)'),
+    }),
     async handler(ctx) {
+      const before = ctx.environment!;
+      const patch = {
+        require_strict_conflict_mode:
+          ctx.body.require_strict_conflict_mode ?? before.require_strict_conflict_mode,
+        approval_policy:
+          ctx.body.approval_policy === undefined
+            ? (before.approval_policy ?? null)
+            : ctx.body.approval_policy,
+      };
       const updated = await recordChange(
         ctx,
         async (tx) => {
-          const changed = await tx.environments.update(ctx.environment!.id, ctx.body);
+          const changed = await tx.environments.update(before.id, patch);
           if (!changed) throw new LatchkeyError('not_found', 'The environment was not found.');
           return changed;
         },
-        ({ require_strict_conflict_mode }) =>
-          ctx.event('environment_updated', { require_strict_conflict_mode }),
+        (changed) =>
+          ctx.event('environment_updated', {
+            require_strict_conflict_mode: changed.require_strict_conflict_mode,
+            ...(ctx.body.approval_policy !== undefined && {
+              approval_policy: { from: before.approval_policy ?? null, to: changed.approval_policy ?? null },
+            }),
+          }),
       );
       return { status: 200, body: toEnvironmentView(updated, ctx.project!.slug) };
     },

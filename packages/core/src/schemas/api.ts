@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ROLES } from '../model/roles.js';
 import { SECRET_KEY_PATTERN, SECRET_KEY_RULE } from '../model/secret-key.js';
+import { ApprovalPolicySchema, ApprovalPolicyView } from './approval-policy.js';
 import { text } from './text.js';
 
 /** Organization, project and environment slugs: lower-case letters, digits and inner hyphens. */
@@ -66,9 +67,16 @@ export const CreateEnvironmentBody = z.strictObject({
   require_strict_conflict_mode: z.boolean().optional(),
 });
 
-export const UpdateEnvironmentBody = z.strictObject({
-  require_strict_conflict_mode: z.boolean(),
-});
+export const UpdateEnvironmentBody = z
+  .strictObject({
+    require_strict_conflict_mode: z.boolean().optional(),
+    approval_policy: ApprovalPolicySchema.nullable()
+      .optional()
+      .describe('The approvals a change needs here (see change requests); null removes it'),
+  })
+  .refine((b) => b.require_strict_conflict_mode !== undefined || b.approval_policy !== undefined, {
+    message: 'give require_strict_conflict_mode, approval_policy, or both',
+  });
 
 export const AddMemberBody = z.strictObject({
   user: UserSchema,
@@ -112,37 +120,48 @@ export const PushChangeSchema = z
     message: 'exactly one of value or delete must be given',
   });
 
+/** The fields of a signed push, shared by a push and a change request (`schemas/change-requests.ts`). */
+export const pushFields = {
+  device_id: idSchema('dev'),
+  signed_at: z
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .describe('Unix seconds; must be within 300 s of now'),
+  nonce: text()
+    .regex(/^[A-Za-z0-9_-]{22,256}$/, 'must be at least 16 random bytes, base64url')
+    .describe('Never reusable'),
+  conflict_mode: z.enum(['lenient', 'strict']).optional(),
+  force_overwrite: z.boolean().optional(),
+  changes: z.array(PushChangeSchema).min(1).max(1000),
+  client_sig: text()
+    .max(200)
+    .describe('base64url Ed25519 signature over the JCS of the body without client_sig'),
+};
+
+/** A refinement of a push-shaped body: no key twice. */
+export function uniqueKeys(body: { changes: { key: string }[] }, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  body.changes.forEach((change, index) => {
+    if (seen.has(change.key)) {
+      ctx.addIssue({ code: 'custom', path: ['changes', index, 'key'], message: 'duplicate key in one push' });
+    }
+    seen.add(change.key);
+  });
+}
+
 export const PushBody = z
   .strictObject({
-    device_id: idSchema('dev'),
-    signed_at: z
-      .int()
-      .min(0)
-      .max(Number.MAX_SAFE_INTEGER)
-      .describe('Unix seconds; must be within 300 s of now'),
-    nonce: text()
-      .regex(/^[A-Za-z0-9_-]{22,256}$/, 'must be at least 16 random bytes, base64url')
-      .describe('Never reusable'),
-    conflict_mode: z.enum(['lenient', 'strict']).optional(),
-    force_overwrite: z.boolean().optional(),
-    changes: z.array(PushChangeSchema).min(1).max(1000),
-    client_sig: text()
-      .max(200)
-      .describe('base64url Ed25519 signature over the JCS of the body without client_sig'),
+    ...pushFields,
+    bypass_reason: text()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe(
+        'Under an approval policy: push past it (a role in bypass_roles), recorded as change_bypassed',
+      ),
   })
-  .superRefine((body, ctx) => {
-    const seen = new Set<string>();
-    body.changes.forEach((change, index) => {
-      if (seen.has(change.key)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['changes', index, 'key'],
-          message: 'duplicate key in one push',
-        });
-      }
-      seen.add(change.key);
-    });
-  });
+  .superRefine(uniqueKeys);
 
 export type PushBodyInput = z.infer<typeof PushBody>;
 
@@ -188,6 +207,7 @@ export const EnvironmentResponse = z.strictObject({
   project: z.string(),
   slug: z.string(),
   require_strict_conflict_mode: z.boolean(),
+  approval_policy: ApprovalPolicyView.nullable(),
   created_at: z.string(),
 });
 

@@ -10,7 +10,7 @@ import type { Device, Environment } from '../model/model.js';
 import type { PushMode } from '../model/push-event.js';
 import type { PushBodyInput } from '../schemas/api.js';
 import type { LatchkeyStore } from '../store/types.js';
-import { type PushAddress, verifyClientSignature } from './signatures.js';
+import { type PushAddress, type SigningPurpose, verifyClientSignature } from './signatures.js';
 
 /** The device that signed the push, or the 403 that says why it may not push. */
 export async function pushingDevice(
@@ -50,6 +50,7 @@ export function checkPushSignature(
   address: PushAddress,
   nowMs: number,
   toleranceSeconds: number,
+  purpose: SigningPurpose = 'push',
 ): void {
   // signed_at is whole seconds, so compare whole seconds: the window is then +-tolerance inclusive
   // whatever the server's sub-second clock reads.
@@ -59,7 +60,7 @@ export function checkPushSignature(
       `signed_at is more than ${toleranceSeconds} seconds away from the server time.`,
     );
   }
-  if (!verifyClientSignature(publicKey, signed, address, body.client_sig)) {
+  if (!verifyClientSignature(publicKey, signed, address, body.client_sig, purpose)) {
     throw new LatchkeyError('invalid_client_signature', 'client_sig does not verify with the device key.');
   }
 }

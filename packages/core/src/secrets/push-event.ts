@@ -33,6 +33,7 @@ export function pushEvent(plan: PushPlan, template: PushEventTemplate): Activity
   return draft(template, 'push_applied', {
     conflict_mode,
     versions: plan.writes.map((w) => ({ key: w.key, version: w.version, deleted: w.value === null })),
+    ...(template.change_request && { change_request: template.change_request }),
   });
 }
 

@@ -19,6 +19,7 @@ import type { ApplyPushResult } from '../store/ports/secrets.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { checkPushSignature, pushingDevice, pushMode } from './push-checks.js';
 import { pushEvent } from './push-event.js';
+import { policyBypass } from './push-policy.js';
 import { sealSecretValue } from './values.js';
 
 /** What a push needs from the core. */
@@ -113,6 +114,7 @@ async function decidePush(
   };
   checkPushSignature(device.public_key, body, push.signed, address, nowMs, tolerance);
   const template = { ...base, mode: pushMode(body, environment, push.principal, address) };
+  const bypass = policyBypass(body.bypass_reason, environment, push.principal, address);
   const changes: PushChange[] = body.changes.map((c) => ({
     key: c.key,
     // Sealed at rest when the host supplies a keyring, bound to this environment and key.
@@ -124,7 +126,7 @@ async function decidePush(
   }));
   // Kept past the whole window in which signed_at is acceptable, so the nonce can never be used twice.
   const nonce = { value: body.nonce, expiresAt: (body.signed_at + tolerance) * 1000 + 60_000, nowMs };
-  const result = await commitPush(services, push, device, changes, template, nonce);
+  const result = await commitPush(services, push, device, changes, template, nonce, bypass);
   if (result === null) {
     throw new LatchkeyError(
       'push_replayed',
@@ -150,13 +152,15 @@ async function decidePush(
  * event. Null when the nonce was used already (nothing is written then).
  */
 async function commitPush(
-  { store, secretVersionsKept }: PushServices,
+  services: PushServices,
   push: SignedPush,
   device: Device,
   changes: PushChange[],
   template: PushEventTemplate,
   nonce: { value: string; expiresAt: number; nowMs: number },
+  bypass: string | null,
 ): Promise<Exclude<ApplyPushResult, { replayed: true }> | null> {
+  const { store, secretVersionsKept } = services;
   const organizationId = push.organization.id;
   return store.transaction(async (tx) => {
     const result = await tx.secrets.applyPush({
@@ -179,8 +183,26 @@ async function commitPush(
       if (result.replayed) return null;
       const conflict = pushEvent({ ok: false, conflicts: result.conflicts }, template);
       await tx.activity.append(organizationId, conflict);
+    } else if (bypass !== null) {
+      await tx.activity.append(organizationId, bypassEvent(services.ids, template, bypass, changes));
     }
     return result;
+  });
+}
+
+/** `change_bypassed`: the push's reason and keys, acted as the push. */
+function bypassEvent(
+  ids: IdGenerator,
+  template: PushEventTemplate,
+  reason: string,
+  changes: readonly PushChange[],
+) {
+  const { mode: _mode, change_request: _request, ...base } = template;
+  return eventDraft({
+    ...base,
+    id: ids('evt'),
+    type: 'change_bypassed',
+    data: { reason, keys: changes.map((c) => c.key) },
   });
 }
 

@@ -12,17 +12,29 @@ export interface PushAddress {
 }
 
 /**
- * The exact bytes a device signs for a push: the RFC 8785 (JCS) canonical JSON of the push body
- * without `client_sig`, with `organization`, `project` and `environment` added.
+ * What a signed body is for. A change request's payload carries `"purpose": "change_request"` and a
+ * push's carries no purpose, so neither signature verifies as the other.
  */
-export function pushSigningPayload(body: object, address: PushAddress): string {
-  const { client_sig: _ignored, ...rest } = body as Record<string, unknown>;
+export type SigningPurpose = 'push' | 'change_request';
+
+/**
+ * The exact bytes a device signs for a push: the RFC 8785 (JCS) canonical JSON of the push body
+ * without `client_sig`, with `organization`, `project` and `environment` added (and, for a change
+ * request, `"purpose": "change_request"`).
+ */
+export function pushSigningPayload(
+  body: object,
+  address: PushAddress,
+  purpose: SigningPurpose = 'push',
+): string {
+  const { client_sig: _ignored, purpose: _purpose, ...rest } = body as Record<string, unknown>;
   return (
     canonicalize({
       ...rest,
       organization: address.organization,
       project: address.project,
       environment: address.environment,
+      ...(purpose === 'change_request' && { purpose }),
     }) ?? ''
   );
 }
@@ -36,6 +48,7 @@ export function verifyClientSignature(
   body: object,
   address: PushAddress,
   clientSig: string,
+  purpose: SigningPurpose = 'push',
 ): boolean {
   try {
     if (!isAcceptedEd25519Key(publicKeyRaw)) return false;
@@ -44,7 +57,7 @@ export function verifyClientSignature(
     if (signature.length !== 64) return false;
     return verifySignature(
       null,
-      Buffer.from(pushSigningPayload(body, address)),
+      Buffer.from(pushSigningPayload(body, address, purpose)),
       ed25519KeyObject(publicKeyRaw),
       signature,
     );

@@ -11,6 +11,12 @@ export type {
 } from './ports/activity.js';
 export type { ActivityTreeReads } from './ports/activity-tree.js';
 export type { AuditWebhookRepository, WebhookCredentials } from './ports/audit-webhooks.js';
+export type {
+  ChangeRequestCreateResult,
+  ChangeRequestPatch,
+  ChangeRequestQuery,
+  ChangeRequestRepository,
+} from './ports/change-requests.js';
 export type { CreateResult } from './ports/common.js';
 export type {
   AttemptPage,

@@ -21,6 +21,7 @@ import { countedLeases } from './0019-counted-leases.js';
 import { organizationCreators } from './0020-organization-creators.js';
 import { webhookReplays } from './0021-webhook-replays.js';
 import { restoresInSteps } from './0022-restores-in-steps.js';
+import { changeRequests } from './0023-change-requests.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   organizationCreators,
   webhookReplays,
   restoresInSteps,
+  changeRequests,
 ];

@@ -1,6 +1,6 @@
-import type { Environment, EnvironmentRepository } from '@latchkey/core/store';
+import type { ApprovalPolicy, Environment, EnvironmentRepository } from '@latchkey/core/store';
 import { namedRecords } from '../named-records.js';
-import { flag, recordColumns, text, timestamp } from '../record-columns.js';
+import { flag, jsonb, recordColumns, text, timestamp } from '../record-columns.js';
 import { recordTable } from '../record-table.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
@@ -11,6 +11,7 @@ const ENVIRONMENT = recordColumns<Environment>({
   project_id: text(),
   slug: text(),
   require_strict_conflict_mode: flag(),
+  approval_policy: jsonb<ApprovalPolicy | null>(),
   created_at: timestamp(),
 });
 
@@ -23,9 +24,10 @@ export function sqlEnvironments(db: Runner, t: Tables): EnvironmentRepository {
   return {
     ...namedRecords(environments, 'project_id', 'slug'),
     update: (id, patch) =>
-      environments.update('require_strict_conflict_mode = $2', 'id = $1', [
+      environments.update('require_strict_conflict_mode = $2, approval_policy = $3::jsonb', 'id = $1', [
         id,
         patch.require_strict_conflict_mode,
+        patch.approval_policy ? JSON.stringify(patch.approval_policy) : null,
       ]),
   };
 }

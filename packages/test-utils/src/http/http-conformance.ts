@@ -19,6 +19,8 @@ import { describeAuditWebhookReplayTests } from './audit-webhook-replay.js';
 import { describeWebhookTestEventTests } from './audit-webhook-test-events.js';
 import { describeAuditWebhookTests } from './audit-webhooks.js';
 import { describeBackupTests } from './backup.js';
+import { describeChangeRequestApplyTests } from './change-request-apply.js';
+import { describeChangeRequestTests } from './change-requests.js';
 import { describeCheckpointNoteTests } from './checkpoint-notes.js';
 import { describeClockTests } from './clock.js';
 import { type ConformanceKeys, conformanceCoreOptions } from './conformance-core.js';
@@ -273,6 +275,8 @@ function describeAllTests(ctx: ConformanceContext): void {
   describeRequestTests(ctx);
   describePushTests(ctx);
   describePushRefusalTests(ctx);
+  describeChangeRequestTests(ctx);
+  describeChangeRequestApplyTests(ctx);
   describeSecretVersionTests(ctx);
   describeWellFormedTextTests(ctx);
   describeRoleTests(ctx);

@@ -8,11 +8,12 @@
 import { expect } from 'vitest';
 import { describe, it } from '../keyed/keyed.js';
 import { ADMIN, type ConformanceContext, OTHER_ORG_ADMIN } from './context.js';
+import { CHANGE_ROWS } from './role-table-change-rows.js';
 import { DATA_ROWS } from './role-table-data-rows.js';
 import { type Caller, ORGANIZATION_ROWS, ROLES, WEB } from './role-table-rows.js';
 import { WITNESS_ROWS } from './role-table-witness-rows.js';
 
-const TABLE = [...ORGANIZATION_ROWS, ...DATA_ROWS, ...WITNESS_ROWS];
+const TABLE = [...ORGANIZATION_ROWS, ...DATA_ROWS, ...WITNESS_ROWS, ...CHANGE_ROWS];
 
 /** Registers the role x route table. */
 export function describeRoleTableTests(ctx: ConformanceContext): void {

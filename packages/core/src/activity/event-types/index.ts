@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { ActivityDraft } from '../../model/model.js';
+import { changeEventTypes } from './changes.js';
 import { evidenceEventTypes } from './evidence.js';
 import { organizationEventTypes } from './organization.js';
 import { secretEventTypes } from './secrets.js';
@@ -18,6 +19,7 @@ export type { EventTypeEntry } from './shared.js';
 export const EVENT_TYPE_GROUPS = {
   organization: organizationEventTypes,
   secrets: secretEventTypes,
+  changes: changeEventTypes,
   audit_webhooks: webhookEventTypes,
   evidence: evidenceEventTypes,
 } as const;
@@ -26,6 +28,7 @@ export const EVENT_TYPE_GROUPS = {
 export const EVENT_TYPES = {
   ...organizationEventTypes,
   ...secretEventTypes,
+  ...changeEventTypes,
   ...webhookEventTypes,
   ...evidenceEventTypes,
 } as const;

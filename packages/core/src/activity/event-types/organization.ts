@@ -1,5 +1,6 @@
 /** Event types of an organization's structure and people: projects, environments, members, tokens, devices. */
 import { z } from 'zod';
+import { ApprovalPolicyData } from './changes.js';
 import { Count, entry, Grant, Role, Slug } from './shared.js';
 
 export const organizationEventTypes = {
@@ -13,8 +14,13 @@ export const organizationEventTypes = {
     z.strictObject({ require_strict_conflict_mode: z.boolean() }),
   ),
   environment_updated: entry(
-    "An environment's settings were changed",
-    z.strictObject({ require_strict_conflict_mode: z.boolean() }),
+    "An environment's settings were changed (an approval policy with the old and the new one)",
+    z.strictObject({
+      require_strict_conflict_mode: z.boolean(),
+      approval_policy: z
+        .strictObject({ from: ApprovalPolicyData.nullable(), to: ApprovalPolicyData.nullable() })
+        .optional(),
+    }),
   ),
   member_added: entry(
     'A member was added to the organization',

@@ -10,6 +10,10 @@ export const secretEventTypes = {
     z.strictObject({
       conflict_mode: ConflictMode,
       versions: z.array(z.strictObject({ key: z.string(), version: Version, deleted: z.boolean() })),
+      change_request: z
+        .strictObject({ id: z.string(), approvers: z.array(z.string()) })
+        .optional()
+        .describe('the change request this push applied, and its approvers'),
     }),
   ),
   push_force_overwrite: entry(

@@ -126,6 +126,7 @@ export class Writer {
       project_id: this.projects.get(record.project)!.id,
       slug: record.slug,
       require_strict_conflict_mode: record.require_strict_conflict_mode,
+      approval_policy: record.approval_policy ?? null,
       created_at: record.created_at,
     };
     await this.tx.environments.create(environment);

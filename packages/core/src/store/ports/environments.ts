@@ -8,5 +8,8 @@ export interface EnvironmentRepository {
   get(projectId: string, slug: string): Promise<Environment | null>;
   list(projectId: string): Promise<Environment[]>;
   /** Changes settings; returns the updated record or null when it does not exist. */
-  update(id: string, patch: Pick<Environment, 'require_strict_conflict_mode'>): Promise<Environment | null>;
+  update(
+    id: string,
+    patch: Required<Pick<Environment, 'require_strict_conflict_mode' | 'approval_policy'>>,
+  ): Promise<Environment | null>;
 }

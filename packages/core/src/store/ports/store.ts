@@ -1,6 +1,7 @@
 /** Port: a complete Latchkey store, and its unit of work. */
 import type { ActivityRepository } from './activity.js';
 import type { AuditWebhookRepository } from './audit-webhooks.js';
+import type { ChangeRequestRepository } from './change-requests.js';
 import type { DeliveryRepository } from './deliveries.js';
 import type { DeviceRepository } from './devices.js';
 import type { EnvironmentRepository } from './environments.js';
@@ -34,6 +35,7 @@ export interface StoreTransaction {
   keyIds: KeyIdRepository;
   witnesses: WitnessRepository;
   webhookSigningKeys: WebhookSigningKeyRepository;
+  changeRequests: ChangeRequestRepository;
 }
 
 /** What {@link LatchkeyStore.status} answers. */

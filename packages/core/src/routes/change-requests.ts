@@ -1,0 +1,219 @@
+/** Change requests of protected environments: made, read, reviewed and applied (rules in `changes/`). */
+import { authorize } from '../auth/permissions.js';
+import { applyChangeRequest } from '../changes/apply-request.js';
+import { type ChangeScope, changeEvent } from '../changes/change-services.js';
+import { createChangeRequest } from '../changes/create-request.js';
+import { expireIfDue, loadRequest } from '../changes/load-request.js';
+import { toChangeRequestView } from '../changes/request-view.js';
+import { approveRequest, cancelRequest, rejectRequest } from '../changes/review.js';
+import { LatchkeyError } from '../errors/latchkey-error.js';
+import { defineRoute, type RouteContext } from '../http/router.js';
+import { IfVersionRequiredResponse, PushConflictResponse, PushResponse } from '../schemas/api.js';
+import {
+  ApproveBody,
+  ChangeRequestBody,
+  ChangeRequestListQuery,
+  ChangeRequestPage,
+  ChangeRequestReadQuery,
+  ChangeRequestResponse,
+  RejectBody,
+} from '../schemas/change-requests.js';
+import { pushDeviceId } from '../secrets/push-device-id.js';
+import { answers, error } from './docs.js';
+import { PROJECT } from './paths.js';
+
+const REQUESTS = `${PROJECT}/environments/{environment}/change-requests`;
+const REQUEST = `${REQUESTS}/{changeRequest}`;
+
+const scopeOf = (ctx: RouteContext<unknown, unknown>): ChangeScope => ({
+  principal: ctx.principal,
+  organization: ctx.organization,
+  project: ctx.project!,
+  environment: ctx.environment!,
+  at: ctx.at,
+});
+
+const closed = error(
+  'change_request_closed (no longer open, or not approved yet for apply) or change_request_expired',
+);
+const reviewer = error('forbidden: your role is not one of the policy’s approvers, or you are the author');
+const found = { 404: error('not_found: no such change request in this environment') };
+
+export const changeRequestRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: REQUESTS,
+    operationId: 'createChangeRequest',
+    summary: 'Propose signed changes to a protected environment, applied once enough approvers agree.',
+    tag: 'Change requests',
+    permission: 'changes:propose',
+    body: ChangeRequestBody,
+    prefetch: (request) => ({ device: pushDeviceId(request.body) }),
+    responses: answers(201, 'Created', ChangeRequestResponse, {
+      400: error('invalid_request: the body failed validation, or the environment has no approval policy'),
+      401: error(
+        'invalid_client_signature: bad client_sig (a push’s signature is not a request’s) or signed_at',
+      ),
+      403: error('forbidden, device_unknown, device_revoked, device_not_owned or device_key_invalid'),
+      409: error('push_replayed (the nonce was used) or limit_exceeded (too many open requests)'),
+      428: { description: 'if_version_required (with keys[])', schema: IfVersionRequiredResponse },
+    }),
+    async handler(ctx) {
+      const request = await createChangeRequest(ctx.services, {
+        ...scopeOf(ctx),
+        body: ctx.body,
+        signed: ctx.json as Record<string, unknown>,
+        device: ctx.records?.device,
+      });
+      return { status: 201, body: { change_request: toChangeRequestView(request) } };
+    },
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: REQUESTS,
+    operationId: 'listChangeRequests',
+    summary: 'List an environment’s change requests, newest first.',
+    tag: 'Change requests',
+    permission: 'activity:read',
+    query: ChangeRequestListQuery,
+    responses: answers(200, 'A page of change requests', ChangeRequestPage),
+    async handler(ctx) {
+      const scope = scopeOf(ctx);
+      const limit = ctx.query.limit ?? 50;
+      const cursor = ctx.query.cursor ? await loadRequest(ctx.services, scope, ctx.query.cursor) : undefined;
+      const page = await ctx.services.store.changeRequests.list({
+        environmentId: scope.environment.id,
+        status: ctx.query.status,
+        before: cursor && { created_at: cursor.created_at, id: cursor.id },
+        limit: limit + 1,
+      });
+      const shown = await Promise.all(page.slice(0, limit).map((r) => expireIfDue(ctx.services, scope, r)));
+      const last = shown[shown.length - 1];
+      return {
+        status: 200,
+        body: {
+          change_requests: shown.map((r) => toChangeRequestView(r)),
+          next_cursor: page.length > limit && last ? last.id : null,
+        },
+      };
+    },
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: REQUEST,
+    operationId: 'getChangeRequest',
+    summary: 'Read a change request; its values too with include_values=true (secrets:read; recorded).',
+    tag: 'Change requests',
+    permission: 'activity:read',
+    query: ChangeRequestReadQuery,
+    responses: answers(200, 'The change request', ChangeRequestResponse, {
+      ...found,
+      403: error('forbidden: include_values=true without secrets:read here'),
+    }),
+    async handler(ctx) {
+      const scope = scopeOf(ctx);
+      const withValues = ctx.query.include_values === 'true';
+      if (withValues && !authorize(ctx.principal, 'secrets:read', ctx.params).ok) {
+        throw new LatchkeyError('forbidden', 'Showing the values needs secrets:read here.');
+      }
+      const request = await loadRequest(ctx.services, scope, ctx.params['changeRequest']!);
+      if (!withValues) return { status: 200, body: { change_request: toChangeRequestView(request) } };
+      const view = toChangeRequestView(request, { keyring: ctx.services.keyring });
+      await ctx.services.store.activity.append(
+        ctx.organization.id,
+        changeEvent(ctx.services, scope, 'change_request_values_read', {
+          change_request: request.id,
+          keys: request.changes.map((c) => c.key),
+        }),
+      );
+      return { status: 200, body: { change_request: view } };
+    },
+  }),
+
+  defineRoute({
+    method: 'POST',
+    path: `${REQUEST}/approve`,
+    operationId: 'approveChangeRequest',
+    summary: 'Approve a change request (device-signed when the policy requires it).',
+    tag: 'Change requests',
+    permission: 'changes:approve',
+    body: ApproveBody,
+    responses: answers(200, 'Approved', ChangeRequestResponse, {
+      ...found,
+      401: error('invalid_client_signature: the approval signature or its signed_at'),
+      403: reviewer,
+      409: error('already_approved, change_request_closed or change_request_expired'),
+    }),
+    async handler(ctx) {
+      const request = await approveRequest(
+        ctx.services,
+        scopeOf(ctx),
+        ctx.params['changeRequest']!,
+        ctx.body,
+      );
+      return { status: 200, body: { change_request: toChangeRequestView(request) } };
+    },
+  }),
+
+  defineRoute({
+    method: 'POST',
+    path: `${REQUEST}/reject`,
+    operationId: 'rejectChangeRequest',
+    summary: 'Reject a change request (an approver).',
+    tag: 'Change requests',
+    permission: 'changes:approve',
+    body: RejectBody,
+    responses: answers(200, 'Rejected', ChangeRequestResponse, { ...found, 403: reviewer, 409: closed }),
+    async handler(ctx) {
+      const request = await rejectRequest(
+        ctx.services,
+        scopeOf(ctx),
+        ctx.params['changeRequest']!,
+        ctx.body.reason,
+      );
+      return { status: 200, body: { change_request: toChangeRequestView(request) } };
+    },
+  }),
+
+  defineRoute({
+    method: 'POST',
+    path: `${REQUEST}/cancel`,
+    operationId: 'cancelChangeRequest',
+    summary: 'Cancel your change request.',
+    tag: 'Change requests',
+    permission: 'changes:propose',
+    responses: answers(200, 'Cancelled', ChangeRequestResponse, {
+      ...found,
+      403: error('forbidden: only the author cancels'),
+      409: closed,
+    }),
+    async handler(ctx) {
+      const request = await cancelRequest(ctx.services, scopeOf(ctx), ctx.params['changeRequest']!);
+      return { status: 200, body: { change_request: toChangeRequestView(request) } };
+    },
+  }),
+
+  defineRoute({
+    method: 'POST',
+    path: `${REQUEST}/apply`,
+    operationId: 'applyChangeRequest',
+    summary: 'Apply an approved change request, strictly against its if_versions, in one transaction.',
+    tag: 'Change requests',
+    permission: 'changes:propose',
+    responses: answers(200, 'Applied', PushResponse, {
+      ...found,
+      403: error('forbidden: only the author or an approver applies'),
+      409: {
+        description:
+          'version_conflict (with conflicts[]; the request is now conflicted), change_request_closed or change_request_expired',
+        schema: PushConflictResponse,
+      },
+    }),
+    async handler(ctx) {
+      const applied = await applyChangeRequest(ctx.services, scopeOf(ctx), ctx.params['changeRequest']!);
+      return { status: 200, body: { versions: applied.versions, event_id: applied.eventId } };
+    },
+  }),
+];
