@@ -8,10 +8,9 @@
  */
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { ROTATION_GRACE_MS } from '../delivery/signing-keys.js';
+import { ROTATION_GRACE_MS, sealedSigningKey } from '../delivery/signing-keys.js';
 import { signingKeyContext } from '../keyring/contexts.js';
-import { type Keyring, open, seal } from '../keyring/keyring.js';
-import type { WebhookSigningKey } from '../model/model.js';
+import { type Keyring, open } from '../keyring/keyring.js';
 import type { StoreTransaction } from '../store/types.js';
 
 const Time = z.string().datetime({ offset: true });
@@ -101,16 +100,7 @@ export async function restoreSigningKeys(
   await tx.webhookSigningKeys.deleteAll(organizationId);
   if (records.length === 0) return;
   if (!keyring) throw new Error('A keyring is needed to restore webhook signing keys.');
-  const toKey = (record: z.infer<typeof SigningKeyRecord>): WebhookSigningKey => {
-    const id = ids('whk');
-    return {
-      id,
-      organization_id: organizationId,
-      public_key: record.public_key,
-      private_key_sealed: seal(keyring, record.private_key, signingKeyContext(id)),
-      created_at: record.created_at,
-      retires_at: record.retires_at,
-    };
-  };
-  await tx.webhookSigningKeys.insertMany(records.map(toKey));
+  await tx.webhookSigningKeys.insertMany(
+    records.map((record) => sealedSigningKey(keyring, ids, organizationId, record)),
+  );
 }

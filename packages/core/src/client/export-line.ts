@@ -34,24 +34,20 @@ export interface NumberedLine {
 /** Lines hashed ahead of the walk. */
 const WINDOW = 256;
 
+/** An object with a whole-number `seq`, as both kinds of line have. */
+function hasSeq(value: unknown): value is { seq: number } {
+  return typeof value === 'object' && value !== null && Number.isSafeInteger((value as { seq: unknown }).seq);
+}
+
 function isEvent(value: unknown): value is ActivityEvent {
   const e = value as ActivityEvent;
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    Number.isSafeInteger(e.seq) &&
-    e.seq >= 1 &&
-    typeof e.hash === 'string' &&
-    typeof e.prev_hash === 'string'
-  );
+  return hasSeq(e) && e.seq >= 1 && typeof e.hash === 'string' && typeof e.prev_hash === 'string';
 }
 
 function isInclusion(value: unknown): value is InclusionLine {
   const p = value as InclusionLine;
   return (
-    typeof p === 'object' &&
-    p !== null &&
-    Number.isSafeInteger(p.seq) &&
+    hasSeq(p) &&
     Number.isSafeInteger(p.leaf_index) &&
     Number.isSafeInteger(p.tree_size) &&
     Array.isArray(p.hashes) &&

@@ -37,28 +37,44 @@ function isPowerOfTwo(n: number): boolean {
   return m === 1;
 }
 
-/** Whether the leaf is at `leafIndex` of the tree whose root is `rootHash`. */
-export function verifyInclusion(input: InclusionInput): boolean {
-  const { leafIndex, treeSize, hashes } = input;
-  if (!isSize(leafIndex) || !isSize(treeSize) || leafIndex >= treeSize) return false;
-  let fn = leafIndex;
-  let sn = treeSize - 1;
-  let r = input.leafHash;
-  for (const p of hashes) {
+/**
+ * The walk up the tree both checks share: for each proof hash, `combine` it on the left of the
+ * running hash or on its right, as the indices say, then move the indices up a level. False when
+ * the path is longer or shorter than the tree is tall.
+ */
+function walk(
+  first: number,
+  last: number,
+  hashes: readonly Uint8Array[],
+  combine: (hash: Uint8Array, onTheLeft: boolean) => void,
+): boolean {
+  let fn = first;
+  let sn = last;
+  for (const hash of hashes) {
     if (sn === 0) return false;
-    if (odd(fn) || fn === sn) {
-      r = nodeHash(p, r);
+    const onTheLeft = odd(fn) || fn === sn;
+    combine(hash, onTheLeft);
+    if (onTheLeft) {
       while (!odd(fn) && fn !== 0) {
         fn = half(fn);
         sn = half(sn);
       }
-    } else {
-      r = nodeHash(r, p);
     }
     fn = half(fn);
     sn = half(sn);
   }
-  return sn === 0 && sameHash(r, input.rootHash);
+  return sn === 0;
+}
+
+/** Whether the leaf is at `leafIndex` of the tree whose root is `rootHash`. */
+export function verifyInclusion(input: InclusionInput): boolean {
+  const { leafIndex, treeSize, hashes } = input;
+  if (!isSize(leafIndex) || !isSize(treeSize) || leafIndex >= treeSize) return false;
+  let r = input.leafHash;
+  const whole = walk(leafIndex, treeSize - 1, hashes, (p, onTheLeft) => {
+    r = onTheLeft ? nodeHash(p, r) : nodeHash(r, p);
+  });
+  return whole && sameHash(r, input.rootHash);
 }
 
 /** Whether the tree of `to` leaves (root `toRoot`) extends the tree of `from` leaves (root `fromRoot`). */
@@ -80,20 +96,9 @@ export function verifyConsistency(input: ConsistencyInput): boolean {
   }
   let fr = path[0]!;
   let sr = path[0]!;
-  for (const c of path.slice(1)) {
-    if (sn === 0) return false;
-    if (odd(fn) || fn === sn) {
-      fr = nodeHash(c, fr);
-      sr = nodeHash(c, sr);
-      while (!odd(fn) && fn !== 0) {
-        fn = half(fn);
-        sn = half(sn);
-      }
-    } else {
-      sr = nodeHash(sr, c);
-    }
-    fn = half(fn);
-    sn = half(sn);
-  }
-  return sn === 0 && sameHash(fr, fromRoot) && sameHash(sr, toRoot);
+  const whole = walk(fn, sn, path.slice(1), (c, onTheLeft) => {
+    if (onTheLeft) fr = nodeHash(c, fr);
+    sr = onTheLeft ? nodeHash(c, sr) : nodeHash(sr, c);
+  });
+  return whole && sameHash(fr, fromRoot) && sameHash(sr, toRoot);
 }

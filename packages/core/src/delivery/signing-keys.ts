@@ -34,18 +34,29 @@ export const MAX_SIGNING_KEYS_PER_DAY = 10;
  */
 export const MAX_STORED_SIGNING_KEYS = 12;
 
-/** A new key pair for `organizationId`, its private key sealed. */
-function newKey(keyring: Keyring, ids: IdGenerator, organizationId: string, at: string): WebhookSigningKey {
-  const pair = newSigningKeyPair();
+/** The record of a key pair of `organizationId` under a new id, its private key sealed to that id. */
+export function sealedSigningKey(
+  keyring: Keyring,
+  ids: IdGenerator,
+  organizationId: string,
+  key: Pick<WebhookSigningKey, 'public_key' | 'created_at' | 'retires_at'> & { private_key: string },
+): WebhookSigningKey {
   const id = ids('whk');
   return {
     id,
     organization_id: organizationId,
-    public_key: pair.publicKey,
-    private_key_sealed: seal(keyring, pair.privateKey, signingKeyContext(id)),
-    created_at: at,
-    retires_at: null,
+    public_key: key.public_key,
+    private_key_sealed: seal(keyring, key.private_key, signingKeyContext(id)),
+    created_at: key.created_at,
+    retires_at: key.retires_at,
   };
+}
+
+/** A new key pair for `organizationId`, its private key sealed. */
+function newKey(keyring: Keyring, ids: IdGenerator, organizationId: string, at: string): WebhookSigningKey {
+  const { publicKey, privateKey } = newSigningKeyPair();
+  const key = { public_key: publicKey, private_key: privateKey, created_at: at, retires_at: null };
+  return sealedSigningKey(keyring, ids, organizationId, key);
 }
 
 /** The organization's current key, made now if it has none (race-safe). */

@@ -31,6 +31,11 @@ export function fromBase64(text: string): Uint8Array | null {
 
 /** The concatenation of byte arrays. */
 export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
+  return joinBytes(parts);
+}
+
+/** The concatenation of a list of byte arrays, however long (no spread into arguments). */
+export function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const part of parts) {

@@ -106,14 +106,7 @@ export type {
   WebhookSigningKey,
 } from '../model/model.js';
 export type { PushEventTemplate, PushMode } from '../model/push-event.js';
-export type {
-  ConflictRecord,
-  KeyHead,
-  OverwriteRecord,
-  PlannedWrite,
-  PushChange,
-  PushPlan,
-} from '../model/push-plan.js';
+export type * from '../model/push-plan.js';
 export type { Grant, Role } from '../model/roles.js';
 export {
   LATENCY_BUCKET_KEYS,
@@ -127,67 +120,6 @@ export type { WebhookLimit, WebhookLimits } from '../model/webhook-limits.js';
 export { pushEvent } from '../secrets/push-event.js';
 export { planPush, versionMatches } from '../secrets/push-plan.js';
 export { DEFAULT_SECRET_VERSIONS_KEPT, prunedThrough, versionRows } from '../secrets/versions.js';
-export type {
-  ActivityQuery,
-  ActivityRepository,
-  ActivityStreamQuery,
-  ActivityTreeReads,
-  ApplyPushInput,
-  ApplyPushResult,
-  AttemptPage,
-  AttemptRecord,
-  AuditWebhookRepository,
-  ChangeRequestCreateResult,
-  ChangeRequestPatch,
-  ChangeRequestQuery,
-  ChangeRequestRepository,
-  ClaimedDelivery,
-  ClaimOptions,
-  Cosignature,
-  CreateResult,
-  DeliveryBacklog,
-  DeliveryRepository,
-  DeviceRepository,
-  EnvironmentRepository,
-  KeyIdRecord,
-  KeyIdRepository,
-  LatchkeyStore,
-  LeasedAttemptRecord,
-  MemberChange,
-  MemberPatch,
-  MemberRepository,
-  NonceRepository,
-  OrganizationRepository,
-  PendingEvent,
-  ProjectRepository,
-  PushNonce,
-  ReplayPace,
-  ReplayRange,
-  RequestKeys,
-  RequestRecords,
-  RequestRepository,
-  RestoredIdKind,
-  RestoredSecret,
-  RestoredSecretVersion,
-  RestoreRepository,
-  RestoreSession,
-  RotationBounds,
-  RotationOutcome,
-  SecretRepository,
-  StoredSecretVersion,
-  StoredValue,
-  StoredValueChange,
-  StoredValueRef,
-  StoredVersionRef,
-  StoredVersionValue,
-  StoredVersionValueChange,
-  StoreStatus,
-  StoreTransaction,
-  TokenRepository,
-  WebhookCredentials,
-  WebhookSigningKeyRepository,
-  Witness,
-  WitnessAddResult,
-  WitnessRepository,
-} from '../store/types.js';
+// Every port and every record the ports name.
+export type * from '../store/types.js';
 export { causingTraceparent } from '../telemetry/tracing.js';

@@ -7,6 +7,7 @@
  * escapes. The three can only stand inside JSON strings (they are not JSON white space), and a raw
  * one never follows a backslash in valid JSON, so replacing each raw one is always an escape.
  */
+import { joinBytes } from '../../encoding/base64.js';
 
 const SEPARATORS = /[\u2028\u2029\u0085]/g;
 const ESCAPED: Record<string, string> = {
@@ -51,13 +52,7 @@ function escapeBytes(bytes: Uint8Array): Uint8Array {
   }
   if (parts.length === 0) return bytes;
   parts.push(bytes.subarray(start));
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.byteLength;
-  }
-  return out;
+  return joinBytes(parts);
 }
 
 /** A chunk of NDJSON (whole lines, text or UTF-8 bytes) with the three separators escaped. */

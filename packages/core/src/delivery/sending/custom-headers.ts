@@ -80,13 +80,22 @@ export function headerListFault(headers: object): { path: string[]; message: str
   return null;
 }
 
+/** Why `text` cannot be a header's `part` (name or value): its length, then the characters it holds. */
+function textFault(part: 'name' | 'value', text: string, max: number, allowed: RegExp, holds: string) {
+  if (text.length === 0 || text.length > max) return `a header ${part} has 1 to ${max} characters`;
+  return allowed.test(text) ? null : `a header ${part} holds only ${holds}`;
+}
+
 /** Why `name` cannot be a custom header's name, or null when it can. */
 export function headerNameFault(name: string): string | null {
-  if (name.length === 0 || name.length > MAX_HEADER_NAME) {
-    return `a header name has 1 to ${MAX_HEADER_NAME} characters`;
-  }
-  if (!TOKEN.test(name))
-    return "a header name holds only HTTP token characters (letters, digits, !#$%&'*+-.^_`|~)";
+  const fault = textFault(
+    'name',
+    name,
+    MAX_HEADER_NAME,
+    TOKEN,
+    "HTTP token characters (letters, digits, !#$%&'*+-.^_`|~)",
+  );
+  if (fault) return fault;
   const lower = name.toLowerCase();
   if (RESERVED.has(lower) || RESERVED_PREFIXES.some((prefix) => lower.startsWith(prefix))) {
     return `${lower} is set by the sender (framing, hop-by-hop, signature or trace headers cannot be replaced)`;
@@ -96,11 +105,9 @@ export function headerNameFault(name: string): string | null {
 
 /** Why `value` cannot be a custom header's value, or null when it can. */
 export function headerValueFault(value: string): string | null {
-  if (value.length === 0 || value.length > MAX_HEADER_VALUE) {
-    return `a header value has 1 to ${MAX_HEADER_VALUE} characters`;
-  }
-  if (!VALUE.test(value))
-    return 'a header value holds only visible ASCII and spaces (no CR, LF or control character)';
+  const holds = 'visible ASCII and spaces (no CR, LF or control character)';
+  const fault = textFault('value', value, MAX_HEADER_VALUE, VALUE, holds);
+  if (fault) return fault;
   if (value.trim() !== value) return 'a header value neither starts nor ends with a space';
   return null;
 }

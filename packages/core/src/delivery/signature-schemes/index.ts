@@ -1,19 +1,15 @@
 /**
- * Signing a delivery under its webhook's scheme: one file per scheme beside this one, each on the
+ * Signing a delivery under its webhook's scheme: `latchkey.ts` beside this one, and
+ * `standard-webhooks.ts` for the two Standard Webhooks schemes, each on the
  * primitives of `@latchkey/webhook-verifier` (which receivers verify with), so sender and verifier
  * cannot drift. The body is the same bytes under every scheme.
  */
-import type { KeyObject } from 'node:crypto';
 import { deliveryBody } from '../signing.js';
 import { latchkeyHeaders } from './latchkey.js';
-import { standardWebhooksHeaders } from './standard-webhooks.js';
-import { ed25519Headers } from './standard-webhooks-ed25519.js';
+import { type StandardMaterial, standardHeaders } from './standard-webhooks.js';
 
 /** What signs one attempt: the scheme and its opened keys. */
-export type SigningMaterial =
-  | { scheme: 'latchkey'; secret: string }
-  | { scheme: 'standard-webhooks'; secrets: readonly string[] }
-  | { scheme: 'standard-webhooks-ed25519'; privateKeys: readonly KeyObject[] };
+export type SigningMaterial = { scheme: 'latchkey'; secret: string } | StandardMaterial;
 
 /** A delivery ready to send under any scheme: the body and its headers. */
 export interface SchemeSignedDelivery {
@@ -32,11 +28,8 @@ export function signForScheme(
   const headers =
     material.scheme === 'latchkey'
       ? latchkeyHeaders(material.secret, body, eventId, timestamp)
-      : material.scheme === 'standard-webhooks'
-        ? standardWebhooksHeaders(material.secrets, body, eventId, timestamp)
-        : ed25519Headers(material.privateKeys, body, eventId, timestamp);
+      : standardHeaders(material, body, eventId, timestamp);
   return { body, headers: { ...headers, 'Content-Type': 'application/json' } };
 }
 
-export { newStandardSecret } from './standard-webhooks.js';
-export { newSigningKeyPair } from './standard-webhooks-ed25519.js';
+export { newSigningKeyPair, newStandardSecret } from './standard-webhooks.js';
