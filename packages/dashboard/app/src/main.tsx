@@ -80,4 +80,7 @@ function App() {
 }
 
 // `/embed` is the page a host app frames (a portal session); every other route is the dashboard.
-render(currentRoute() === '/embed' ? <EmbedApp /> : <App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+// The page's own "Loading…" line stays until it is removed: rendering adds beside it.
+root.replaceChildren();
+render(currentRoute() === '/embed' ? <EmbedApp /> : <App />, root);

@@ -27,6 +27,16 @@ const MAX_HEIGHT = 20_000;
 // that is never defined as an element.
 const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
 
+/**
+ * The element's own style, as a constructed sheet: a `<style>` element would be refused by a host
+ * page whose policy allows no inline style, which a page framing a portal is likely to have.
+ */
+function frameStyle(): CSSStyleSheet {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(':host{display:block}iframe{display:block;width:100%;border:0}');
+  return sheet;
+}
+
 /** The `<latchkey-portal>` element. Attributes: `url` (required), `theme` (`light`/`dark`), `label`. */
 export class LatchkeyPortalElement extends Base {
   static get observedAttributes(): string[] {
@@ -51,12 +61,7 @@ export class LatchkeyPortalElement extends Base {
       window.addEventListener('message', this.#onMessage);
       this.#listening = true;
     }
-    if (!this.shadowRoot) {
-      const root = this.attachShadow({ mode: 'open' });
-      const style = document.createElement('style');
-      style.textContent = ':host{display:block}iframe{display:block;width:100%;border:0}';
-      root.append(style);
-    }
+    if (!this.shadowRoot) this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [frameStyle()];
     this.#load();
   }
 
