@@ -15,9 +15,17 @@ import { secretContext } from '../keyring/contexts.js';
 import type { Keyring } from '../keyring/keyring.js';
 import { open } from '../keyring/keyring.js';
 import { BACKUP_FORMAT_VERSION, type BackupCounts } from '../model/backup-format.js';
-import type { AuditWebhook, Device, Environment, Member, Organization, Project } from '../model/model.js';
+import type {
+  AuditWebhook,
+  Device,
+  Environment,
+  Member,
+  Organization,
+  Project,
+  SecretVersion,
+} from '../model/model.js';
 import { openSecretValue } from '../secrets/values.js';
-import type { LatchkeyStore } from '../store/types.js';
+import type { LatchkeyStore, StoredSecretVersion } from '../store/types.js';
 import { signingKeyRecords } from './signing-key-records.js';
 import { chunked } from './text-chunks.js';
 import { backupCredentials } from './webhook-credentials.js';
@@ -137,8 +145,9 @@ async function* environmentLines(
   environment: Environment,
   counts: BackupCounts,
 ): AsyncGenerator<string> {
-  const secrets = await store.secrets.listLive(environment.id);
-  for (const secret of secrets) {
+  const live = (last: SecretVersion | undefined) =>
+    store.secrets.listLive(environment.id, { afterKey: last?.key, limit: BACKUP_PAGE });
+  for await (const secret of paged(live)) {
     if (secret.value === null) continue;
     counts.secret++;
     yield line({
@@ -162,7 +171,9 @@ async function* environmentLines(
     });
   }
   // Each key's history, its kept values opened as the heads' are.
-  for (const version of await store.secrets.listAllVersions(environment.id)) {
+  const versions = (last: StoredSecretVersion | undefined) =>
+    store.secrets.listAllVersions(environment.id, { after: last, limit: BACKUP_PAGE });
+  for await (const version of paged(versions)) {
     counts.secret_version++;
     const { value, ...metadata } = version;
     yield line({
@@ -174,6 +185,23 @@ async function* environmentLines(
         ? {}
         : { value: openSecretValue(keyring, environment.id, version.key, value) }),
     });
+  }
+}
+
+/**
+ * Keys and versions are read this many at a time: read whole, an environment of 10,000 keys was
+ * 10,000 rows in the store's answer and as many records in Node's heap at once.
+ */
+const BACKUP_PAGE = 1_000;
+
+/** Every record of a keyset walk, `read` asked for the page after the last record of the one before. */
+async function* paged<T>(read: (last: T | undefined) => Promise<T[]>): AsyncGenerator<T> {
+  let last: T | undefined;
+  for (;;) {
+    const page = await read(last);
+    yield* page;
+    if (page.length < BACKUP_PAGE) return;
+    last = page[page.length - 1];
   }
 }
 

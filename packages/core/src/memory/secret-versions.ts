@@ -51,9 +51,15 @@ export function memorySecretVersions(
         .slice(0, page.limit)
         .map(copy);
     },
-    async listAllVersions(environmentId) {
+    async listAllVersions(environmentId, page) {
       const table = state.secretVersions.get(environmentId) ?? new Map<string, StoredSecretVersion[]>();
-      return [...table.keys()].sort(byCodeUnits).flatMap((key) => table.get(key)!.map(copy));
+      const after = page?.after;
+      const all = [...table.keys()]
+        .sort(byCodeUnits)
+        .filter((key) => !after || byCodeUnits(key, after.key) >= 0)
+        .flatMap((key) => table.get(key)!)
+        .filter((v) => !after || v.key !== after.key || v.version > after.version);
+      return all.slice(0, page?.limit ?? all.length).map(copy);
     },
     async scanVersionValues(after, limit) {
       const rows: StoredVersionValue[] = [];

@@ -27,8 +27,12 @@ export function memorySecrets(state: MemoryState, journal: Journal): SecretRepos
     async applyPush(input) {
       return applyPush(state, journal, input);
     },
-    async listLive(environmentId) {
-      return keysOf(environmentId, false).map(([key, s]) => ({
+    async listLive(environmentId, page) {
+      const after = page?.afterKey;
+      const keys = keysOf(environmentId, false).filter(
+        ([key]) => after === undefined || byCodeUnits(key, after) > 0,
+      );
+      return keys.slice(0, page?.limit ?? keys.length).map(([key, s]) => ({
         key,
         version: s.head.version,
         value: s.value,

@@ -124,11 +124,12 @@ export function sqlSecretVersions(
       );
       return rows.map(toVersion);
     },
-    async listAllVersions(environmentId) {
+    async listAllVersions(environmentId, page) {
       const { rows } = await db.query<VersionRow>(
         `SELECT ${COLUMNS} FROM ${t.secretVersions} WHERE environment_id = $1
-         ORDER BY key COLLATE "C", version`,
-        [environmentId],
+           AND ($2::text IS NULL OR key COLLATE "C" > $2::text OR (key = $2::text AND version > $3::int))
+         ORDER BY key COLLATE "C", version LIMIT $4::int`,
+        [environmentId, page?.after?.key ?? null, page?.after?.version ?? null, page?.limit ?? null],
       );
       return rows.map(toVersion);
     },

@@ -140,11 +140,13 @@ export function sqlSecrets(db: Runner, t: Tables): SecretRepository {
     applyPush(input) {
       return db.atomic((tx) => applyPush(tx, t, input));
     },
-    async listLive(environmentId) {
+    async listLive(environmentId, page) {
       const { rows } = await db.query<{ key: string; version: unknown; value: string; updated_at: unknown }>(
         `SELECT key, version, value, updated_at FROM ${t.secrets}
-         WHERE environment_id = $1 AND version > 0 AND NOT deleted ORDER BY key COLLATE "C"`,
-        [environmentId],
+         WHERE environment_id = $1 AND version > 0 AND NOT deleted
+           AND ($2::text IS NULL OR key COLLATE "C" > $2::text)
+         ORDER BY key COLLATE "C" LIMIT $3::int`,
+        [environmentId, page?.afterKey ?? null, page?.limit ?? null],
       );
       return rows.map((r) => ({
         key: r.key,

@@ -4,7 +4,7 @@
  * versions, a conflict or a rolled-back transaction writes no version, pages run newest first, and
  * the re-encrypt walk over kept values sees each once and loses to a change in between.
  */
-import type { LatchkeyStore, StoredVersionValue } from '@latchkey/core/store';
+import type { LatchkeyStore, StoredSecretVersion, StoredVersionValue } from '@latchkey/core/store';
 import { expect } from 'vitest';
 import { it } from '../keyed/keyed.js';
 import { createOrgEnvironment } from './org-environment.js';
@@ -169,6 +169,49 @@ function versionReadTests(kit: SecretVersionKit): void {
       ['A', 2, true, null],
       ['b', 1, false, 'b1'],
     ]);
+  });
+
+  it('pages the live keys and every version of an environment, in code-unit key order then version', async () => {
+    const { store, envId, push } = await setUp();
+    await push([
+      { key: 'b', value: 'b1' },
+      { key: 'A', value: 'A1' },
+      { key: 'B', value: 'B1' },
+      { key: 'gone', value: 'g1' },
+    ]);
+    await push([
+      { key: 'A', value: 'A2' },
+      { key: 'gone', value: null },
+    ]);
+    const walk = async <T>(read: (last: T | undefined) => Promise<T[]>, limit: number) => {
+      const pages: T[][] = [];
+      let last: T | undefined;
+      for (;;) {
+        const page = await read(last);
+        expect(page.length).toBeLessThanOrEqual(limit);
+        pages.push(page);
+        if (page.length < limit) return pages;
+        last = page[page.length - 1];
+      }
+    };
+    const versions = await walk(
+      (last: StoredSecretVersion | undefined) =>
+        store.secrets.listAllVersions(envId, { after: last, limit: 2 }),
+      2,
+    );
+    expect(versions.map((page) => page.map((v) => `${v.key}${v.version}`))).toEqual([
+      ['A1', 'A2'],
+      ['B1', 'b1'],
+      ['gone1', 'gone2'],
+      [],
+    ]);
+    expect(versions.flat()).toEqual(await store.secrets.listAllVersions(envId));
+    const live = await walk(
+      (last: { key: string } | undefined) => store.secrets.listLive(envId, { afterKey: last?.key, limit: 2 }),
+      2,
+    );
+    expect(live.map((page) => page.map((s) => `${s.key}${s.version}`))).toEqual([['A2', 'B1'], ['b1']]);
+    expect(live.flat()).toEqual(await store.secrets.listLive(envId));
   });
 
   it('walks kept version values once and replaces one only where it is still the one read', async () => {

@@ -86,8 +86,15 @@ export interface SecretRepository {
     key: string,
     page: { beforeVersion?: number | undefined; limit: number },
   ): Promise<StoredSecretVersion[]>;
-  /** Every version of every key of the environment, by key then version (for backups). */
-  listAllVersions(environmentId: string): Promise<StoredSecretVersion[]>;
+  /**
+   * Every version of every key of the environment, by key (in code-unit order) then version (for
+   * backups); with `page`, only those after `page.after` in that order, at most `page.limit`: a
+   * keyset walk a backup reads a page at a time instead of the whole history at once.
+   */
+  listAllVersions(
+    environmentId: string,
+    page?: { after?: { key: string; version: number } | undefined; limit: number },
+  ): Promise<StoredSecretVersion[]>;
   /**
    * For the re-encrypt routine, as `scanValues` over the kept values of versions: ordered by
    * environment id, key, then version, after `after` when given, at most `limit`.
@@ -95,8 +102,14 @@ export interface SecretRepository {
   scanVersionValues(after: StoredVersionRef | null, limit: number): Promise<StoredVersionValue[]>;
   /** As `replaceValues`, for kept values of versions: each only where it still is `from`. */
   replaceVersionValues(changes: readonly StoredVersionValueChange[]): Promise<number>;
-  /** The live (non-deleted) head of every key of the environment, sorted by key. */
-  listLive(environmentId: string): Promise<SecretVersion[]>;
+  /**
+   * The live (non-deleted) head of every key of the environment, sorted by key (in code-unit
+   * order); with `page`, only the keys after `page.afterKey`, at most `page.limit`.
+   */
+  listLive(
+    environmentId: string,
+    page?: { afterKey?: string | undefined; limit: number },
+  ): Promise<SecretVersion[]>;
   /** The keys of the environment whose head is a tombstone, with its version, sorted by key (for backups). */
   listTombstones(environmentId: string): Promise<{ key: string; version: number; updated_at: string }[]>;
   /**
