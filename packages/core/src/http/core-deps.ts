@@ -1,4 +1,4 @@
-/** The dependencies `createCore` resolves and every handler reaches (`ctx.services`). */
+/** The dependencies `createCore` resolves and every handler reaches (`ctx.deps`). */
 import type { AuditKey } from '../activity/checkpoint/checkpoint.js';
 import type { TrustedAuditKeys } from '../activity/trusted-audit-keys.js';
 import type { RestoreLimits } from '../backup/restore/limits.js';
@@ -11,7 +11,7 @@ import type { LatchkeyStore } from '../store/types.js';
 
 /**
  * The core's dependencies, resolved once from its options: the store, the injected side effects and
- * the settings. Handlers get them as `ctx.services`; a domain function takes only the parts it uses.
+ * the settings. Handlers get them as `ctx.deps`; a domain function takes only the parts it uses.
  */
 export interface CoreDeps {
   store: LatchkeyStore;

@@ -49,7 +49,7 @@ export function createPipeline(deps: PipelineDeps): (request: CoreRequest) => Pr
         throw new LatchkeyError('payload_too_large', `The request body exceeds ${bodyLimit} bytes.`);
       }
       if (route.auth === false) {
-        return toResponse(await route.handler({ services, request } as RouteContext<never, never>));
+        return toResponse(await route.handler({ deps: services, request } as RouteContext<never, never>));
       }
       // Nothing is read or sealed before the keyring is known to open the store's data.
       await deps.keyringGate.admit();

@@ -27,23 +27,23 @@ interface Scope {
 export async function scopeRequest(
   request: CoreRequest,
   params: Record<string, string>,
-  services: CoreDeps,
+  deps: CoreDeps,
   hostAuthenticate: HostAuthenticate | undefined,
   route?: AnyRoute,
 ): Promise<RouteContext> {
   const { principal, records } = await authenticate(
     request,
-    services.store,
+    deps.store,
     hostAuthenticate,
     params,
     route?.prefetch?.(request),
   );
   const checked = validateParams(params);
-  const scope = await resolveScope(services.store, principal, checked, records);
-  const at = new Date(services.now()).toISOString();
+  const scope = await resolveScope(deps.store, principal, checked, records);
+  const at = new Date(deps.now()).toISOString();
   return {
     request,
-    services,
+    deps,
     principal,
     ...scope,
     params: checked,
@@ -51,7 +51,7 @@ export async function scopeRequest(
     json: undefined,
     query: undefined,
     at,
-    event: eventMaker(principal, scope, at, services),
+    event: eventMaker(principal, scope, at, deps),
     records,
   };
 }

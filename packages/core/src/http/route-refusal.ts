@@ -27,7 +27,7 @@ export async function recordRouteRefusal(
       json && paramSchemas['device']!.safeParse(json.device_id).success
         ? (json.device_id as string)
         : undefined;
-    await ctx.services.store.activity.append(
+    await ctx.deps.store.activity.append(
       ctx.organization.id,
       ctx.event(route.rejectedEvent, { reason: error.code, status: error.status }, { device_id: deviceId }),
     );

@@ -13,7 +13,7 @@ import type { CoreDeps } from './core-deps.js';
 /** The request context of an authenticated, scope-resolved route. */
 export interface RouteContext<Body = unknown, Query = unknown> {
   request: CoreRequest;
-  services: CoreDeps;
+  deps: CoreDeps;
   principal: Principal;
   organization: Organization;
   project: Project | undefined;

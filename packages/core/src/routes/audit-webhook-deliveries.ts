@@ -25,7 +25,7 @@ export const auditWebhookDeliveryRoutes = [
     query: DeliveriesQuery,
     responses: answers(200, 'Attempts', DeliveriesResponse),
     async handler(ctx) {
-      const { store } = ctx.services;
+      const { store } = ctx.deps;
       const page = await webhookAttempts(store, ctx.organization.id, webhookParam(ctx), ctx.query);
       return { status: 200, body: { attempts: page.attempts.map(toAttemptView), next_cursor: page.next } };
     },

@@ -38,7 +38,7 @@ function windowRoute({ path, operationId, summary, description, schema, read }: 
     responses: answers(200, description, schema),
     async handler(ctx) {
       const window = ctx.query.window ?? DEFAULT_METRICS_WINDOW;
-      const body = await read(ctx.services.store, ctx.organization.id, window, ctx.services.now());
+      const body = await read(ctx.deps.store, ctx.organization.id, window, ctx.deps.now());
       return { status: 200, body };
     },
   });

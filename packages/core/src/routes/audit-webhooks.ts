@@ -36,7 +36,7 @@ export const auditWebhookRoutes = [
     operationId: 'listAuditWebhooks',
     summary: 'List the audit webhooks of the organization (never their secrets).',
     ...listing('audit_webhooks', AuditWebhookResponse, toAuditWebhookView, (ctx) =>
-      listWebhooks(ctx.services.store, ctx.organization.id),
+      listWebhooks(ctx.deps.store, ctx.organization.id),
     ),
   }),
 
@@ -52,7 +52,7 @@ export const auditWebhookRoutes = [
       ),
     }),
     async handler(ctx) {
-      const created = await createWebhook(ctx.services, webhookCaller(ctx), ctx.body);
+      const created = await createWebhook(ctx.deps, webhookCaller(ctx), ctx.body);
       return { status: 201, body: createdView(created) };
     },
   }),
@@ -64,7 +64,7 @@ export const auditWebhookRoutes = [
     summary: 'One audit webhook, with its delivery health (never its secret).',
     responses: answers(200, 'The audit webhook', AuditWebhookResponse),
     async handler(ctx) {
-      const webhook = await findWebhook(ctx.services.store, ctx.organization.id, webhookParam(ctx));
+      const webhook = await findWebhook(ctx.deps.store, ctx.organization.id, webhookParam(ctx));
       return { status: 200, body: toAuditWebhookView(webhook) };
     },
   }),

@@ -18,11 +18,11 @@ import { commonErrors, error } from './docs.js';
 import { ORGANIZATION } from './paths.js';
 
 async function* withEvent(ctx: RouteContext, key: AuditKey) {
-  const { store, keyring } = ctx.services;
+  const { store, keyring } = ctx.deps;
   // The head the backup covers with its tree's root, signed: restore takes the history in only
   // under this checkpoint, and only when the tree its events rebuild has this root.
   const treeHead = await treeChainHead(store, ctx.organization.id);
-  const checkpoint = signTreeHead(ctx.organization.slug, treeHead, key, ctx.services.now());
+  const checkpoint = signTreeHead(ctx.organization.slug, treeHead, key, ctx.deps.now());
   const head = { seq: treeHead.seq, hash: treeHead.hash };
   const counts = emptyBackupCounts();
   yield* backupLines(store, keyring, ctx.organization, head, checkpoint, ctx.at, counts, views);
@@ -53,7 +53,7 @@ export const backupRoutes = [
       ),
     },
     async handler(ctx) {
-      const key = ctx.services.auditKey;
+      const key = ctx.deps.auditKey;
       if (!key) {
         throw new LatchkeyError(
           'service_unavailable',

@@ -59,7 +59,7 @@ export const changeRequestRoutes = [
       428: { description: 'if_version_required (with keys[])', schema: IfVersionRequiredResponse },
     }),
     async handler(ctx) {
-      const request = await createChangeRequest(ctx.services, {
+      const request = await createChangeRequest(ctx.deps, {
         ...scopeOf(ctx),
         body: ctx.body,
         signed: ctx.json as Record<string, unknown>,
@@ -81,14 +81,14 @@ export const changeRequestRoutes = [
     async handler(ctx) {
       const scope = scopeOf(ctx);
       const limit = ctx.query.limit ?? 50;
-      const cursor = ctx.query.cursor ? await loadRequest(ctx.services, scope, ctx.query.cursor) : undefined;
-      const page = await ctx.services.store.changeRequests.list({
+      const cursor = ctx.query.cursor ? await loadRequest(ctx.deps, scope, ctx.query.cursor) : undefined;
+      const page = await ctx.deps.store.changeRequests.list({
         environmentId: scope.environment.id,
         status: ctx.query.status,
         before: cursor && { created_at: cursor.created_at, id: cursor.id },
         limit: limit + 1,
       });
-      const shown = await Promise.all(page.slice(0, limit).map((r) => expireIfDue(ctx.services, scope, r)));
+      const shown = await Promise.all(page.slice(0, limit).map((r) => expireIfDue(ctx.deps, scope, r)));
       const last = shown[shown.length - 1];
       return {
         status: 200,
@@ -118,12 +118,12 @@ export const changeRequestRoutes = [
       if (withValues && !authorize(ctx.principal, 'secrets:read', ctx.params).ok) {
         throw new LatchkeyError('forbidden', 'Showing the values needs secrets:read here.');
       }
-      const request = await loadRequest(ctx.services, scope, ctx.params['changeRequest']!);
+      const request = await loadRequest(ctx.deps, scope, ctx.params['changeRequest']!);
       if (!withValues) return { status: 200, body: { change_request: toChangeRequestView(request) } };
-      const view = toChangeRequestView(request, { keyring: ctx.services.keyring });
-      await ctx.services.store.activity.append(
+      const view = toChangeRequestView(request, { keyring: ctx.deps.keyring });
+      await ctx.deps.store.activity.append(
         ctx.organization.id,
-        changeEvent(ctx.services, scope, 'change_request_values_read', {
+        changeEvent(ctx.deps, scope, 'change_request_values_read', {
           change_request: request.id,
           keys: request.changes.map((c) => c.key),
         }),
@@ -147,12 +147,7 @@ export const changeRequestRoutes = [
       409: error('already_approved, change_request_closed or change_request_expired'),
     }),
     async handler(ctx) {
-      const request = await approveRequest(
-        ctx.services,
-        scopeOf(ctx),
-        ctx.params['changeRequest']!,
-        ctx.body,
-      );
+      const request = await approveRequest(ctx.deps, scopeOf(ctx), ctx.params['changeRequest']!, ctx.body);
       return { status: 200, body: { change_request: toChangeRequestView(request) } };
     },
   }),
@@ -168,7 +163,7 @@ export const changeRequestRoutes = [
     responses: answers(200, 'Rejected', ChangeRequestResponse, { ...found, 403: reviewer, 409: closed }),
     async handler(ctx) {
       const request = await rejectRequest(
-        ctx.services,
+        ctx.deps,
         scopeOf(ctx),
         ctx.params['changeRequest']!,
         ctx.body.reason,
@@ -190,7 +185,7 @@ export const changeRequestRoutes = [
       409: closed,
     }),
     async handler(ctx) {
-      const request = await cancelRequest(ctx.services, scopeOf(ctx), ctx.params['changeRequest']!);
+      const request = await cancelRequest(ctx.deps, scopeOf(ctx), ctx.params['changeRequest']!);
       return { status: 200, body: { change_request: toChangeRequestView(request) } };
     },
   }),
@@ -212,7 +207,7 @@ export const changeRequestRoutes = [
       },
     }),
     async handler(ctx) {
-      const applied = await applyChangeRequest(ctx.services, scopeOf(ctx), ctx.params['changeRequest']!);
+      const applied = await applyChangeRequest(ctx.deps, scopeOf(ctx), ctx.params['changeRequest']!);
       return { status: 200, body: { versions: applied.versions, event_id: applied.eventId } };
     },
   }),

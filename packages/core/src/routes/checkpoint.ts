@@ -30,9 +30,9 @@ export const checkpointRoutes = [
       },
     },
     async handler(ctx) {
-      const key = ctx.services.auditKey;
+      const key = ctx.deps.auditKey;
       if (!key) throw new LatchkeyError('not_found', 'Signed checkpoints are not enabled on this server.');
-      const view = await checkpointView(ctx.services, key, ctx.organization, ctx.query.tree_size);
+      const view = await checkpointView(ctx.deps, key, ctx.organization, ctx.query.tree_size);
       if (prefersPlainText(ctx.request.headers)) {
         return {
           response: {

@@ -26,7 +26,7 @@ export const createOrganizationRoutes = [
       ),
     }),
     async handler(ctx) {
-      const { store, ids, allowOrganizationCreation, limits } = ctx.services;
+      const { store, ids, allowOrganizationCreation, limits } = ctx.deps;
       if (!allowOrganizationCreation) {
         throw new LatchkeyError('forbidden', 'Creating organizations is not enabled on this server.');
       }

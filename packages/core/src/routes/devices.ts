@@ -27,7 +27,7 @@ export const deviceRoutes = [
     async handler(ctx) {
       const publicKey = enrollmentKey(ctx.body.public_key);
       const device = {
-        id: ctx.services.ids('dev'),
+        id: ctx.deps.ids('dev'),
         organization_id: ctx.organization.id,
         user: ctx.principal.user,
         name: ctx.body.name,
@@ -51,7 +51,7 @@ export const deviceRoutes = [
     summary: "List devices: your own, or everyone's with devices:manage_all.",
     ...listing('devices', DeviceResponse, toDeviceView, (ctx) => {
       const all = authorize(ctx.principal, 'devices:manage_all').ok;
-      return ctx.services.store.devices.list(ctx.organization.id, all ? undefined : ctx.principal.user);
+      return ctx.deps.store.devices.list(ctx.organization.id, all ? undefined : ctx.principal.user);
     }),
   }),
 
@@ -62,7 +62,7 @@ export const deviceRoutes = [
     summary: 'Revoke a device; its pushes are refused with device_revoked from then on.',
     responses: answers(200, 'Revoked', DeviceResponse),
     async handler(ctx) {
-      const { store } = ctx.services;
+      const { store } = ctx.deps;
       const existing = await store.devices.get(ctx.organization.id, ctx.params['device']!);
       const mayRevoke =
         existing &&

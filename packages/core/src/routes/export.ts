@@ -32,12 +32,12 @@ async function* jsonLines(store: LatchkeyStore, filter: ExportFilter, lastSeq: n
 
 /** The export's lines, then its event. */
 async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter, format: 'ndjson' | 'csv') {
-  const store = ctx.services.store;
+  const store = ctx.deps.store;
   const head = await treeChainHead(store, ctx.organization.id);
   const lastSeq = head.seq;
   // A filtered export carries each event's inclusion proof in the tree its checkpoint signs.
   const filtered = filter.types !== undefined || filter.since !== undefined || filter.until !== undefined;
-  const proofSize = filtered && ctx.services.auditKey ? head.tree_size : undefined;
+  const proofSize = filtered && ctx.deps.auditKey ? head.tree_size : undefined;
   const tally = new ExportTally();
   if (format === 'csv') {
     yield csvHeader();
@@ -58,9 +58,9 @@ async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter,
     }
   }
   // The last line signs the chain head the export stopped at, so a cut or rewritten copy is caught.
-  const key = ctx.services.auditKey;
+  const key = ctx.deps.auditKey;
   if (format === 'ndjson' && key) {
-    const checkpoint = await notedTreeHead(ctx.services, key, ctx.organization, head);
+    const checkpoint = await notedTreeHead(ctx.deps, key, ctx.organization, head);
     yield `${JSON.stringify({ checkpoint })}\n`;
   }
   await store.activity.append(

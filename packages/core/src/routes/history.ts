@@ -38,7 +38,7 @@ export function decodeCursor(cursor: string): number {
 async function page(ctx: RouteContext<undefined, Query>, filter: Partial<ActivityQuery>) {
   const query = ctx.query;
   const limit = query.limit ?? 50;
-  const events: ActivityEvent[] = await ctx.services.store.activity.list({
+  const events: ActivityEvent[] = await ctx.deps.store.activity.list({
     organizationId: ctx.organization.id,
     ...filter,
     types: query.type?.split(','),

@@ -23,7 +23,7 @@ const lastOwnerError = error('last_owner: the organization’s last owner cannot
 
 /** The member the path names, or 404. */
 async function target(ctx: RouteContext) {
-  const member = await ctx.services.store.members.get(ctx.organization.id, ctx.params['user']!);
+  const member = await ctx.deps.store.members.get(ctx.organization.id, ctx.params['user']!);
   if (!member) throw new LatchkeyError('not_found', 'The member was not found.');
   return member;
 }

@@ -56,7 +56,7 @@ export const memberRoutes = [
     tag: 'Members',
     permission: 'members:read',
     ...listing('members', MemberResponse, toMemberView, (ctx) =>
-      ctx.services.store.members.list(ctx.organization.id),
+      ctx.deps.store.members.list(ctx.organization.id),
     ),
   }),
 
@@ -69,7 +69,7 @@ export const memberRoutes = [
     permission: 'members:manage',
     responses: answers(200, 'The matrix', PermissionMatrixResponse),
     async handler(ctx) {
-      const members = await ctx.services.store.members.list(ctx.organization.id);
+      const members = await ctx.deps.store.members.list(ctx.organization.id);
       return {
         status: 200,
         body: {
@@ -83,7 +83,7 @@ export const memberRoutes = [
 
 /** Grants must name projects and environments that exist. */
 export async function checkGrants(ctx: RouteContext, grants: Grant[]): Promise<Grant[]> {
-  const { store } = ctx.services;
+  const { store } = ctx.deps;
   const details: { path: string; message: string }[] = [];
   for (const [i, grant] of grants.entries()) {
     const project = await store.projects.get(ctx.organization.id, grant.project);

@@ -12,7 +12,7 @@ export const metaRoutes = [
     auth: false,
     responses: { 200: { description: 'OpenAPI 3.1 document' }, ...publicErrors },
     async handler(ctx) {
-      return { status: 200, body: ctx.services.openapi() };
+      return { status: 200, body: ctx.deps.openapi() };
     },
   }),
 ];

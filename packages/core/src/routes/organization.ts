@@ -47,7 +47,7 @@ export const organizationRoutes = [
     responses: answers(201, 'Created', ProjectResponse, { 409: conflictError }),
     async handler(ctx) {
       const project = {
-        id: ctx.services.ids('prj'),
+        id: ctx.deps.ids('prj'),
         organization_id: ctx.organization.id,
         slug: ctx.body.slug,
         name: ctx.body.name ?? ctx.body.slug,
@@ -73,7 +73,7 @@ export const organizationRoutes = [
     tag: 'Projects',
     permission: 'projects:read',
     ...listing('projects', ProjectResponse, toProjectView, async (ctx) => {
-      const projects = await ctx.services.store.projects.list(ctx.organization.id);
+      const projects = await ctx.deps.store.projects.list(ctx.organization.id);
       return projects.filter((p) => canSeeProject(ctx.principal, p.slug));
     }),
   }),
@@ -90,7 +90,7 @@ export const organizationRoutes = [
     async handler(ctx) {
       const project = ctx.project!;
       const environment = {
-        id: ctx.services.ids('env'),
+        id: ctx.deps.ids('env'),
         organization_id: ctx.organization.id,
         project_id: project.id,
         slug: ctx.body.slug,
@@ -126,7 +126,7 @@ export const organizationRoutes = [
     tag: 'Projects',
     permission: 'projects:read',
     ...listing('environments', EnvironmentResponse, environmentView, (ctx) =>
-      ctx.services.store.environments.list(ctx.project!.id),
+      ctx.deps.store.environments.list(ctx.project!.id),
     ),
   }),
 

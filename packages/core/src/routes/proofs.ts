@@ -34,7 +34,7 @@ export const proofRoutes = [
       const { seq, tree_size } = ctx.query;
       return {
         status: 200,
-        body: await proveInclusion(ctx.services.store, ctx.organization.id, seq, tree_size),
+        body: await proveInclusion(ctx.deps.store, ctx.organization.id, seq, tree_size),
       };
     },
   }),
@@ -50,7 +50,7 @@ export const proofRoutes = [
     responses: answers(200, 'The consistency proof', ConsistencyProofResponse),
     async handler(ctx) {
       const { from, to } = ctx.query;
-      return { status: 200, body: await proveConsistency(ctx.services.store, ctx.organization.id, from, to) };
+      return { status: 200, body: await proveConsistency(ctx.deps.store, ctx.organization.id, from, to) };
     },
   }),
   defineRoute({
@@ -69,7 +69,7 @@ export const proofRoutes = [
           details: [{ path: 'path.seq', message: 'a positive integer' }],
         });
       }
-      const { store, auditKey } = ctx.services;
+      const { store, auditKey } = ctx.deps;
       const head = await treeChainHead(store, ctx.organization.id);
       // An event appended after the head was read is not in the tree the checkpoint signs: not yet found.
       if (parsed.data > (head.tree_size ?? head.seq)) {
@@ -78,9 +78,7 @@ export const proofRoutes = [
       const event = await eventAt(store, ctx.organization.id, parsed.data);
       // The proof is against the head the checkpoint signs (the tree's own size while it is back-filled).
       const proof = await proveInclusion(store, ctx.organization.id, event.seq, head.tree_size ?? undefined);
-      const checkpoint = auditKey
-        ? await notedTreeHead(ctx.services, auditKey, ctx.organization, head)
-        : null;
+      const checkpoint = auditKey ? await notedTreeHead(ctx.deps, auditKey, ctx.organization, head) : null;
       return { status: 200, body: { event, proof, checkpoint } };
     },
   }),

@@ -6,9 +6,9 @@ import type { StoreTransaction } from '../store/types.js';
 
 /** `recordChange` of `activity/record-change.ts`, in the request's store and organization. */
 export function recordChange<T>(
-  ctx: Pick<RouteContext, 'services' | 'organization'>,
+  ctx: Pick<RouteContext, 'deps' | 'organization'>,
   change: (tx: StoreTransaction) => Promise<T>,
   record: (changed: T) => ActivityDraft,
 ): Promise<T> {
-  return recordInStore(ctx.services.store, ctx.organization.id, change, record);
+  return recordInStore(ctx.deps.store, ctx.organization.id, change, record);
 }

@@ -21,8 +21,8 @@ export const secretVersionRoutes = [
     }),
     async handler(ctx) {
       const body = await readVersionHistory({
-        store: ctx.services.store,
-        keyring: ctx.services.keyring,
+        store: ctx.deps.store,
+        keyring: ctx.deps.keyring,
         principal: ctx.principal,
         organizationId: ctx.organization.id,
         project: ctx.project!,

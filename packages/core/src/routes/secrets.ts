@@ -53,7 +53,7 @@ export const secretRoutes = [
       },
     },
     async handler(ctx) {
-      const applied = await applySignedPush(ctx.services, {
+      const applied = await applySignedPush(ctx.deps, {
         body: ctx.body,
         signed: ctx.json as Record<string, unknown>,
         principal: ctx.principal,
@@ -76,7 +76,7 @@ export const secretRoutes = [
     permission: 'secrets:read',
     responses: { 200: { description: 'Secrets', schema: SecretsResponse }, ...commonErrors },
     async handler(ctx) {
-      const secrets = await ctx.services.store.secrets.listLive(ctx.environment!.id);
+      const secrets = await ctx.deps.store.secrets.listLive(ctx.environment!.id);
       return {
         status: 200,
         body: {
@@ -85,7 +85,7 @@ export const secretRoutes = [
             value:
               s.value === null
                 ? null
-                : openSecretValue(ctx.services.keyring, ctx.environment!.id, s.key, s.value),
+                : openSecretValue(ctx.deps.keyring, ctx.environment!.id, s.key, s.value),
             version: s.version,
             updated_at: s.updated_at,
           })),

@@ -23,7 +23,7 @@ export const tokenRoutes = [
     body: CreateTokenBody,
     responses: answers(201, 'Created; `token` is shown only here', CreatedTokenResponse),
     async handler(ctx) {
-      const { store, ids } = ctx.services;
+      const { store, ids } = ctx.deps;
       const member = await store.members.get(ctx.organization.id, ctx.body.user);
       if (!member) {
         throw new LatchkeyError('invalid_request', 'The user is not a member of this organization.', {
@@ -56,7 +56,7 @@ export const tokenRoutes = [
     operationId: 'listTokens',
     summary: 'List API tokens (never their values).',
     ...listing('tokens', TokenResponse, toTokenView, (ctx) =>
-      ctx.services.store.tokens.list(ctx.organization.id),
+      ctx.deps.store.tokens.list(ctx.organization.id),
     ),
   }),
 
@@ -67,7 +67,7 @@ export const tokenRoutes = [
     summary: 'Revoke an API token.',
     responses: answers(200, 'Revoked', TokenResponse),
     async handler(ctx) {
-      const { store } = ctx.services;
+      const { store } = ctx.deps;
       const id = ctx.params['token']!;
       const existing = (await store.tokens.list(ctx.organization.id)).find((t) => t.id === id);
       if (!existing) throw new LatchkeyError('not_found', 'The token was not found.');

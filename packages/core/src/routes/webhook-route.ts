@@ -36,7 +36,7 @@ export function webhookAction<Body, Result>(
   status = 200,
 ): (ctx: RouteContext<Body>) => Promise<RouteResult> {
   return async (ctx) => {
-    const result = await act(ctx.services, webhookCaller(ctx), webhookParam(ctx), ctx.body);
+    const result = await act(ctx.deps, webhookCaller(ctx), webhookParam(ctx), ctx.body);
     return { status, body: view(result) };
   };
 }

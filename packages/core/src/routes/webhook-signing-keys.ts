@@ -27,7 +27,7 @@ export const webhookSigningKeyRoutes = [
       'The public keys (whpk_…) that sign standard-webhooks-ed25519 deliveries now: one, or two during a rotation. Any member may read them.',
     responses: answers(200, 'Signing keys', SigningKeysResponse),
     async handler(ctx) {
-      const keys = await signingKeysNow(ctx.services, ctx.organization.id);
+      const keys = await signingKeysNow(ctx.deps, ctx.organization.id);
       return { status: 200, body: { signing_keys: keys } };
     },
   }),
@@ -44,7 +44,7 @@ export const webhookSigningKeyRoutes = [
       ),
     }),
     async handler(ctx) {
-      const keys = await rotateOrganizationSigningKey(ctx.services, webhookCaller(ctx));
+      const keys = await rotateOrganizationSigningKey(ctx.deps, webhookCaller(ctx));
       return { status: 200, body: { signing_keys: keys } };
     },
   }),

@@ -45,7 +45,7 @@ export const witnessRoutes = [
       ),
     }),
     async handler(ctx) {
-      requireAuditKey(ctx.services);
+      requireAuditKey(ctx.deps);
       const publicKey = await witnessPublicKey(ctx.body.name, ctx.body.public_key);
       if (!publicKey) {
         throw new LatchkeyError('invalid_request', 'The public key is not a witness key.', {
@@ -67,7 +67,7 @@ export const witnessRoutes = [
         created_at: ctx.at,
       };
       const view = await toWitnessView(witness);
-      const max = ctx.services.limits.witnessesPerOrganization;
+      const max = ctx.deps.limits.witnessesPerOrganization;
       await recordChange(
         ctx,
         async (tx) => {
@@ -96,7 +96,7 @@ export const witnessRoutes = [
     operationId: 'listWitnesses',
     summary: 'The registered witnesses, by name (owner only).',
     ...listing('witnesses', WitnessResponse, toWitnessView, (ctx) =>
-      ctx.services.store.witnesses.list(ctx.organization.id),
+      ctx.deps.store.witnesses.list(ctx.organization.id),
     ),
   }),
 
@@ -138,8 +138,8 @@ export const witnessRoutes = [
       ),
     }),
     async handler(ctx) {
-      requireAuditKey(ctx.services);
-      const kept = await acceptCosignature(ctx.services, ctx.organization, ctx.body);
+      requireAuditKey(ctx.deps);
+      const kept = await acceptCosignature(ctx.deps, ctx.organization, ctx.body);
       return {
         status: 200,
         body: {

@@ -16,7 +16,7 @@ export async function commitRestore(
   caller: RestoreCaller & { event: MakeEvent },
   id: string,
 ): Promise<RestoreResult> {
-  const { store, keyring, ids, restores, trustedAuditKeys, webhooks } = caller.services;
+  const { store, keyring, ids, restores, trustedAuditKeys, webhooks } = caller.deps;
   const own = await ownRestore(caller, id);
   const inputFor = (session: RestoreSession): RestoreInput => ({
     session,

@@ -24,7 +24,7 @@ function callerOf(user = 'owner@example.com', services?: CoreDeps) {
       keyring: undefined,
     } as unknown as CoreDeps);
   return {
-    services: own,
+    deps: own,
     organization: { id: 'org_1', slug: 'acme', name: 'Acme', created_at: AT },
     principal: { organizationId: 'org_1', user, role: 'owner', grants: [] },
     at: AT,
@@ -54,10 +54,10 @@ describe('a staged restore', () => {
 
   it('is refused before any part when no commit could apply it', async () => {
     const caller = callerOf();
-    const untrusting = { ...caller, services: { ...caller.services, trustedAuditKeys: new Map() } };
+    const untrusting = { ...caller, deps: { ...caller.deps, trustedAuditKeys: new Map() } };
     expect(await codeOf(beginRestore(untrusting, MANIFEST, false))).toBe('service_unavailable');
     expect(await codeOf(beginRestore(caller, { ...MANIFEST, bytes: 401 }, false))).toBe('payload_too_large');
-    await caller.services.store.projects.create({
+    await caller.deps.store.projects.create({
       id: 'prj_1',
       organization_id: 'org_1',
       slug: 'web',
@@ -71,7 +71,7 @@ describe('a staged restore', () => {
   it('is its creator’s alone', async () => {
     const caller = callerOf();
     const { id } = await beginRestore(caller, MANIFEST, false);
-    const other = callerOf('admin@example.com', caller.services);
+    const other = callerOf('admin@example.com', caller.deps);
     expect(await codeOf(ownRestore(other, id))).toBe('not_found');
     expect(await codeOf(putRestorePart(other, id, 0, 'x'))).toBe('not_found');
     expect(await codeOf(abandonRestore(other, id))).toBe('not_found');

@@ -37,7 +37,7 @@ export interface RestoreDeps {
 
 /** Who acts on a staged restore, and when: the caller in their organization, at the request's time. */
 export interface RestoreCaller {
-  services: RestoreDeps;
+  deps: RestoreDeps;
   organization: Organization;
   principal: Principal;
   at: string;
@@ -67,7 +67,7 @@ export async function beginRestore(
   manifest: BackupManifest,
   force: boolean,
 ): Promise<RestoreSession> {
-  const { store, restores, trustedAuditKeys, ids } = caller.services;
+  const { store, restores, trustedAuditKeys, ids } = caller.deps;
   // Said before the parts are sent: without a key to check the checkpoint, no commit could apply.
   if (trustedAuditKeys.size === 0) throw noTrustedKeys();
   checkDeclaredBytes(manifest.bytes, restores);
@@ -90,7 +90,7 @@ export async function beginRestore(
 
 /** The caller's own staged restore `id`; anyone else's answers 404 like a missing one. */
 export async function ownRestore(caller: RestoreCaller, id: string): Promise<RestoreSession> {
-  const session = await caller.services.store.restores.get(caller.organization.id, id, caller.at);
+  const session = await caller.deps.store.restores.get(caller.organization.id, id, caller.at);
   if (!session || session.user !== caller.principal.user) throw restoreGone();
   return session;
 }
@@ -107,7 +107,7 @@ export async function putRestorePart(
   data: string,
 ): Promise<number> {
   const session = await ownRestore(caller, id);
-  const { keyring, store, restores } = caller.services;
+  const { keyring, store, restores } = caller.deps;
   checkPartNumber(session, index, restores);
   const bytes = Buffer.byteLength(data);
   const stored = keyring ? seal(keyring, data, partContext(session.id, index)) : data;
@@ -120,6 +120,6 @@ export async function putRestorePart(
 /** Drops the caller's restore `id` and its parts, writing nothing; answers the session dropped. */
 export async function abandonRestore(caller: RestoreCaller, id: string): Promise<RestoreSession> {
   const session = await ownRestore(caller, id);
-  await caller.services.store.restores.end(session.id);
+  await caller.deps.store.restores.end(session.id);
   return session;
 }
