@@ -22,6 +22,7 @@ const ENTRIES = [
   ['examples/hono', 'src/conformance-server.ts'],
   ['examples/delivery-worker', 'src/worker.ts'],
   ['packages/store-postgres', 'test/processes/pusher.ts'],
+  ['packages/store-postgres', 'test/processes/applier.ts'],
   ['packages/store-postgres', 'test/processes/migrator.ts'],
 ] as const;
 

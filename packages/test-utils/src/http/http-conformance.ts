@@ -20,6 +20,7 @@ import { describeWebhookTestEventTests } from './audit-webhook-test-events.js';
 import { describeAuditWebhookTests } from './audit-webhooks.js';
 import { describeBackupTests } from './backup.js';
 import { describeChangeRequestApplyTests } from './change-request-apply.js';
+import { describeChangeRequestLifecycleTests } from './change-request-lifecycle.js';
 import { describeChangeRequestTests } from './change-requests.js';
 import { describeCheckpointNoteTests } from './checkpoint-notes.js';
 import { describeClockTests } from './clock.js';
@@ -277,6 +278,7 @@ function describeAllTests(ctx: ConformanceContext): void {
   describePushRefusalTests(ctx);
   describeChangeRequestTests(ctx);
   describeChangeRequestApplyTests(ctx);
+  describeChangeRequestLifecycleTests(ctx);
   describeSecretVersionTests(ctx);
   describeWellFormedTextTests(ctx);
   describeRoleTests(ctx);
