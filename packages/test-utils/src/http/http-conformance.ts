@@ -20,6 +20,7 @@ import { describeWebhookTestEventTests } from './audit-webhook-test-events.js';
 import { describeAuditWebhookTests } from './audit-webhooks.js';
 import { describeBackupTests } from './backup.js';
 import { describeChangeRequestApplyTests } from './change-request-apply.js';
+import { describeChangeRequestDeliveryTests } from './change-request-deliveries.js';
 import { describeChangeRequestLifecycleTests } from './change-request-lifecycle.js';
 import { describeChangeRequestTests } from './change-requests.js';
 import { describeCheckpointNoteTests } from './checkpoint-notes.js';
@@ -279,6 +280,7 @@ function describeAllTests(ctx: ConformanceContext): void {
   describeChangeRequestTests(ctx);
   describeChangeRequestApplyTests(ctx);
   describeChangeRequestLifecycleTests(ctx);
+  describeChangeRequestDeliveryTests(ctx);
   describeSecretVersionTests(ctx);
   describeWellFormedTextTests(ctx);
   describeRoleTests(ctx);
