@@ -88,6 +88,6 @@ export type { WebhookLimit, WebhookLimits } from '../model/webhook-limits.js';
 export { type IdGenerator, randomId } from '../runtime/ids.js';
 export type { CoreLogger } from '../runtime/logger.js';
 // The API's request and answer schemas, one namespace (the dashboard derives its types from it).
-export * as schemas from '../schemas/api.js';
+export * as schemas from '../schemas/namespace.js';
 export type { PushAddress } from '../secrets/signatures.js';
 export type { LatchkeyStore, StoreStatus } from '../store/types.js';

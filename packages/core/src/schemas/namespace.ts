@@ -1,0 +1,7 @@
+/**
+ * What the main face publishes as `schemas`: the API's schemas (`api.ts`, with the files it
+ * re-exports) and those of change requests, which build on the push's fields in `api.ts` and so
+ * cannot be re-exported from it without a circle.
+ */
+export * from './api.js';
+export * from './change-requests.js';
