@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import { registerActivity } from './commands/activity.js';
 import { registerBackup } from './commands/backup.js';
+import { registerChanges } from './commands/changes.js';
 import { registerConfig } from './commands/config.js';
 import { registerDevice } from './commands/device.js';
 import { registerHistory } from './commands/history.js';
@@ -53,6 +54,7 @@ export function createProgram(): Command {
   registerDevice(program);
   registerPull(program);
   registerPush(program);
+  registerChanges(program);
   registerHistory(program);
   registerActivity(program);
   registerBackup(program);

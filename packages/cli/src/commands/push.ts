@@ -11,6 +11,7 @@ import { signPush, type UnsignedPush } from '@latchkey/core/client';
 import type { Command } from 'commander';
 import { advanceBase, type Base, readBase } from '../base-versions.js';
 import { writePrivateFile } from '../config.js';
+import { type Conflict, explainConflict } from '../conflict-report.js';
 import { type CommandContext, createContext, type GlobalOptions } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ApiError, type HttpClient } from '../http-client.js';
@@ -19,7 +20,8 @@ import { recordOf, writeRecord } from '../pull-record.js';
 import { detectFormat, parseSecrets } from '../secrets-file.js';
 import { rewriteSecrets } from '../secrets-rewrite.js';
 import { environmentPath, readServerSecrets } from '../server-secrets.js';
-import { type Conflict, planRebase } from './rebase.js';
+import { checkProposeOptions, propose } from './propose.js';
+import { planRebase } from './rebase.js';
 
 type Change = UnsignedPush['changes'][number];
 /** What the server answers an applied push. */
@@ -44,6 +46,12 @@ export interface PushOptions {
   conflictMode: string;
   forceOverwrite?: boolean;
   rebase?: boolean;
+  /** Under an approval policy: why this push goes without review (a role in the policy's bypass_roles). */
+  bypassReason?: string;
+  /** Propose the changes as a change request with this title instead of pushing them. */
+  propose?: string;
+  /** The change request's description. */
+  description?: string;
 }
 
 /** Registers `push FILE`. */
@@ -62,7 +70,11 @@ export function registerPush(program: Command): void {
       'overwrite whatever the server holds (owners and admins; recorded as push_force_overwrite)',
     )
     .option('--rebase', 'on a conflict, show base, yours and theirs, and push again only what you confirm')
+    .option('--propose <title>', 'propose the changes for review as a change request (prints its id)')
+    .option('--description <text>', 'with --propose: what the change request is for')
+    .option('--bypass-reason <reason>', 'push past the approval policy, if your role may (recorded)')
     .action(async (file: string, options: PushOptions, command: Command) => {
+      checkProposeOptions(options);
       if (options.conflictMode !== 'lenient' && options.conflictMode !== 'strict') {
         throw new CliError(
           `--conflict-mode must be lenient or strict, not "${options.conflictMode}".`,
@@ -108,6 +120,17 @@ async function push(ctx: CommandContext, file: string, options: PushOptions): Pr
     );
     return;
   }
+  if (options.propose !== undefined) {
+    await propose(
+      ctx,
+      { client, where, changes, base, deviceId: device.id, key: readKey(device.keyFile) },
+      {
+        title: options.propose,
+        description: options.description ?? '',
+      },
+    );
+    return;
+  }
   const send = signedSender(client, where, device.id, readKey(device.keyFile), options);
   let result: PushResult;
   try {
@@ -150,6 +173,7 @@ export function signedSender(
           changes: batch,
           conflict_mode: options.conflictMode as 'lenient' | 'strict',
           ...(options.forceOverwrite ? { force_overwrite: true } : {}),
+          ...(options.bypassReason !== undefined ? { bypass_reason: options.bypassReason } : {}),
         },
         { organization: where.org, project: where.project, environment: where.env },
         key,
@@ -267,25 +291,5 @@ export function readKey(file: string): KeyObject {
     return createPrivateKey(readFileSync(file));
   } catch (error) {
     throw new CliError(`Cannot read the device key ${file}: ${(error as Error).message}`);
-  }
-}
-
-/** The keys a 409 or 428 names, as a table on stderr (stdout stays clean for `--json`). */
-function explainConflict(ctx: CommandContext, error: ApiError): void {
-  const conflicts = error.body['conflicts'] as Conflict[] | undefined;
-  const keys = error.body['keys'] as string[] | undefined;
-  if (conflicts?.length) {
-    ctx.out.warn('These keys changed on the server since your pull:');
-    ctx.out.warnTable(
-      ['key', 'server version', 'your version'],
-      conflicts.map((c) => [c.key, String(c.server_version), String(c.client_if_version)]),
-    );
-    ctx.out.warn(
-      'Pull again and re-apply your changes, push --rebase to choose key by key, or push --force-overwrite if your role allows it.',
-    );
-  } else if (keys?.length) {
-    ctx.out.warn(
-      `Strict mode needs the version each change is based on; none is known for: ${keys.join(', ')}. Pull first.`,
-    );
   }
 }

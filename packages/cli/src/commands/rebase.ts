@@ -6,16 +6,11 @@
  */
 import type { UnsignedPush } from '@latchkey/core/client';
 import type { Base } from '../base-versions.js';
+import type { Conflict } from '../conflict-report.js';
 import type { Output } from '../output.js';
 import type { Prompter } from '../prompt.js';
 
 type Change = UnsignedPush['changes'][number];
-
-export interface Conflict {
-  key: string;
-  server_version: number;
-  client_if_version: number;
-}
 
 export interface ServerSecret {
   key: string;
