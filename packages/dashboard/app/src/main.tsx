@@ -23,6 +23,7 @@ import './styles/charts.css';
 import './styles/tables-dialogs.css';
 import './styles/activity.css';
 import './styles/embed.css';
+import './styles/changes.css';
 import './styles/narrow.css';
 
 type Session =

@@ -12,6 +12,7 @@ export const BASE = metaBase.startsWith('/__') ? '/dashboard' : metaBase.replace
 
 export const ROUTES = {
   activity: '/activity',
+  changes: '/changes',
   general: '/settings/general',
   notifications: '/settings/notifications',
   auditWebhooks: '/settings/notifications/audit-webhooks',

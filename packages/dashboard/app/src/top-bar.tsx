@@ -4,10 +4,11 @@ import { RouteLink } from './route-link.js';
 import { ROUTES, useRoute } from './router.js';
 import type { Me } from './types.js';
 
-/** The header of the signed-in pages, with the top-level pages: Activity and Settings. */
+/** The header of the signed-in pages, with the top-level pages: Activity, Change requests and Settings. */
 export function TopBar({ me, onSignOut }: { me: Me; onSignOut(): void }) {
   const route = useRoute();
   const onActivity = route === ROUTES.activity;
+  const onChanges = route === ROUTES.changes;
   return (
     <header class="top">
       <RouteLink class="brand" route={ROUTES.auditWebhooks}>
@@ -17,7 +18,10 @@ export function TopBar({ me, onSignOut }: { me: Me; onSignOut(): void }) {
         <RouteLink route={ROUTES.activity} current={onActivity}>
           Activity
         </RouteLink>
-        <RouteLink route={ROUTES.auditWebhooks} current={!onActivity}>
+        <RouteLink route={ROUTES.changes} current={onChanges}>
+          Change requests
+        </RouteLink>
+        <RouteLink route={ROUTES.auditWebhooks} current={!onActivity && !onChanges}>
           Settings
         </RouteLink>
       </nav>

@@ -1,0 +1,110 @@
+/**
+ * The environment whose change requests are shown, kept in the URL
+ * (`/dashboard/changes?project=web&environment=prod`), picked from the projects and environments
+ * the member may read; the first of them until one is picked.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { grantedEnvironments, organizationPath } from './activity-scope.js';
+import { api, seg } from './api.js';
+import { navigate, ROUTES } from './router.js';
+import type { EnvironmentList, Me, ProjectList } from './types.js';
+import { useRequest } from './use-request.js';
+
+/** A project and one of its environments; empty strings before one is known. */
+export interface ChangeScope {
+  project: string;
+  environment: string;
+}
+
+const read = (): ChangeScope => {
+  const params = new URLSearchParams(location.search);
+  return { project: params.get('project') ?? '', environment: params.get('environment') ?? '' };
+};
+
+/** The scope in the URL, kept in step with navigation, and a way to change it. */
+export function useChangeScope(): [ChangeScope, (next: ChangeScope, replace?: boolean) => void] {
+  const [scope, setScope] = useState(read);
+  useEffect(() => {
+    const update = () => setScope(read());
+    addEventListener('popstate', update);
+    return () => removeEventListener('popstate', update);
+  }, []);
+  return [
+    scope,
+    (next, replace = false) =>
+      navigate(`${ROUTES.changes}?${new URLSearchParams({ ...next }).toString()}`, replace),
+  ];
+}
+
+/**
+ * The projects `me` may read, the project shown (the one picked, else the first of them) and its
+ * environments that `me` may read.
+ */
+export function useScopeOptions(me: Me, picked: string) {
+  const org = organizationPath(me);
+  const projects = useRequest(() => api<ProjectList>('GET', `${org}/projects`), `${org} projects`);
+  const readable = me.role === 'owner' || me.role === 'admin';
+  const names = (projects.data?.projects.map((p) => p.slug) ?? []).filter(
+    (p) => readable || me.grants.some((g) => g.project === p),
+  );
+  const project = picked || names[0] || '';
+  const environments = useRequest(
+    () =>
+      project
+        ? api<EnvironmentList>('GET', `${org}/projects/${seg(project)}/environments`)
+        : Promise.resolve({ environments: [] }),
+    `${org} ${project} environments`,
+  );
+  const granted = grantedEnvironments(me, project);
+  return {
+    projects: names,
+    project,
+    environments: (environments.data?.environments ?? []).filter(
+      (e) => granted === null || granted.includes(e.slug),
+    ),
+    error: projects.error ?? environments.error,
+    loaded: projects.data !== undefined && (!project || environments.data !== undefined),
+  };
+}
+
+/** The two selects; a change of either shows that environment's requests. */
+export function ChangeScopeForm(props: {
+  scope: ChangeScope;
+  projects: string[];
+  environments: string[];
+  onChange(next: ChangeScope): void;
+}) {
+  const { scope, onChange } = props;
+  return (
+    <form class="filters card" aria-label="Environment" onSubmit={(e) => e.preventDefault()}>
+      <div class="field">
+        <label for="changes-project">Project</label>
+        <select
+          id="changes-project"
+          value={scope.project}
+          onChange={(e) => onChange({ project: e.currentTarget.value, environment: '' })}
+        >
+          {props.projects.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for="changes-environment">Environment</label>
+        <select
+          id="changes-environment"
+          value={scope.environment}
+          onChange={(e) => onChange({ ...scope, environment: e.currentTarget.value })}
+        >
+          {props.environments.map((e) => (
+            <option key={e} value={e}>
+              {e}
+            </option>
+          ))}
+        </select>
+      </div>
+    </form>
+  );
+}
