@@ -6,12 +6,16 @@
  * reason; a developer who may only cancel their own; a policy that wants signed approvals sends
  * the approver to the CLI. axe-core in both themes; screenshots under `test-output/`.
  */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV, OWNER_TOKEN, startChangesWorld } from './changes-world.js';
 import { expectAccessible, launchBrowser, missingBrowser, screenshot, startReceiver } from './harness.js';
 
 const skip = missingBrowser();
+const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
 
 describe.skipIf(skip !== null)(`the Change requests page${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -103,7 +107,7 @@ describe.skipIf(skip !== null)(`the Change requests page${skip ? ` (skipped: ${s
     expect(await db.locator('[data-field="approvals"]').textContent()).toBe('Approvals: 0 of 1');
     expect(await page.locator('main').textContent()).not.toMatch(/\btwo\b|\bk2\b/);
     await expectAccessible(page, 'change requests, admin, light');
-    await screenshot(page, 'changes-admin-light');
+    copyFileSync(await screenshot(page, 'changes-admin-light', false), join(DOCS, 'change-requests.png'));
     await page.emulateMedia({ colorScheme: 'dark' });
     await expectAccessible(page, 'change requests, admin, dark');
     await screenshot(page, 'changes-admin-dark');
@@ -187,6 +191,12 @@ describe.skipIf(skip !== null)(`the Change requests page${skip ? ` (skipped: ${s
       expect(await devPage.getByLabel('Comment (approve) or reason (reject)').count()).toBe(0);
       await expectAccessible(devPage, 'change requests, developer, dark');
       await screenshot(devPage, 'changes-developer-dark');
+      // Readable from 390 px wide: nothing wider than the screen.
+      await devPage.setViewportSize({ width: 390, height: 844 });
+      expect(await devPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await expectAccessible(devPage, 'change requests, developer, dark, 390 px');
+      await screenshot(devPage, 'changes-developer-390', false);
+      await devPage.setViewportSize({ width: 1280, height: 900 });
       const own = card(devPage, mine);
       await own.getByRole('button', { name: 'Cancel request' }).click();
       await expect.poll(() => statusOf(own)).toBe('cancelled');
