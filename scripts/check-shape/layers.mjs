@@ -46,6 +46,8 @@ export const CORE_LAYERS = [
       'changes/': 'change requests on protected environments: create, review, expiry, apply, views',
       'backup/': 'the backup stream and its records; the restore (session, reader, history, apply, commit)',
       'client/': 'client-side checks: push signing, export, proof and checkpoint-note verification',
+      'workload/':
+        'workload identity: OIDC discovery and key cache behind the SSRF rules, ID token checks, the token exchange',
       'secrets/': 'the push service and its checks, the push plan, signatures, sealed values, versions',
       'schemas/': 'the API’s zod schemas (also the dashboard’s types and the OpenAPI document)',
       'delivery/': 'audit webhooks: the engine, sending, the attempt, signing, retries, the outbox rule',

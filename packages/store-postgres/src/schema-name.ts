@@ -37,6 +37,10 @@ export interface Tables {
   witnesses: string;
   cosignatures: string;
   signingKeys: string;
+  /** Workload identities, the tokens issued to them, and the ID tokens' `jti`s already exchanged. */
+  workloadIdentities: string;
+  workloadTokens: string;
+  workloadJtis: string;
   /** Replays of the log to a webhook in progress: the cursor each advances a batch at a time. */
   replays: string;
   /** The change requests of protected environments. */
@@ -99,6 +103,9 @@ export function tablesOf(schema: string): Tables {
     keyIds: table('keyring_key_ids'),
     witnesses: table('activity_witnesses'),
     cosignatures: table('activity_cosignatures'),
+    workloadIdentities: table('workload_identities'),
+    workloadTokens: table('workload_tokens'),
+    workloadJtis: table('workload_jtis'),
     signingKeys: table('webhook_signing_keys'),
     replays: table('webhook_replays'),
     changeRequests: table('change_requests'),

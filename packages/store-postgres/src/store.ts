@@ -21,6 +21,7 @@ import { sqlSecrets } from './repositories/secrets.js';
 import { sqlTokens } from './repositories/tokens.js';
 import { sqlWebhookSigningKeys } from './repositories/webhook-signing-keys.js';
 import { sqlWitnesses } from './repositories/witnesses.js';
+import { sqlWorkloads } from './repositories/workloads.js';
 import { driverRunner, type Runner, transactionRunner } from './runner.js';
 import { deliveriesChannel, type Tables, tablesOf } from './schema-name.js';
 import { backfillTrees } from './tree-backfill.js';
@@ -72,6 +73,7 @@ const ON_TABLES: {
   restores: sqlRestores,
   keyIds: sqlKeyIds,
   witnesses: sqlWitnesses,
+  workloads: sqlWorkloads,
   webhookSigningKeys: sqlWebhookSigningKeys,
   changeRequests: sqlChangeRequests,
 };

@@ -2,6 +2,7 @@
  * Roles, permissions and the scope each permission applies at. Authorization answers
  * `{ok:true} | {ok:false, reason}`; only the HTTP layer turns a refusal into a 403.
  */
+import type { Actor } from '../model/model.js';
 import type { Grant, Role } from '../model/roles.js';
 
 /** Where a permission is checked: on the organization, a project, or one environment of a project. */
@@ -54,6 +55,10 @@ export const PERMISSIONS = {
   'audit_webhooks:manage': checkedAt('organization', 'Create and manage audit webhooks.'),
   'backup:create': checkedAt('organization', 'Create an encrypted backup.'),
   'backup:restore': checkedAt('organization', 'Restore an encrypted backup.'),
+  'workload_identities:manage': checkedAt(
+    'organization',
+    'Create, list and delete workload identities: the CI jobs whose OIDC ID tokens are exchanged for short-lived tokens.',
+  ),
   'activity:manage_witnesses': checkedAt(
     'organization',
     'Register and remove the witnesses whose cosignatures of the activity log’s tree heads are kept.',
@@ -98,6 +103,26 @@ export interface Principal {
   grants: Grant[];
   /** The API token id when the call used a built-in token. */
   tokenId?: string | undefined;
+  /**
+   * Set for a workload token (`POST /workload-tokens`): `user` is then the identity's id, `grants`
+   * its grants, and only `actions` are allowed, whatever the role says.
+   */
+  workload?: WorkloadCaller | undefined;
+}
+
+/** What a workload token's principal carries besides its grants. */
+export interface WorkloadCaller {
+  identityId: string;
+  /** The ephemeral device issued with the token: the only one its pushes may be signed by. */
+  deviceId: string;
+  actions: readonly string[];
+}
+
+/** Who the events of a principal's requests name as their actor. */
+export function actorOf(principal: Pick<Principal, 'user' | 'workload'>): Actor {
+  return principal.workload
+    ? { type: 'workload', id: principal.workload.identityId }
+    : { type: 'user', id: principal.user };
 }
 
 /** The resource a permission is checked against. Slugs, as in paths. */
@@ -120,7 +145,10 @@ export function authorize(
   permission: Permission,
   target: ScopeTarget = {},
 ): AuthorizationResult {
-  if (!ROLE_PERMISSIONS[principal.role].includes(permission)) {
+  if (principal.workload) {
+    if (!principal.workload.actions.includes(permission))
+      return { ok: false, reason: `the workload identity lacks ${permission}` };
+  } else if (!ROLE_PERMISSIONS[principal.role].includes(permission)) {
     return { ok: false, reason: `role ${principal.role} lacks ${permission}` };
   }
   if (isOrganizationWide(principal.role)) return { ok: true };

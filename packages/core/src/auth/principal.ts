@@ -11,6 +11,7 @@ import type { LatchkeyStore, RequestKeys, RequestRecords } from '../store/types.
 import type { HostAuthenticate } from './host-identity.js';
 import type { Principal } from './permissions.js';
 import { hashToken } from './tokens.js';
+import { authenticateWorkload } from './workload-principal.js';
 
 /** Who is calling, and (for API tokens) the records the path names, fetched with the token. */
 export interface Authenticated {
@@ -29,7 +30,19 @@ export async function authenticate(
   hostAuthenticate: HostAuthenticate | undefined,
   params: Record<string, string>,
   prefetch?: Pick<RequestKeys, 'device'>,
+  nowMs: number = Date.now(),
 ): Promise<Authenticated> {
+  const bearer = /^Bearer +(lkw_[A-Za-z0-9_-]{1,200})\s*$/i.exec(
+    headerValue(request.headers, 'authorization') ?? '',
+  );
+  if (bearer) {
+    const keys = {
+      organization: params['organization'],
+      project: params['project'],
+      environment: params['environment'],
+    };
+    return authenticateWorkload(bearer[1]!, store, { ...keys, ...prefetch }, nowMs);
+  }
   if (hostAuthenticate) {
     const identity = await hostAuthenticate(request);
     if (!identity) throw new LatchkeyError('unauthenticated', 'Authentication is required.');

@@ -148,7 +148,7 @@ const SecretVersionLine = z
     deleted: z.boolean(),
     value: z.string().max(1_048_576).optional(),
     occurred_at: Time,
-    actor: z.strictObject({ type: z.literal('user'), id: UserSchema }).nullable(),
+    actor: z.strictObject({ type: z.enum(['user', 'workload']), id: UserSchema }).nullable(),
     device_id: idSchema('dev').nullable(),
     event_id: idSchema('evt').nullable(),
   })

@@ -96,6 +96,8 @@ export async function* backupLines(
     yield line({ kind: 'member', ...toMemberView(member) });
   }
   for (const device of await store.devices.list(organization.id)) {
+    // A workload's ephemeral device lives minutes and belongs to no member: not part of a backup.
+    if (device.expires_at) continue;
     counts.device++;
     yield line({ kind: 'device', ...toDeviceView(device) });
   }

@@ -10,6 +10,7 @@ import type { LimitsOption } from '../model/limits.js';
 import type { IdGenerator } from '../runtime/ids.js';
 import type { CoreLogger } from '../runtime/logger.js';
 import type { LatchkeyStore } from '../store/types.js';
+import type { TrustedIssuer } from '../workload/trusted-issuers.js';
 
 /** Options of `createCore`. */
 export interface CoreOptions {
@@ -90,4 +91,11 @@ export interface CoreOptions {
    * one is 409 `limit_exceeded` and writes nothing.
    */
   limits?: LimitsOption;
+  /**
+   * OIDC issuers of workload ID tokens trusted beyond the public ones: a private issuer with extra
+   * CAs (`{ issuer, ca }`), or a loopback issuer for tests. Their hosts are reached whatever address
+   * they resolve to; every other issuer is held to the webhook SSRF rules. A list, or issuer URLs
+   * separated by commas (`LATCHKEY_TRUSTED_ISSUERS` in the example servers). Default none.
+   */
+  trustedIssuers?: string | readonly (TrustedIssuer | string)[];
 }

@@ -12,6 +12,7 @@ import { type CoreLogger, consoleLogger } from '../runtime/logger.js';
 import { toVersionsKept } from '../secrets/versions.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { tracedStore } from '../telemetry/traced-store.js';
+import { workloadSettings } from '../workload/settings.js';
 import type { CoreOptions } from './options.js';
 
 /** The default path prefix of the API. */
@@ -38,6 +39,8 @@ export function resolveOptions(options: CoreOptions): ResolvedOptions {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const auditKey = options.auditKey === undefined ? undefined : toAuditKey(options.auditKey);
   const logger = options.logger ?? consoleLogger;
+  const now = options.now ?? Date.now;
+  const webhooks = webhookSettings(options.webhooks);
   return {
     store,
     basePath: (options.basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, ''),
@@ -45,7 +48,7 @@ export function resolveOptions(options: CoreOptions): ResolvedOptions {
     logger,
     services: {
       store,
-      now: options.now ?? Date.now,
+      now,
       ids: options.ids ?? randomId,
       signatureToleranceSeconds: options.signatureToleranceSeconds ?? DEFAULT_SIGNATURE_TOLERANCE_SECONDS,
       allowOrganizationCreation: options.allowOrganizationCreation ?? false,
@@ -53,7 +56,8 @@ export function resolveOptions(options: CoreOptions): ResolvedOptions {
       trustedAuditKeys: toTrustedAuditKeys(auditKey, options.trustedAuditKeys),
       checkpointOrigin: toCheckpointOrigin(options.checkpointOrigin),
       keyring: toKeyring(options.keyring),
-      webhooks: webhookSettings(options.webhooks),
+      webhooks,
+      workload: workloadSettings(options.trustedIssuers, webhooks, now),
       restores: toRestoreLimits(options.restores, bodyLimit),
       secretVersionsKept: toVersionsKept(options.secretVersionsKept),
       limits: toLimits(options.limits),

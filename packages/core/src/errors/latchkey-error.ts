@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   unauthenticated: 401,
   invalid_client_signature: 401,
+  invalid_workload_token: 401,
   forbidden: 403,
   device_unknown: 403,
   device_revoked: 403,
@@ -20,6 +21,7 @@ export const ERROR_STATUS = {
   already_exists: 409,
   version_conflict: 409,
   push_replayed: 409,
+  token_replayed: 409,
   last_owner: 409,
   webhook_disabled: 409,
   organization_not_empty: 409,
@@ -53,6 +55,8 @@ export const ERROR_DESCRIPTIONS = {
   unauthenticated: 'No credential, or one that is unknown, revoked or malformed.',
   invalid_client_signature:
     "The push's `client_sig` does not verify, or its `signed_at` is more than 300 s away from the server clock.",
+  invalid_workload_token:
+    'An ID token refused by `POST /workload-tokens`: no such organization or identity, or a failed check (form, alg, iss, the issuer’s keys, kid, signature, aud, exp, iat, nbf, lifetime, sub, a listed claim, jti); the message names the check, never the token.',
   forbidden:
     'The role lacks the permission (`force_overwrite` without `secrets:force_overwrite` included), or the member acted on ranks higher than the caller.',
   device_unknown: 'The push names a device that was never enrolled in this organization.',
@@ -68,6 +72,7 @@ export const ERROR_DESCRIPTIONS = {
   version_conflict:
     'A push whose `if_version` does not match the stored version of one or more keys; nothing is written, and the top-level `conflicts[]` lists every conflicting key.',
   push_replayed: "The push's nonce was already used; nothing is written.",
+  token_replayed: 'An ID token whose `jti` was already exchanged; nothing is issued.',
   last_owner: 'The change or removal would leave the organization without an owner.',
   webhook_disabled: '`recover` on a disabled audit webhook: enable it first.',
   organization_not_empty:

@@ -117,6 +117,7 @@ export {
 export type { MetricsSource, RollupSource } from '../model/rollup-source.js';
 export type { NodeAddress, TreeHead } from '../model/tree.js';
 export type { WebhookLimit, WebhookLimits } from '../model/webhook-limits.js';
+export type { WorkloadAction, WorkloadIdentity, WorkloadToken } from '../model/workload.js';
 export { pushEvent } from '../secrets/push-event.js';
 export { planPush, versionMatches } from '../secrets/push-plan.js';
 export { DEFAULT_SECRET_VERSIONS_KEPT, prunedThrough, versionRows } from '../secrets/versions.js';

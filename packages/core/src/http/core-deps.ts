@@ -8,6 +8,7 @@ import type { Limits } from '../model/limits.js';
 import type { IdGenerator } from '../runtime/ids.js';
 import type { CoreLogger } from '../runtime/logger.js';
 import type { LatchkeyStore } from '../store/types.js';
+import type { WorkloadSettings } from '../workload/settings.js';
 
 /**
  * The core's dependencies, resolved once from its options: the store, the injected side effects and
@@ -42,4 +43,6 @@ export interface CoreDeps {
   limits: Limits;
   /** Where operational lines go (core option `logger`): what could not be recorded, say. */
   logger: CoreLogger;
+  /** Workload identity: the trusted issuers and the cache of issuers' keys. */
+  workload: WorkloadSettings;
 }

@@ -49,6 +49,7 @@ export function createPipeline(deps: PipelineDeps): (request: CoreRequest) => Pr
         throw new LatchkeyError('payload_too_large', `The request body exceeds ${bodyLimit} bytes.`);
       }
       if (route.auth === false) {
+        if (route.gated) await deps.keyringGate.admit();
         return toResponse(await route.handler({ deps: services, request } as RouteContext<never, never>));
       }
       // Nothing is read or sealed before the keyring is known to open the store's data.

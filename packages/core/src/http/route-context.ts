@@ -4,7 +4,7 @@
  */
 import { eventDraft } from '../activity/event-types/index.js';
 import type { HostAuthenticate } from '../auth/host-identity.js';
-import { authorize, type Principal } from '../auth/permissions.js';
+import { actorOf, authorize, type Principal } from '../auth/permissions.js';
 import { authenticate, resolveScope } from '../auth/principal.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { CoreRequest } from '../model/core-request.js';
@@ -37,6 +37,7 @@ export async function scopeRequest(
     hostAuthenticate,
     params,
     route?.prefetch?.(request),
+    services.now(),
   );
   const checked = validateParams(params);
   const scope = await resolveScope(deps.store, principal, checked, records);
@@ -70,7 +71,7 @@ function eventMaker(
       organization: scope.organization.slug,
       project: scope.project?.slug,
       environment: scope.environment?.slug,
-      actor: { type: 'user', id: principal.user },
+      actor: actorOf(principal),
       ...extra,
       type,
       data,

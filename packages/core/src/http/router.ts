@@ -61,6 +61,11 @@ export interface RouteDefinition<Body = unknown, Query = unknown> {
   tag: string;
   /** False for public routes (the OpenAPI document). Default true. */
   auth?: boolean;
+  /**
+   * For a public route that reads or writes organizations' data (the workload token exchange): it
+   * waits for the keyring gate as authenticated routes do, so it answers the same 503 they do.
+   */
+  gated?: boolean;
   /** Permission checked against the path's project/environment. */
   permission?: Permission;
   body?: z.ZodType<Body>;

@@ -45,6 +45,17 @@ export const toDeviceView = showing<Model.Device>()(
   'revoked_at',
 );
 
+/**
+ * A device as lists show it: a workload's ephemeral device carries its `expires_at`, and shows as
+ * `expired` once that has passed (it signs nothing from then on).
+ */
+export const toListedDeviceView = (device: Model.Device, nowMs: number) => {
+  const view = toDeviceView(device);
+  if (!device.expires_at) return view;
+  const expired = device.status === 'active' && Date.parse(device.expires_at) <= nowMs;
+  return { ...view, status: expired ? ('expired' as const) : view.status, expires_at: device.expires_at };
+};
+
 /** An audit webhook's custom headers as answers show them: the names, every value masked. */
 export const toHeadersView = (w: Pick<Model.AuditWebhook, 'headers'>): Record<string, string> =>
   Object.fromEntries((w.headers ?? []).map((h) => [h.name, MASKED_VALUE]));

@@ -24,6 +24,7 @@ import { createState, type Journal, type MemoryState } from './state.js';
 import { memoryTokens } from './tokens.js';
 import { memoryWebhookSigningKeys } from './webhook-signing-keys.js';
 import { memoryWitnesses } from './witnesses.js';
+import { memoryWorkloads } from './workloads.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -49,6 +50,7 @@ function repositories(state: MemoryState, journal: Journal): StoreTransaction {
     witnesses: memoryWitnesses(state, journal),
     webhookSigningKeys: memoryWebhookSigningKeys(state, journal),
     changeRequests: memoryChangeRequests(state, journal),
+    workloads: memoryWorkloads(state, journal),
   };
   return { ...base, requests: composedRequests(base) };
 }
@@ -115,6 +117,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
     witnesses: gated(outside.witnesses, gate),
     webhookSigningKeys: gated(outside.webhookSigningKeys, gate),
     changeRequests: gated(outside.changeRequests, gate),
+    workloads: gated(outside.workloads, gate),
   };
   const store: LatchkeyStore = {
     ...outsideGated,

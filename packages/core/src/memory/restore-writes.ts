@@ -2,12 +2,14 @@
  * The writes that apply a restore in memory: clearing the organization, checking which of the
  * backup's ids are taken, and inserting its secrets and events, each undone with the transaction.
  */
+
 import type { ActivityEvent } from '../model/model.js';
 import type { StoredSecretVersion } from '../model/secret-version.js';
 import type { RestoreRepository } from '../store/ports/restores.js';
 import { growMemoryTree } from './activity-tree.js';
 import { journaledDeleteWhere, journaledEnsure, journaledSet } from './journaled.js';
 import { clone, type Journal, type MemoryState, type StoredSecret } from './state.js';
+import { clearWorkloads } from './workloads.js';
 
 /** A restore's clearing, checks and bulk inserts in memory. */
 export function memoryRestoreWrites(
@@ -89,4 +91,5 @@ function clearOrganization(state: MemoryState, journal: Journal, organizationId:
   journaledDeleteWhere(state.totals, ofOrganization, journal);
   journaledDeleteWhere(state.events, (_, id) => id === organizationId, journal);
   journaledDeleteWhere(state.trees, (_, id) => id === organizationId, journal);
+  clearWorkloads(state, journal, organizationId);
 }

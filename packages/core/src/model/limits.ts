@@ -15,6 +15,8 @@ export interface LimitsOption {
   auditWebhooksPerOrganization?: number;
   /** Witnesses one organization may register for its transparency log. Default 32. */
   witnessesPerOrganization?: number;
+  /** Workload identities one organization may have. Default 100. */
+  workloadIdentitiesPerOrganization?: number;
   /**
    * Organizations one user may create with `POST /organizations` (where the host allows it),
    * counted over every organization that user created, whatever became of their membership.
@@ -37,6 +39,7 @@ export type Limits = Required<LimitsOption>;
 export const LIMIT_DEFAULTS: Readonly<Limits> = {
   auditWebhooksPerOrganization: 100,
   witnessesPerOrganization: 32,
+  workloadIdentitiesPerOrganization: 100,
   organizationsPerUser: 10,
   webhookSeriesPerOrganization: 20,
   openChangeRequestsPerEnvironment: 100,

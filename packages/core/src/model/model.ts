@@ -58,6 +58,8 @@ export interface Device {
   status: 'active' | 'revoked';
   created_at: string;
   revoked_at: string | null;
+  /** A workload's ephemeral device: when it stops signing (with its token); absent for enrolled ones. */
+  expires_at?: string | null | undefined;
 }
 
 /** One version of one secret key. A tombstone has `value: null`. */
@@ -70,7 +72,7 @@ export interface SecretVersion {
 
 /** Who caused an event. */
 export interface Actor {
-  type: 'user' | 'system';
+  type: 'user' | 'system' | 'workload';
   id: string;
 }
 

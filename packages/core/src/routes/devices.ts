@@ -1,7 +1,7 @@
 /** Device enrollment, listing and revocation. A device is owned by the member who enrolled it. */
 import { authorize } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import { toDeviceView } from '../http/views.js';
+import { toDeviceView, toListedDeviceView } from '../http/views.js';
 import { DeviceResponse, EnrollDeviceBody } from '../schemas/api.js';
 import { enrollmentKey } from '../secrets/enrollment-key.js';
 import { answers } from './docs.js';
@@ -49,10 +49,15 @@ export const deviceRoutes = [
     path: DEVICES,
     operationId: 'listDevices',
     summary: "List devices: your own, or everyone's with devices:manage_all.",
-    ...listing('devices', DeviceResponse, toDeviceView, (ctx) => {
-      const all = authorize(ctx.principal, 'devices:manage_all').ok;
-      return ctx.deps.store.devices.list(ctx.organization.id, all ? undefined : ctx.principal.user);
-    }),
+    ...listing(
+      'devices',
+      DeviceResponse,
+      (d, ctx) => toListedDeviceView(d, ctx.deps.now()),
+      (ctx) => {
+        const all = authorize(ctx.principal, 'devices:manage_all').ok;
+        return ctx.deps.store.devices.list(ctx.organization.id, all ? undefined : ctx.principal.user);
+      },
+    ),
   }),
 
   deviceRoute({

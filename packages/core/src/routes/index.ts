@@ -24,6 +24,8 @@ import { secretRoutes } from './secrets.js';
 import { tokenRoutes } from './tokens.js';
 import { webhookSigningKeyRoutes } from './webhook-signing-keys.js';
 import { witnessRoutes } from './witnesses.js';
+import { workloadIdentityRoutes } from './workload-identities.js';
+import { workloadTokenRoutes } from './workload-tokens.js';
 
 /** The whole route table of the core. */
 export const allRoutes: readonly AnyRoute[] = [
@@ -52,4 +54,6 @@ export const allRoutes: readonly AnyRoute[] = [
   ...auditWebhookMetricsRoutes,
   ...auditWebhookTestRoutes,
   ...webhookSigningKeyRoutes,
+  ...workloadIdentityRoutes,
+  ...workloadTokenRoutes,
 ];

@@ -22,7 +22,7 @@ export const ActivityEventSchema = z.strictObject({
   organization: z.string(),
   project: z.string().optional(),
   environment: z.string().optional(),
-  actor: z.strictObject({ type: z.enum(['user', 'system']), id: z.string() }),
+  actor: z.strictObject({ type: z.enum(['user', 'system', 'workload']), id: z.string() }),
   device_id: z.string().optional(),
   data: z.record(z.string(), z.unknown()),
   seq: z.number().int(),

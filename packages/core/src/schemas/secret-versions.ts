@@ -20,7 +20,7 @@ export const SecretVersionSchema = z.strictObject({
   deleted: z.boolean().describe('true for a tombstone (a delete)'),
   occurred_at: z.string(),
   actor: z
-    .strictObject({ type: z.enum(['user', 'system']), id: z.string() })
+    .strictObject({ type: z.enum(['user', 'system', 'workload']), id: z.string() })
     .nullable()
     .describe('null for a version back-filled from a head written before history was kept'),
   device_id: z.string().nullable(),

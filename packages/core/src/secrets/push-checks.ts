@@ -17,16 +17,25 @@ export async function pushingDevice(
   store: LatchkeyStore,
   organizationId: string,
   deviceId: string,
-  user: string,
-  prefetched?: Device | null,
+  principal: Pick<Principal, 'user' | 'workload'>,
+  prefetched: Device | null | undefined,
+  nowMs: number,
 ): Promise<Device> {
   // Read with the request's records when the route could name it; else (or not found there) now.
   const device = prefetched?.id === deviceId ? prefetched : await store.devices.get(organizationId, deviceId);
   if (!device) throw new LatchkeyError('device_unknown', 'The device is not enrolled in this organization.');
   if (device.status === 'revoked') throw new LatchkeyError('device_revoked', 'The device has been revoked.');
-  if (device.user !== user) {
+  if (device.expires_at && Date.parse(device.expires_at) <= nowMs)
+    throw new LatchkeyError('device_revoked', 'The device has expired.');
+  if (device.user !== principal.user) {
     throw new LatchkeyError('device_not_owned', 'The device belongs to another member.');
   }
+  // A workload pushes only with the device it was issued with, not another token's.
+  if (principal.workload && device.id !== principal.workload.deviceId)
+    throw new LatchkeyError(
+      'device_not_owned',
+      'A workload token signs only with the device issued with it.',
+    );
   // A key enrolled before weak keys were refused: with it any signature could verify, so refuse it
   // before looking at the signature at all.
   if (!isAcceptedEd25519Key(device.public_key)) {
@@ -73,6 +82,15 @@ export function pushMode(
   address: PushAddress,
 ): PushMode {
   const strict = body.conflict_mode === 'strict';
+  if (principal.workload && !strict) {
+    throw new LatchkeyError(
+      'if_version_required',
+      'A workload token pushes in conflict_mode "strict" only.',
+      {
+        extra: { keys: body.changes.filter((c) => c.if_version === undefined).map((c) => c.key) },
+      },
+    );
+  }
   if (environment.require_strict_conflict_mode && !strict) {
     throw new LatchkeyError('invalid_request', 'This environment requires conflict_mode "strict".', {
       details: [{ path: 'body.conflict_mode', message: 'must be "strict" in this environment' }],

@@ -6,7 +6,7 @@
  */
 import { eventDraft } from '../activity/event-types/index.js';
 import { sealCommitted } from '../activity/sequencer.js';
-import type { Principal } from '../auth/permissions.js';
+import { actorOf, type Principal } from '../auth/permissions.js';
 import { isLatchkeyError, LatchkeyError } from '../errors/latchkey-error.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { Device, Environment, Organization, Project } from '../model/model.js';
@@ -102,8 +102,9 @@ async function decidePush(
     services.store,
     organization.id,
     body.device_id,
-    push.principal.user,
+    push.principal,
     push.device,
+    services.now(),
   );
   const nowMs = services.now();
   const tolerance = services.signatureToleranceSeconds;
@@ -217,8 +218,8 @@ function eventBase(services: PushServices, push: SignedPush): EventBase {
     organization: push.organization.slug,
     project: push.project.slug,
     environment: push.environment.slug,
-    // As every event of a request: acted by the principal's user.
-    actor: { type: 'user', id: push.principal.user },
+    // As every event of a request: acted by the principal (a member, or a workload identity).
+    actor: actorOf(push.principal),
     // Validated with the body: the id of the device checked, or of the one that is not enrolled.
     device_id: push.body.device_id,
   };

@@ -36,7 +36,7 @@ export interface VersionView {
   version: number;
   deleted: boolean;
   occurred_at: string;
-  actor: { type: 'user' | 'system'; id: string } | null;
+  actor: { type: 'user' | 'system' | 'workload'; id: string } | null;
   device_id: string | null;
   event_id: string | null;
   value?: string;

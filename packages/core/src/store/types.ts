@@ -65,3 +65,9 @@ export type {
   WebhookSigningKeyRepository,
 } from './ports/webhook-signing-keys.js';
 export type { Cosignature, Witness, WitnessAddResult, WitnessRepository } from './ports/witnesses.js';
+export type {
+  WorkloadCreateResult,
+  WorkloadIssue,
+  WorkloadIssueResult,
+  WorkloadRepository,
+} from './ports/workloads.js';

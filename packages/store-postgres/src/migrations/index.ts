@@ -22,6 +22,7 @@ import { organizationCreators } from './0020-organization-creators.js';
 import { webhookReplays } from './0021-webhook-replays.js';
 import { restoresInSteps } from './0022-restores-in-steps.js';
 import { changeRequests } from './0023-change-requests.js';
+import { workloadIdentity } from './0024-workload-identity.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -50,4 +51,5 @@ export const MIGRATIONS: readonly Migration[] = [
   webhookReplays,
   restoresInSteps,
   changeRequests,
+  workloadIdentity,
 ];

@@ -1,10 +1,11 @@
 import type { Device, DeviceRepository } from '@latchkey/core/store';
 import { recordColumns, text, timestamp, timestampOrNull } from '../record-columns.js';
 import { recordTable } from '../record-table.js';
+import { iso } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
 
-const DEVICE = recordColumns<Device>({
+export const DEVICE = recordColumns<Device>({
   id: text(),
   organization_id: text(),
   user: text('user_id'),
@@ -13,6 +14,11 @@ const DEVICE = recordColumns<Device>({
   status: text<Device['status']>(),
   created_at: timestamp(),
   revoked_at: timestampOrNull(),
+  // Only a workload's ephemeral devices expire; absent (not null) for enrolled ones.
+  expires_at: {
+    read: (value) => (value === null || value === undefined ? undefined : iso(value)),
+    write: (value) => value ?? null,
+  },
 });
 
 /** A device's row (or its JSON object) as the record. */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ApprovalPolicyData } from './changes.js';
 import { Count, entry, Grant, Role, Slug } from './shared.js';
+import { workloadEventTypes } from './workload.js';
 
 export const organizationEventTypes = {
   organization_created: entry(
@@ -48,4 +49,5 @@ export const organizationEventTypes = {
     z.strictObject({ name: z.string() }),
   ),
   device_revoked: entry("A device was revoked (the event's device_id names it)", z.strictObject({})),
+  ...workloadEventTypes,
 };

@@ -28,7 +28,7 @@ const RestoredEventSchema = ActivityEventSchema.extend({
   project: SlugSchema.optional(),
   environment: SlugSchema.optional(),
   actor: z.strictObject({
-    type: z.enum(['user', 'system']),
+    type: z.enum(['user', 'system', 'workload']),
     id: z
       .string()
       .min(1)

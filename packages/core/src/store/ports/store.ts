@@ -16,6 +16,7 @@ import type { SecretRepository } from './secrets.js';
 import type { TokenRepository } from './tokens.js';
 import type { WebhookSigningKeyRepository } from './webhook-signing-keys.js';
 import type { WitnessRepository } from './witnesses.js';
+import type { WorkloadRepository } from './workloads.js';
 
 /** Every repository of a store, as seen inside or outside a transaction. */
 export interface StoreTransaction {
@@ -36,6 +37,7 @@ export interface StoreTransaction {
   witnesses: WitnessRepository;
   webhookSigningKeys: WebhookSigningKeyRepository;
   changeRequests: ChangeRequestRepository;
+  workloads: WorkloadRepository;
 }
 
 /** What {@link LatchkeyStore.status} answers. */

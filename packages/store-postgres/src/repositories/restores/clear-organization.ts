@@ -23,6 +23,8 @@ export async function clearOrganization(q: SqlQueryable, t: Tables, organization
   await q.query(`DELETE FROM ${t.environments} WHERE project_id IN (${projects})`, [organizationId]);
   for (const table of [
     t.webhooks,
+    t.workloadIdentities,
+    t.workloadJtis,
     t.projects,
     t.members,
     t.devices,

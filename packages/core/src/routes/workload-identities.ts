@@ -1,0 +1,97 @@
+/** Workload identities (owner, admin): which CI jobs' OIDC ID tokens may be exchanged, and for what. */
+
+import { LatchkeyError } from '../errors/latchkey-error.js';
+import { LIMIT_DEFAULTS, limitExceeded } from '../model/limits.js';
+import { listOf } from '../schemas/api.js';
+import { CreateWorkloadIdentityBody, WorkloadIdentityResponse } from '../schemas/workload.js';
+import { checkIssuer, toWorkloadIdentityView, workloadIdentityFields } from '../workload/identity-view.js';
+import { answers, error } from './docs.js';
+import { ORGANIZATION } from './paths.js';
+import { recordChange } from './record-change.js';
+import { routeGroup } from './route-group.js';
+
+const IDENTITIES = `${ORGANIZATION}/workload-identities`;
+const identityRoute = routeGroup({ tag: 'Workload identity', permission: 'workload_identities:manage' });
+
+export const workloadIdentityRoutes = [
+  identityRoute({
+    method: 'POST',
+    path: IDENTITIES,
+    operationId: 'createWorkloadIdentity',
+    summary: `Create a workload identity: the issuer, audience, exact subject and exact claims a CI job's OIDC ID token must carry to be exchanged (POST /workload-tokens) for a token holding only these actions on these grants for token_ttl_seconds. An empty value, or one holding "*", is 400. At most limits.workloadIdentitiesPerOrganization (default ${LIMIT_DEFAULTS.workloadIdentitiesPerOrganization}). Recorded as workload_identity_created.`,
+    body: CreateWorkloadIdentityBody,
+    responses: answers(201, 'Created', WorkloadIdentityResponse, {
+      409: error(
+        'already_exists: an identity of that name exists; or limit_exceeded: the organization has as many identities as the server allows',
+      ),
+    }),
+    async handler(ctx) {
+      await checkIssuer(ctx.body.issuer, ctx.deps.webhooks, ctx.deps.workload.trusted);
+      const identity = {
+        id: ctx.deps.ids('wid'),
+        organization_id: ctx.organization.id,
+        name: ctx.body.name,
+        issuer: ctx.body.issuer,
+        audience: ctx.body.audience,
+        subject: ctx.body.subject,
+        claims: ctx.body.claims ?? {},
+        grants: ctx.body.grants,
+        actions: [...new Set(ctx.body.actions)],
+        token_ttl_seconds: ctx.body.token_ttl_seconds,
+        created_at: ctx.at,
+      };
+      const max = ctx.deps.limits.workloadIdentitiesPerOrganization;
+      await recordChange(
+        ctx,
+        async (tx) => {
+          const created = await tx.workloads.create(identity, max);
+          if (created === 'duplicate')
+            throw new LatchkeyError('already_exists', 'A workload identity of that name exists.');
+          if (created === 'limit')
+            throw limitExceeded(
+              `An organization may have at most ${max} workload identities (limits.workloadIdentitiesPerOrganization): delete one first.`,
+            );
+        },
+        () => ctx.event('workload_identity_created', workloadIdentityFields(identity)),
+      );
+      return { status: 201, body: toWorkloadIdentityView(identity) };
+    },
+  }),
+
+  identityRoute({
+    method: 'GET',
+    path: IDENTITIES,
+    operationId: 'listWorkloadIdentities',
+    summary: 'The workload identities, by name.',
+    responses: answers(200, 'Workload identities', listOf('workload_identities', WorkloadIdentityResponse)),
+    async handler(ctx) {
+      const identities = await ctx.deps.store.workloads.list(ctx.organization.id);
+      return { status: 200, body: { workload_identities: identities.map(toWorkloadIdentityView) } };
+    },
+  }),
+
+  identityRoute({
+    method: 'DELETE',
+    path: `${IDENTITIES}/{workloadIdentity}`,
+    operationId: 'deleteWorkloadIdentity',
+    summary:
+      'Delete a workload identity (by name or id): every token issued to it stops working at once and its devices are revoked. Recorded as workload_identity_removed.',
+    responses: answers(200, 'Deleted', WorkloadIdentityResponse),
+    async handler(ctx) {
+      const removed = await recordChange(
+        ctx,
+        async (tx) => {
+          const identity = await tx.workloads.remove(
+            ctx.organization.id,
+            ctx.params['workloadIdentity']!,
+            ctx.at,
+          );
+          if (!identity) throw new LatchkeyError('not_found', 'No such workload identity.');
+          return identity;
+        },
+        (identity) => ctx.event('workload_identity_removed', workloadIdentityFields(identity)),
+      );
+      return { status: 200, body: toWorkloadIdentityView(removed) };
+    },
+  }),
+];
