@@ -15,6 +15,8 @@ export interface ConformanceKeys {
   /** Public keys of other servers whose backups the core accepts. */
   trustedAuditKeys: string[];
   keyring: { current: string; keys: Record<string, string> };
+  /** The OIDC issuers on loopback the core trusts (the suite's test issuer), once it has started. */
+  trustedIssuers?: { issuer: string; ca: string }[];
 }
 
 /** What the core reaches outside itself: where deliveries go, its clock, where it logs failures. */
@@ -33,6 +35,7 @@ export function conformanceCoreOptions(keys: ConformanceKeys, hooks: Conformance
     auditKey: keys.auditKeyPem,
     trustedAuditKeys: keys.trustedAuditKeys,
     keyring: keys.keyring,
+    trustedIssuers: keys.trustedIssuers ?? [],
     webhooks: {
       resolve: conformanceResolver,
       transport: hooks.transport,

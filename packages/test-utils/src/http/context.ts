@@ -4,6 +4,7 @@
  * fills it in `beforeAll`; each part reads it inside its tests.
  */
 import type { ActivityEvent, Core, DeviceKeyPair, UnsignedPush } from '@latchkey/core';
+import type { TestIssuer } from '../oidc/test-issuer.js';
 import type { conformanceTransport } from './fake-network.js';
 import type { HttpTarget, StartTarget, TargetResponse } from './http-target.js';
 
@@ -47,6 +48,8 @@ export interface ConformanceContext {
   /** The audit key of another server, which the core trusts (core option `trustedAuditKeys`). */
   trustedAuditKey: { privateKeyPem: string; publicKey: string };
   clock: TestClock;
+  /** The OIDC issuer on loopback HTTPS the suite's core trusts (core option `trustedIssuers`). */
+  issuer: TestIssuer;
   /** The keyring of the suite's core (a delivery engine of a test opens signing secrets with it). */
   keyring: { current: string; keys: Record<string, string> };
   /** The fake transport audit webhook deliveries of the suite's core go through. */

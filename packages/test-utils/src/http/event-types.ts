@@ -59,6 +59,9 @@ const WALK: Record<EventType, 'made here' | `emitted by ${string}`> = {
   backup_restored: 'made here',
   witness_added: 'made here',
   witness_removed: 'made here',
+  workload_identity_created: 'emitted by the workload identity suite (workload-identity.ts)',
+  workload_identity_removed: 'emitted by the workload identity suite (workload-identity.ts)',
+  workload_token_issued: 'emitted by the workload identity suite (workload-identity.ts)',
 };
 
 /** The rarer events: webhooks' lives, a dead letter, people leaving, a refused push, the evidence trail. */

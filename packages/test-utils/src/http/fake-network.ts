@@ -17,6 +17,8 @@ export async function conformanceResolver(host: string): Promise<LookupAddress[]
     'metadata.example.com': ['169.254.169.254'],
     'mixed.example.com': ['93.184.215.14', '127.0.0.1'],
     'mapped.example.com': ['::ffff:127.0.0.1'],
+    // The suite's OIDC issuer on loopback (a trusted issuer of the suite's core).
+    'issuer.test': ['127.0.0.1'],
   };
   const addresses = answers[host];
   if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });

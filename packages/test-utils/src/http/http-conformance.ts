@@ -14,6 +14,7 @@ import {
 } from '@latchkey/core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { describeKeyed, type SkipList } from '../keyed/keyed.js';
+import { startTestIssuer } from '../oidc/test-issuer.js';
 import { describeAuditWebhookFilterTests } from './audit-webhook-filters.js';
 import { describeAuditWebhookReplayTests } from './audit-webhook-replay.js';
 import { describeWebhookTestEventTests } from './audit-webhook-test-events.js';
@@ -75,6 +76,8 @@ import { describeWebhookInputBoundTests } from './webhook-input-bounds.js';
 import { describeWellFormedTextTests } from './well-formed-text.js';
 import { describeWhoActsOnWhomTests } from './who-acts-on-whom.js';
 import { describeWitnessRegistrationTests } from './witness-registration.js';
+import { describeWorkloadIdentityTests } from './workload-identity.js';
+import { describeWorkloadTokenTests } from './workload-tokens.js';
 
 export { expectError };
 
@@ -220,6 +223,8 @@ function serveForTheSuite(
   const remote = typeof store === 'object' ? store : undefined;
 
   beforeAll(async () => {
+    ctx.issuer = await startTestIssuer('issuer.test');
+    keys.trustedIssuers = [{ issuer: ctx.issuer.issuer, ca: ctx.issuer.ca }];
     if (remote) {
       const suite = await connectRemoteSuite(remote, keys, ctx);
       ctx.core = suite.core;
@@ -263,6 +268,7 @@ function serveForTheSuite(
   afterAll(async () => {
     await ctx.target?.close();
     if (!remote) await ctx.core?.store.close?.();
+    await ctx.issuer?.close();
   });
 
   afterEach(async () => {
@@ -320,4 +326,6 @@ function describeAllTests(ctx: ConformanceContext): void {
   describeSignatureSchemeTests(ctx);
   describeSignatureSchemeChangeTests(ctx);
   describeSigningKeyBoundTests(ctx);
+  describeWorkloadIdentityTests(ctx);
+  describeWorkloadTokenTests(ctx);
 }

@@ -27,6 +27,7 @@ import { describeWebhookCredentialStoreTests } from './webhook-credentials.js';
 import { describeWebhookFilterStoreTests } from './webhook-filters.js';
 import { describeWebhookStoreTests } from './webhooks.js';
 import { describeWitnessStoreTests } from './witnesses.js';
+import { describeWorkloadStoreTests } from './workloads.js';
 
 let counter = 0;
 const id = (prefix: string) => `${prefix}_${(++counter).toString(16).padStart(24, '0')}`;
@@ -101,6 +102,7 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeClaimStoreTests(() => ({ store, id }));
     describeRecordManyTests(() => ({ store, id }));
     describeWitnessStoreTests(() => ({ store, id }));
+    describeWorkloadStoreTests(() => ({ store, id }));
     describeActivityTreeTests(() => ({ store, id }));
     describeSequencingTests(() => ({ store, id }));
     describePushNonceTests(() => ({ store, id }));
