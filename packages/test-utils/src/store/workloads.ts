@@ -93,7 +93,7 @@ export function describeWorkloadStoreTests(fixture: () => WorkloadFixture): void
     expect(await store.workloads.get(org, 'ci')).toEqual(first);
     expect(await store.workloads.get(org, first.id)).toEqual(first);
     expect(await store.workloads.get(await organization(store, id), first.id)).toBeNull();
-    const created = ['ci', ...[1, 2, 3, 4].filter((n, i) => raced[i] === 'created').map((n) => `ci-${n}`)];
+    const created = ['ci', ...[1, 2, 3, 4].filter((_n, i) => raced[i] === 'created').map((n) => `ci-${n}`)];
     expect((await store.workloads.list(org)).map((i) => i.name)).toEqual(created.sort());
   });
 
