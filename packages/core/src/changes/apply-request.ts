@@ -5,6 +5,7 @@
  * nothing else is written. Its `push_applied` names the request and its approvers.
  */
 import { sealCommitted } from '../activity/sequencer.js';
+import { actorOf } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { ChangeRequest } from '../model/change-request.js';
 import type { PushEventTemplate } from '../model/push-event.js';
@@ -35,7 +36,7 @@ export async function applyChangeRequest(
     organization: scope.organization.slug,
     project: scope.project.slug,
     environment: scope.environment.slug,
-    actor: { type: 'user', id: scope.principal.user },
+    actor: actorOf(scope.principal),
     device_id: request.device_id,
     mode: { strict: true, force: false },
     change_request: { id: request.id, approvers },

@@ -26,7 +26,14 @@ export async function checkSignedApproval(
       details: [{ path: 'body.signature', message: 'give device_id, signed_at and signature' }],
     });
   }
-  const device = await pushingDevice(services.store, scope.organization.id, device_id, scope.principal.user);
+  const device = await pushingDevice(
+    services.store,
+    scope.organization.id,
+    device_id,
+    scope.principal,
+    undefined,
+    services.now(),
+  );
   const tolerance = services.signatureToleranceSeconds;
   if (Math.abs(Math.floor(services.now() / 1000) - signed_at) > tolerance) {
     throw new LatchkeyError(

@@ -1,6 +1,6 @@
 /** What the change-request rules need from the core, and how their events are made. */
 import { type EventData, type EventType, eventDraft } from '../activity/event-types/index.js';
-import type { Principal } from '../auth/permissions.js';
+import { actorOf, type Principal } from '../auth/permissions.js';
 import type { Limits } from '../model/limits.js';
 import type { ActivityDraft, Environment, Organization, Project } from '../model/model.js';
 import type { PushServices } from '../secrets/push-service.js';
@@ -34,7 +34,7 @@ export function changeEvent<T extends EventType>(
     organization: scope.organization.slug,
     project: scope.project.slug,
     environment: scope.environment.slug,
-    actor: { type: 'user', id: scope.principal.user },
+    actor: actorOf(scope.principal),
     ...(device_id !== undefined && { device_id }),
     type,
     data,

@@ -37,8 +37,9 @@ export async function createChangeRequest(
     services.store,
     organization.id,
     body.device_id,
-    input.principal.user,
+    input.principal,
     input.device,
+    services.now(),
   );
   const nowMs = services.now();
   const tolerance = services.signatureToleranceSeconds;

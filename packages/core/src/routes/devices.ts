@@ -2,6 +2,7 @@
 import { authorize } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { toDeviceView, toListedDeviceView } from '../http/views.js';
+import type { Device } from '../model/model.js';
 import { DeviceResponse, EnrollDeviceBody } from '../schemas/api.js';
 import { enrollmentKey } from '../secrets/enrollment-key.js';
 import { answers } from './docs.js';
@@ -52,7 +53,7 @@ export const deviceRoutes = [
     ...listing(
       'devices',
       DeviceResponse,
-      (d, ctx) => toListedDeviceView(d, ctx.deps.now()),
+      (d: Device, ctx) => toListedDeviceView(d, ctx.deps.now()),
       (ctx) => {
         const all = authorize(ctx.principal, 'devices:manage_all').ok;
         return ctx.deps.store.devices.list(ctx.organization.id, all ? undefined : ctx.principal.user);

@@ -235,21 +235,7 @@ export const TokenResponse = z.strictObject({
 
 export const CreatedTokenResponse = TokenResponse.extend({ token: z.string().describe('Shown once') });
 
-export const DeviceResponse = z.strictObject({
-  id: z.string(),
-  user: z.string(),
-  name: z.string(),
-  public_key: z.string(),
-  status: z
-    .enum(['active', 'revoked', 'expired'])
-    .describe('expired: a workload’s ephemeral device past its expires_at'),
-  created_at: z.string(),
-  revoked_at: z.string().nullable(),
-  expires_at: z
-    .string()
-    .optional()
-    .describe('Only for a workload’s ephemeral device: when it stops signing, with its token'),
-});
+export { DeviceResponse } from './device.js';
 
 export const PushResponse = z.strictObject({
   versions: z.array(z.strictObject({ key: z.string(), version: z.int() })),
