@@ -37,7 +37,7 @@ export async function scopeRequest(
     hostAuthenticate,
     params,
     route?.prefetch?.(request),
-    services.now(),
+    deps.now(),
   );
   const checked = validateParams(params);
   const scope = await resolveScope(deps.store, principal, checked, records);
