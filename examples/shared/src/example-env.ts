@@ -109,11 +109,15 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
         webhooks,
         ...(versionsKept ? { secretVersionsKept: Number(versionsKept) } : {}),
         ...(checkpointOrigin ? { checkpointOrigin } : {}),
+        // Issuers of workload ID tokens trusted beyond the public ones (a private or loopback issuer,
+        // its CA through NODE_EXTRA_CA_CERTS): issuer URLs separated by commas.
+        trustedIssuers: process.env['LATCHKEY_TRUSTED_ISSUERS'] ?? '',
       });
     } catch (error) {
       const message = (error as Error).message;
       if (message.startsWith('secretVersionsKept')) return fail(`LATCHKEY_SECRET_VERSIONS_KEPT: ${message}`);
       if (message.startsWith('checkpointOrigin')) return fail(`LATCHKEY_CHECKPOINT_ORIGIN: ${message}`);
+      if (message.startsWith('trustedIssuers')) return fail(`LATCHKEY_TRUSTED_ISSUERS: ${message}`);
       if (message.startsWith('limits.organizationsPerUser'))
         return fail(`LATCHKEY_ORGANIZATIONS_PER_USER: ${message}`);
       if (!message.startsWith('trustedAuditKeys')) throw error;
