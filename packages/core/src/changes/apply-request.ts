@@ -4,7 +4,6 @@
  * so two applies of one request write once; a key that moved makes the request `conflicted`, and
  * nothing else is written. Its `push_applied` names the request and its approvers.
  */
-import { sealCommitted } from '../activity/sequencer.js';
 import { actorOf } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { ChangeRequest } from '../model/change-request.js';
@@ -12,7 +11,7 @@ import type { PushEventTemplate } from '../model/push-event.js';
 import type { ConflictRecord } from '../model/push-plan.js';
 import { pushEvent } from '../secrets/push-event.js';
 import type { PushApplied } from '../secrets/push-service.js';
-import type { PendingEvent, StoreTransaction } from '../store/types.js';
+import type { StoreTransaction } from '../store/types.js';
 import { type ChangeScope, type ChangeServices, changeEvent } from './change-services.js';
 import { loadRequest, requireStatus } from './load-request.js';
 import { policyOf } from './review.js';
@@ -49,11 +48,8 @@ export async function applyChangeRequest(
       { extra: { conflicts: outcome.conflicts } },
     );
   }
-  if (outcome.pending) {
-    await sealCommitted(services.store, services.store.activity, scope.organization.id, outcome.stored).catch(
-      () => undefined,
-    );
-  }
+  // No seal to wait for: the request's own event was appended in the push's unit of work, and an
+  // append seals every pending event of the organization first, the push's among them.
   return { versions: outcome.versions, eventId: template.id };
 }
 
@@ -67,8 +63,6 @@ function requireApplier(scope: ChangeScope, request: ChangeRequest): void {
 
 interface Applied {
   versions: { key: string; version: number }[];
-  pending: boolean;
-  stored?: PendingEvent | undefined;
 }
 
 /** The push, then the request's new state and its event, all in the caller's unit of work. */
@@ -116,9 +110,7 @@ async function applyIn(
       versions: result.versions,
     }),
   );
-  return result.pending
-    ? { versions: result.versions, pending: true, stored: result.stored }
-    : ({ versions: result.versions, pending: false } as Applied);
+  return { versions: result.versions };
 }
 
 function conflictedEvent(
