@@ -43,6 +43,7 @@ export const CORE_LAYERS = [
   {
     layer: 'domain',
     units: {
+      'portal/': 'portal sessions: what a session’s token reaches, minting, ending, the framing origin',
       'changes/': 'change requests on protected environments: create, review, expiry, apply, views',
       'backup/': 'the backup stream and its records; the restore (session, reader, history, apply, commit)',
       'client/': 'client-side checks: push signing, export, proof and checkpoint-note verification',

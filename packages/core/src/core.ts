@@ -23,6 +23,13 @@ import { createHttpMetrics } from './metrics/http-metrics.js';
 import { metricsText } from './metrics/metrics-text.js';
 import type { CoreRequest, CoreResponse } from './model/core-request.js';
 import type { Organization } from './model/model.js';
+import {
+  type CreatePortalSessionInput,
+  expireForHost,
+  frameAncestorOf,
+  mintForHost,
+} from './portal/host-sessions.js';
+import type { MintedPortalSession } from './portal/mint-session.js';
 import { allRoutes } from './routes/index.js';
 import type { LatchkeyStore } from './store/types.js';
 
@@ -72,6 +79,21 @@ export interface Core {
    * Serve it at `/readyz` with `probeResponse`.
    */
   ready(options?: ReadyOptions): Promise<ReadyReport>;
+  /**
+   * Mints a portal session for a member, from the host app's own session of that user (the route
+   * `POST …/portal-sessions` does the same for a caller with a token). Resolves with its id, the
+   * embedded page's `url` (the token in its fragment only) and `expires_at`; rejects with a
+   * `LatchkeyError` (`invalid_request`, `forbidden`, `not_found`, `limit_exceeded`) and writes nothing.
+   */
+  createPortalSession(input: CreatePortalSessionInput): Promise<MintedPortalSession>;
+  /** Ends every live portal session of a member at once ("expire all"); the ids ended. */
+  expirePortalSessions(input: { organization: string; user: string }): Promise<string[]>;
+  /**
+   * The origin allowed to frame the embedded page of portal session `sessionId` (its `?session=`):
+   * the session's origin while `portal.allowedOrigins` holds it, else null (frame it from nowhere).
+   * The dashboard's handler takes it as its `frameAncestor` option.
+   */
+  portalFrameAncestor(sessionId: string): Promise<string | null>;
   readonly store: LatchkeyStore;
   readonly basePath: string;
   readonly bodyLimit: number;
@@ -128,6 +150,9 @@ export function createCore(options: CoreOptions = {}): Core {
         { store, keyring: () => keyringGate.report(), engine: () => deliveries.state(), now: services.now },
         readyOptions,
       ),
+    createPortalSession: (input) => mintForHost(services, input),
+    expirePortalSessions: (input) => expireForHost(services, input),
+    portalFrameAncestor: (sessionId) => frameAncestorOf(services, sessionId),
     openapi,
     store,
     basePath,

@@ -45,6 +45,8 @@ export interface Tables {
   replays: string;
   /** The change requests of protected environments. */
   changeRequests: string;
+  /** Portal sessions: the embedded dashboard's short-lived tokens, by their hash. */
+  portalSessions: string;
   migrations: string;
 }
 
@@ -109,6 +111,7 @@ export function tablesOf(schema: string): Tables {
     signingKeys: table('webhook_signing_keys'),
     replays: table('webhook_replays'),
     changeRequests: table('change_requests'),
+    portalSessions: table('portal_sessions'),
     migrations: table('latchkey_migrations'),
   };
 }

@@ -13,6 +13,7 @@ import { sqlKeyIds } from './repositories/key-ids.js';
 import { sqlMembers } from './repositories/members.js';
 import { sqlNonces } from './repositories/nonces.js';
 import { sqlOrganizations } from './repositories/organizations.js';
+import { sqlPortalSessions } from './repositories/portal-sessions.js';
 import { sqlProjects } from './repositories/projects.js';
 import { sqlRequests } from './repositories/requests.js';
 import { sqlRestores } from './repositories/restores.js';
@@ -76,6 +77,7 @@ const ON_TABLES: {
   workloads: sqlWorkloads,
   webhookSigningKeys: sqlWebhookSigningKeys,
   changeRequests: sqlChangeRequests,
+  portalSessions: sqlPortalSessions,
 };
 
 type Makers = { [K in keyof StoreTransaction]: (db: Runner) => StoreTransaction[K] };

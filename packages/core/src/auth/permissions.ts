@@ -3,6 +3,7 @@
  * `{ok:true} | {ok:false, reason}`; only the HTTP layer turns a refusal into a 403.
  */
 import type { Actor } from '../model/model.js';
+import type { PortalCapability } from '../model/portal-session.js';
 import type { Grant, Role } from '../model/roles.js';
 
 /** Where a permission is checked: on the organization, a project, or one environment of a project. */
@@ -43,6 +44,10 @@ export const PERMISSIONS = {
   'members:read': checkedAt('organization', 'List the members and their roles and grants.'),
   'members:manage': checkedAt('organization', 'Add, change and remove members; read the permission matrix.'),
   'tokens:manage': checkedAt('organization', 'Create, list and revoke API tokens.'),
+  'portal_sessions:manage': checkedAt(
+    'organization',
+    'Mint, list and end portal sessions (the dashboard embedded in the host app).',
+  ),
   'activity:read': checkedAt(
     'environment',
     'Read the history of the projects and environments you may read.',
@@ -108,6 +113,15 @@ export interface Principal {
    * its grants, and only `actions` are allowed, whatever the role says.
    */
   workload?: WorkloadCaller | undefined;
+  /** When the call used a portal session's token: what the session allows beside the member's role. */
+  portal?: PortalGrant | undefined;
+}
+
+/** What a portal session's token may do, within its member's own permissions. */
+export interface PortalGrant {
+  sessionId: string;
+  capabilities: readonly PortalCapability[];
+  readOnly: boolean;
 }
 
 /** What a workload token's principal carries besides its grants. */

@@ -7,6 +7,7 @@ import type { HostAuthenticate } from '../auth/host-identity.js';
 import type { RestoreLimitsOption } from '../backup/restore/limits.js';
 import type { KeyringOption, WebhookOptions } from '../delivery/config.js';
 import type { LimitsOption } from '../model/limits.js';
+import type { PortalOptions } from '../portal/settings.js';
 import type { IdGenerator } from '../runtime/ids.js';
 import type { CoreLogger } from '../runtime/logger.js';
 import type { LatchkeyStore } from '../store/types.js';
@@ -86,9 +87,10 @@ export interface CoreOptions {
   restores?: RestoreLimitsOption;
   /**
    * Per-organization bounds: `auditWebhooksPerOrganization` (default 100), `witnessesPerOrganization`
-   * (32), `organizationsPerUser` (10, for `POST /organizations`) and `webhookSeriesPerOrganization`
-   * (20 webhooks with series of their own in `metricsText()`, the rest summed as `other`). Going over
-   * one is 409 `limit_exceeded` and writes nothing.
+   * (32), `organizationsPerUser` (10, for `POST /organizations`), `webhookSeriesPerOrganization`
+   * (20 webhooks with series of their own in `metricsText()`, the rest summed as `other`) and
+   * `portalSessionsPerOrganization` (1,000 live portal sessions). Going over one is 409
+   * `limit_exceeded` and writes nothing.
    */
   limits?: LimitsOption;
   /**
@@ -98,4 +100,10 @@ export interface CoreOptions {
    * separated by commas (`LATCHKEY_TRUSTED_ISSUERS` in the example servers). Default none.
    */
   trustedIssuers?: string | readonly (TrustedIssuer | string)[];
+
+  /**
+   * Portal sessions (the dashboard embedded in the host app): `allowedOrigins` that may frame it,
+   * and the `publicUrl` (and `dashboardPath`, default `/dashboard`) each session's `url` starts with.
+   */
+  portal?: PortalOptions;
 }

@@ -7,6 +7,7 @@ import { toKeyring, webhookSettings } from '../delivery/config.js';
 import type { CoreDeps } from '../http/core-deps.js';
 import { createMemoryStore } from '../memory/index.js';
 import { toLimits } from '../model/limits.js';
+import { toPortalSettings } from '../portal/settings.js';
 import { randomId } from '../runtime/ids.js';
 import { type CoreLogger, consoleLogger } from '../runtime/logger.js';
 import { toVersionsKept } from '../secrets/versions.js';
@@ -61,6 +62,7 @@ export function resolveOptions(options: CoreOptions): ResolvedOptions {
       restores: toRestoreLimits(options.restores, bodyLimit),
       secretVersionsKept: toVersionsKept(options.secretVersionsKept),
       limits: toLimits(options.limits),
+      portal: toPortalSettings(options.portal),
       logger,
     },
   };

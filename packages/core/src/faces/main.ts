@@ -82,9 +82,17 @@ export { PROMETHEUS_CONTENT_TYPE } from '../metrics/prometheus.js';
 export { type BackupCounts, emptyBackupCounts } from '../model/backup-format.js';
 export type { CoreHeaders, CoreRequest, CoreResponse } from '../model/core-request.js';
 export type { ActivityEvent, Actor, Organization } from '../model/model.js';
+export {
+  PORTAL_CAPABILITIES,
+  PORTAL_TOKEN_PREFIX,
+  type PortalCapability,
+} from '../model/portal-session.js';
 export type { Role } from '../model/roles.js';
 export { ROLES } from '../model/roles.js';
 export type { WebhookLimit, WebhookLimits } from '../model/webhook-limits.js';
+export type { CreatePortalSessionInput } from '../portal/host-sessions.js';
+export type { MintedPortalSession } from '../portal/mint-session.js';
+export type { PortalOptions } from '../portal/settings.js';
 export { type IdGenerator, randomId } from '../runtime/ids.js';
 export type { CoreLogger } from '../runtime/logger.js';
 // The API's request and answer schemas, one namespace (the dashboard derives its types from it).

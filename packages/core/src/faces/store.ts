@@ -105,6 +105,7 @@ export type {
   WebhookHeader,
   WebhookSigningKey,
 } from '../model/model.js';
+export type { PortalCapability, PortalSession } from '../model/portal-session.js';
 export type { PushEventTemplate, PushMode } from '../model/push-event.js';
 export type * from '../model/push-plan.js';
 export type { Grant, Role } from '../model/roles.js';

@@ -5,6 +5,7 @@ import type { RestoreLimits } from '../backup/restore/limits.js';
 import type { WebhookSettings } from '../delivery/config.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { Limits } from '../model/limits.js';
+import type { PortalSettings } from '../portal/settings.js';
 import type { IdGenerator } from '../runtime/ids.js';
 import type { CoreLogger } from '../runtime/logger.js';
 import type { LatchkeyStore } from '../store/types.js';
@@ -41,6 +42,8 @@ export interface CoreDeps {
   secretVersionsKept: number;
   /** Per-organization bounds (core option `limits`). */
   limits: Limits;
+  /** Portal sessions: the origins that may frame them, and their page's URL (core option `portal`). */
+  portal: PortalSettings;
   /** Where operational lines go (core option `logger`): what could not be recorded, say. */
   logger: CoreLogger;
   /** Workload identity: the trusted issuers and the cache of issuers' keys. */

@@ -5,12 +5,21 @@
 import { eventDraft } from '../activity/event-types/index.js';
 import type { HostAuthenticate } from '../auth/host-identity.js';
 import { actorOf, authorize, type Principal } from '../auth/permissions.js';
+import { authenticatePortal, portalBearer } from '../auth/portal-principal.js';
 import { authenticate, resolveScope } from '../auth/principal.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { CoreRequest } from '../model/core-request.js';
 import type { ActivityDraft, Environment, Organization, Project } from '../model/model.js';
+import { portalAllows } from '../portal/capabilities.js';
 import type { CoreDeps } from './core-deps.js';
-import { parseBody, parseQuery, rejectUnknownQuery, validate, validateParams } from './request-input.js';
+import {
+  parseBody,
+  parseQuery,
+  rejectUnknownQuery,
+  splitUrl,
+  validate,
+  validateParams,
+} from './request-input.js';
 import type { AnyRoute, RouteContext } from './router.js';
 
 /** The organization, project and environment a request acts on. */
@@ -31,14 +40,18 @@ export async function scopeRequest(
   hostAuthenticate: HostAuthenticate | undefined,
   route?: AnyRoute,
 ): Promise<RouteContext> {
-  const { principal, records } = await authenticate(
-    request,
-    deps.store,
-    hostAuthenticate,
-    params,
-    route?.prefetch?.(request),
-    deps.now(),
-  );
+  // A portal session's token is the core's own, whatever authenticates the host's other callers.
+  const portalToken = portalBearer(request);
+  const { principal, records } = portalToken
+    ? await authenticatePortal(deps.store, portalToken, deps.now())
+    : await authenticate(
+        request,
+        deps.store,
+        hostAuthenticate,
+        params,
+        route?.prefetch?.(request),
+        deps.now(),
+      );
   const checked = validateParams(params);
   const scope = await resolveScope(deps.store, principal, checked, records);
   const at = new Date(deps.now()).toISOString();
@@ -78,8 +91,15 @@ function eventMaker(
     });
 }
 
-/** A 403 `forbidden` unless the principal's role allows the route's permission on the path's scope. */
+/**
+ * A 403 `forbidden` unless the principal's role allows the route's permission on the path's scope,
+ * and, for a portal session's token, unless the session's capabilities open the route too.
+ */
 export function authorizeRoute(route: AnyRoute, ctx: RouteContext): void {
+  const portal =
+    ctx.principal.portal &&
+    portalAllows(ctx.principal.portal, route, parseQuery(splitUrl(ctx.request.url).rawQuery));
+  if (portal && !portal.ok) throw new LatchkeyError('forbidden', portal.reason);
   if (!route.permission) return;
   const decision = authorize(ctx.principal, route.permission, {
     project: ctx.project?.slug,

@@ -16,6 +16,7 @@ import { memoryKeyIds } from './key-ids.js';
 import { memoryMembers } from './members.js';
 import { memoryNonces } from './nonces.js';
 import { memoryOrganizations } from './organizations.js';
+import { memoryPortalSessions } from './portal-sessions.js';
 import { memoryProjects } from './projects.js';
 import { composedRequests } from './requests.js';
 import { memoryRestores } from './restores.js';
@@ -51,6 +52,7 @@ function repositories(state: MemoryState, journal: Journal): StoreTransaction {
     webhookSigningKeys: memoryWebhookSigningKeys(state, journal),
     changeRequests: memoryChangeRequests(state, journal),
     workloads: memoryWorkloads(state, journal),
+    portalSessions: memoryPortalSessions(state, journal),
   };
   return { ...base, requests: composedRequests(base) };
 }
@@ -118,6 +120,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
     webhookSigningKeys: gated(outside.webhookSigningKeys, gate),
     changeRequests: gated(outside.changeRequests, gate),
     workloads: gated(outside.workloads, gate),
+    portalSessions: gated(outside.portalSessions, gate),
   };
   const store: LatchkeyStore = {
     ...outsideGated,

@@ -30,6 +30,8 @@ export interface LimitsOption {
   webhookSeriesPerOrganization?: number;
   /** Change requests one environment may have open (`open` or `approved`) at once. Default 100. */
   openChangeRequestsPerEnvironment?: number;
+  /** Live portal sessions one organization may hold (ended ones are deleted as new ones are minted). Default 1,000. */
+  portalSessionsPerOrganization?: number;
 }
 
 /** The bounds in force. */
@@ -43,6 +45,7 @@ export const LIMIT_DEFAULTS: Readonly<Limits> = {
   organizationsPerUser: 10,
   webhookSeriesPerOrganization: 20,
   openChangeRequestsPerEnvironment: 100,
+  portalSessionsPerOrganization: 1_000,
 };
 
 /** The bounds of a core with this option; refuses values that are not whole numbers of at least 1. */

@@ -17,6 +17,7 @@ import { memberLifecycleRoutes } from './member-lifecycle.js';
 import { memberRoutes } from './members.js';
 import { metaRoutes } from './meta.js';
 import { organizationRoutes } from './organization.js';
+import { portalSessionRoutes } from './portal-sessions.js';
 import { proofRoutes } from './proofs.js';
 import { restoreRoutes } from './restore.js';
 import { secretVersionRoutes } from './secret-versions.js';
@@ -56,4 +57,5 @@ export const allRoutes: readonly AnyRoute[] = [
   ...webhookSigningKeyRoutes,
   ...workloadIdentityRoutes,
   ...workloadTokenRoutes,
+  ...portalSessionRoutes,
 ];

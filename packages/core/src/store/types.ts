@@ -35,6 +35,7 @@ export type { KeyIdRecord, KeyIdRepository } from './ports/key-ids.js';
 export type { MemberChange, MemberPatch, MemberRepository } from './ports/members.js';
 export type { NonceRepository } from './ports/nonces.js';
 export type { OrganizationRepository } from './ports/organizations.js';
+export type { PortalSessionCreateResult, PortalSessionRepository } from './ports/portal-sessions.js';
 export type { ProjectRepository } from './ports/projects.js';
 export type { RequestKeys, RequestRecords, RequestRepository } from './ports/requests.js';
 export type {

@@ -23,6 +23,7 @@ import { webhookReplays } from './0021-webhook-replays.js';
 import { restoresInSteps } from './0022-restores-in-steps.js';
 import { changeRequests } from './0023-change-requests.js';
 import { workloadIdentity } from './0024-workload-identity.js';
+import { portalSessions } from './0025-portal-sessions.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -52,4 +53,5 @@ export const MIGRATIONS: readonly Migration[] = [
   restoresInSteps,
   changeRequests,
   workloadIdentity,
+  portalSessions,
 ];

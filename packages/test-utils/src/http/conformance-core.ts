@@ -7,6 +7,7 @@ import type { CoreOptions } from '@latchkey/core';
 import type { Transport } from '@latchkey/core/webhooks';
 import { CONFORMANCE_MAX_LINE_BYTES, CONFORMANCE_REPLAY_BATCH } from './context.js';
 import { conformanceResolver } from './fake-network.js';
+import { PORTAL_ORIGIN } from './role-table-portal-rows.js';
 
 /** The keys of the suite's core, made by the suite (plain strings, so they can be sent to a server). */
 export interface ConformanceKeys {
@@ -42,6 +43,7 @@ export function conformanceCoreOptions(keys: ConformanceKeys, hooks: Conformance
       replay: { batch: CONFORMANCE_REPLAY_BATCH },
     },
     restores: { maxLineBytes: CONFORMANCE_MAX_LINE_BYTES },
+    portal: { allowedOrigins: [PORTAL_ORIGIN, 'http://127.0.0.1:5173'], publicUrl: 'https://latchkey.test' },
     // Every lab and restore test creates an organization as admin; the bounds have tests of their own.
     limits: { organizationsPerUser: 1_000 },
     // The tests pin this clock to check the signed_at window at exact sub-second instants.

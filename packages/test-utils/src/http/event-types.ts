@@ -13,6 +13,7 @@ import type { ConformanceContext } from './context.js';
 import { type Lab, openLab } from './delivery-lab.js';
 import { expectError } from './expect-error.js';
 import { linesOf, restoreHelpers } from './restore-helpers.js';
+import { PORTAL_ORIGIN } from './role-table-portal-rows.js';
 import { witnessPublicKey } from './witness-public-key.js';
 
 /**
@@ -31,6 +32,8 @@ const WALK: Record<EventType, 'made here' | `emitted by ${string}`> = {
   token_revoked: 'made here',
   device_enrolled: 'made here',
   device_revoked: 'made here',
+  portal_session_created: 'made here',
+  portal_session_revoked: 'made here',
   push_applied: 'made here',
   push_force_overwrite: 'made here',
   push_conflict: 'made here',
@@ -95,6 +98,12 @@ async function everyKind(ctx: ConformanceContext, lab: Lab): Promise<void> {
   // The device is revoked now: the push is refused and recorded.
   expect((await lab.push({ changes: [{ key: 'LATE', value: 'x' }] })).status).toBe(403);
   await ok(lab.send('GET', '/activity/export'));
+  const portal = await lab.send('POST', '/portal-sessions', {
+    capabilities: ['activity:read'],
+    origin: PORTAL_ORIGIN,
+  });
+  expect(portal.status, portal.text).toBe(201);
+  await ok(lab.send('DELETE', `/portal-sessions/${(portal.json as { session_id: string }).session_id}`));
   const witness = { name: 'witness.example/w1', public_key: witnessPublicKey(7) };
   await ok(lab.send('POST', '/activity/witnesses', witness), 201);
   await ok(lab.send('DELETE', `/activity/witnesses/${encodeURIComponent(witness.name)}`));

@@ -51,6 +51,11 @@ import { describeNeighbourTests } from './neighbours.js';
 import { describeOfflineEvidenceTests } from './offline-evidence.js';
 import { describeOpenApiStatusTests } from './openapi-statuses.js';
 import { describeOrganizationLimitTests } from './organization-limits.js';
+import { describePortalBoundTests } from './portal-bounds.js';
+import { describePortalEndingTests } from './portal-endings.js';
+import { describePortalReviewTests } from './portal-reviews.js';
+import { describePortalRightsTests } from './portal-rights.js';
+import { describePortalSessionTests } from './portal-sessions.js';
 import { describeProofTests } from './proofs.js';
 import { describePushRefusalTests } from './push-refusals.js';
 import { describePushTests } from './pushes.js';
@@ -328,4 +333,9 @@ function describeAllTests(ctx: ConformanceContext): void {
   describeSigningKeyBoundTests(ctx);
   describeWorkloadIdentityTests(ctx);
   describeWorkloadTokenTests(ctx);
+  describePortalSessionTests(ctx);
+  describePortalEndingTests(ctx);
+  describePortalRightsTests(ctx);
+  describePortalBoundTests(ctx);
+  describePortalReviewTests(ctx);
 }

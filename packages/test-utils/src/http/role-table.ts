@@ -10,11 +10,19 @@ import { describe, it } from '../keyed/keyed.js';
 import { ADMIN, type ConformanceContext, OTHER_ORG_ADMIN } from './context.js';
 import { CHANGE_ROWS } from './role-table-change-rows.js';
 import { DATA_ROWS } from './role-table-data-rows.js';
+import { PORTAL_ROWS } from './role-table-portal-rows.js';
 import { type Caller, ORGANIZATION_ROWS, ROLES, WEB } from './role-table-rows.js';
 import { WITNESS_ROWS } from './role-table-witness-rows.js';
 import { WORKLOAD_ROWS } from './role-table-workload-rows.js';
 
-const TABLE = [...ORGANIZATION_ROWS, ...DATA_ROWS, ...WITNESS_ROWS, ...CHANGE_ROWS, ...WORKLOAD_ROWS];
+const TABLE = [
+  ...ORGANIZATION_ROWS,
+  ...DATA_ROWS,
+  ...WITNESS_ROWS,
+  ...CHANGE_ROWS,
+  ...WORKLOAD_ROWS,
+  ...PORTAL_ROWS,
+];
 
 /** Registers the role x route table. */
 export function describeRoleTableTests(ctx: ConformanceContext): void {

@@ -1,6 +1,7 @@
 /** Event types of an organization's structure and people: projects, environments, members, tokens, devices. */
 import { z } from 'zod';
 import { ApprovalPolicyData } from './changes.js';
+import { portalEventTypes } from './portal.js';
 import { Count, entry, Grant, Role, Slug } from './shared.js';
 import { workloadEventTypes } from './workload.js';
 
@@ -50,4 +51,5 @@ export const organizationEventTypes = {
   ),
   device_revoked: entry("A device was revoked (the event's device_id names it)", z.strictObject({})),
   ...workloadEventTypes,
+  ...portalEventTypes,
 };

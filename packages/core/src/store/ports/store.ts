@@ -9,6 +9,7 @@ import type { KeyIdRepository } from './key-ids.js';
 import type { MemberRepository } from './members.js';
 import type { NonceRepository } from './nonces.js';
 import type { OrganizationRepository } from './organizations.js';
+import type { PortalSessionRepository } from './portal-sessions.js';
 import type { ProjectRepository } from './projects.js';
 import type { RequestRepository } from './requests.js';
 import type { RestoreRepository } from './restores.js';
@@ -38,6 +39,7 @@ export interface StoreTransaction {
   webhookSigningKeys: WebhookSigningKeyRepository;
   changeRequests: ChangeRequestRepository;
   workloads: WorkloadRepository;
+  portalSessions: PortalSessionRepository;
 }
 
 /** What {@link LatchkeyStore.status} answers. */

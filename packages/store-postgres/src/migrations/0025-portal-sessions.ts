@@ -1,0 +1,22 @@
+/**
+ * Migration 25: portal sessions (the dashboard embedded in the host app), each stored with the
+ * SHA-256 of its token only, looked up by it on every request of the embedded page.
+ */
+import { migration } from './migration.js';
+
+export const portalSessions = migration(25, 'portal-sessions', (t) => [
+  `CREATE TABLE ${t.portalSessions} (
+      id text PRIMARY KEY,
+      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+      user_id text NOT NULL,
+      created_by text NOT NULL,
+      token_hash text NOT NULL UNIQUE,
+      capabilities text[] NOT NULL,
+      read_only boolean NOT NULL,
+      origin text NOT NULL,
+      created_at timestamptz NOT NULL,
+      expires_at timestamptz NOT NULL,
+      revoked_at timestamptz
+    )`,
+  `CREATE INDEX portal_sessions_by_organization ON ${t.portalSessions} (organization_id, created_at, id)`,
+]);
