@@ -134,6 +134,7 @@ describe.skipIf(skip !== null)(`the portal in Chromium${skip ? ` (skipped: ${ski
         return Number(((await attempted.textContent()) ?? '0').replace(/\D/g, ''));
       })
       .toBeGreaterThanOrEqual(1);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await picture(page, 'portal-light');
 
     await card().getByRole('button', { name: 'Disable' }).click();
