@@ -15,7 +15,8 @@ const app = express();
 // Before any body parser: pushes are verified over the raw bytes.
 app.use(latchkeyExpress(core));
 // The dashboard (Settings > Notifications > Audit Webhooks) at /dashboard, beside the API it calls.
-const dashboard = createDashboard({ apiBasePath: core.basePath });
+// Its embedded page (a portal session's) may be framed only by the origin its session names.
+const dashboard = createDashboard({ apiBasePath: core.basePath, frameAncestor: core.portalFrameAncestor });
 app.use(async (request, response, next) => {
   const answer = await dashboard.handle({
     method: request.method,

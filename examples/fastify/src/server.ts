@@ -20,7 +20,8 @@ const app = Fastify({
 });
 await app.register(latchkeyFastify, { core });
 // The dashboard (Settings > Notifications > Audit Webhooks) at /dashboard, beside the API it calls.
-const dashboard = createDashboard({ apiBasePath: core.basePath });
+// Its embedded page (a portal session's) may be framed only by the origin its session names.
+const dashboard = createDashboard({ apiBasePath: core.basePath, frameAncestor: core.portalFrameAncestor });
 const serveDashboard = async (request: FastifyRequest, reply: FastifyReply) => {
   const answer = await dashboard.handle({
     method: request.method,

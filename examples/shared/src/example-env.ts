@@ -8,7 +8,8 @@
  * and `LATCHKEY_AUDIT_KEY_FILE` (see example-audit-key.ts), `LATCHKEY_TRUSTED_AUDIT_KEYS` (audit
  * public keys of other servers, or earlier keys of this one, comma-separated: restores accept
  * backups they signed), `LATCHKEY_CHECKPOINT_ORIGIN` (core option `checkpointOrigin`, e.g. this
- * server's public host), `LATCHKEY_KEYRING` (see
+ * server's public host), `LATCHKEY_PORTAL_ORIGINS` and `LATCHKEY_PUBLIC_URL` (see example-portal.ts),
+ * `LATCHKEY_KEYRING` (see
  * example-keyring.ts), the audit webhook settings of example-webhooks.ts, and `LATCHKEY_DELIVERIES`
  * (`in-process`, the default, or `off` when delivery worker processes send them); HTTPS with
  * `LATCHKEY_TLS_CERT` and `LATCHKEY_TLS_KEY` (see @latchkey/example-shared/tls); `LATCHKEY_MEMORY_LOG`
@@ -19,6 +20,7 @@ import { type Core, createCore, KeyringMismatchError } from '@latchkey/core';
 import { loadExampleAuditKey } from './example-audit-key.js';
 import { loadExampleKeyring, requireExampleKeyring } from './example-keyring.js';
 import { logMemory, startMemoryLog } from './example-memory-log.js';
+import { readPortalEnvironment } from './example-portal.js';
 import { openExampleStore } from './example-store.js';
 import { startTelemetry } from './example-telemetry.js';
 
@@ -95,6 +97,7 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
   const versionsKept = process.env['LATCHKEY_SECRET_VERSIONS_KEPT'];
   const checkpointOrigin = process.env['LATCHKEY_CHECKPOINT_ORIGIN'];
   const organizationsPerUser = process.env['LATCHKEY_ORGANIZATIONS_PER_USER'];
+  const portal = readPortalEnvironment();
   const core = (() => {
     try {
       return createCore({
@@ -112,12 +115,15 @@ export async function createExampleCore(): Promise<{ core: Core; port: number; t
         // Issuers of workload ID tokens trusted beyond the public ones (a private or loopback issuer,
         // its CA through NODE_EXTRA_CA_CERTS): issuer URLs separated by commas.
         trustedIssuers: process.env['LATCHKEY_TRUSTED_ISSUERS'] ?? '',
+        ...(portal ? { portal } : {}),
       });
     } catch (error) {
       const message = (error as Error).message;
       if (message.startsWith('secretVersionsKept')) return fail(`LATCHKEY_SECRET_VERSIONS_KEPT: ${message}`);
       if (message.startsWith('checkpointOrigin')) return fail(`LATCHKEY_CHECKPOINT_ORIGIN: ${message}`);
       if (message.startsWith('trustedIssuers')) return fail(`LATCHKEY_TRUSTED_ISSUERS: ${message}`);
+      if (message.startsWith('portal.allowedOrigins')) return fail(`LATCHKEY_PORTAL_ORIGINS: ${message}`);
+      if (message.startsWith('portal.publicUrl')) return fail(`LATCHKEY_PUBLIC_URL: ${message}`);
       if (message.startsWith('limits.organizationsPerUser'))
         return fail(`LATCHKEY_ORGANIZATIONS_PER_USER: ${message}`);
       if (!message.startsWith('trustedAuditKeys')) throw error;
