@@ -80,6 +80,27 @@ async function followSuggestion(output: string): Promise<{ status: number; slug:
   return { status: answer.status, slug: (JSON.parse(body!) as { slug: string }).slug };
 }
 
+/**
+ * The host app the demo prints: its page loads the element from the demo's server, and its mint
+ * answers a portal URL (the token in the fragment only) whose page its own origin alone may frame.
+ */
+async function expectHostPage(more: () => string, url: string): Promise<void> {
+  const host = /Host app: +(http:\/\/127\.0\.0\.1:\d+)\/ /.exec(more())?.[1];
+  expect(host, `no host app link in:\n${more()}`).toBeDefined();
+  await waitFor(more, /^host: host page: /m);
+  const page = await (await fetch(`${host}/`)).text();
+  expect(page).toContain(`<script type="module" src="${url}/dashboard/latchkey-portal.js">`);
+  expect(page).toContain('<latchkey-portal');
+  const minted = await fetch(`${host}/portal-url`, { method: 'POST' });
+  expect(minted.status).toBe(201);
+  const portal = new URL(((await minted.json()) as { url: string }).url);
+  expect(portal.pathname).toBe('/dashboard/embed');
+  expect(portal.searchParams.get('session')).toMatch(/^ps_/);
+  expect(portal.hash).toMatch(/^#lkp_/);
+  const embedded = await fetch(new URL(`${portal.pathname}${portal.search}`, url));
+  expect(embedded.headers.get('content-security-policy')).toContain(`frame-ancestors ${host}`);
+}
+
 /** Waits until the demo's output matches. */
 async function waitFor(output: () => string, pattern: RegExp, ms = 30_000): Promise<void> {
   const started = Date.now();
@@ -105,6 +126,7 @@ it('runs on PGlite, and a restart keeps the data and prints the same admin token
     /^receiver: verified project_created evt_\w+ \(seq \d+, by \w+, tree proof checked\)$/m,
   );
   expect(first.more()).not.toContain('refused a delivery');
+  await expectHostPage(first.more, first.url);
   expect(first.more()).not.toMatch(/^receiver: witness:/m);
   const exited = once(first.child, 'exit');
   first.child.kill('SIGINT');
