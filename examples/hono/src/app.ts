@@ -18,7 +18,7 @@ export function createHonoServer(core: Core, tls: ExampleTls | null): Server {
   const app = new Hono();
   app.route('/', latchkeyHono(core));
   // The dashboard (Settings > Notifications > Audit Webhooks) at /dashboard, beside the API it calls.
-  const dashboard = createDashboard({ apiBasePath: core.basePath });
+  const dashboard = createDashboard({ apiBasePath: core.basePath, frameAncestor: core.portalFrameAncestor });
   const serveDashboard: MiddlewareHandler = async (c, next) => {
     const answer = await dashboard.fetch(c.req.raw);
     if (answer) return answer;

@@ -32,6 +32,19 @@ export function describeRefusals(name: string): void {
     }
   });
 
+  it('refuses portal origins that are not origins, naming the variable', async () => {
+    const error = await startExampleFailure(name, {
+      PORT: '0',
+      LATCHKEY_STORE: 'memory',
+      LATCHKEY_PORTAL_ORIGINS: 'http://127.0.0.1:4000,http://example.com/settings',
+    });
+    expect(error?.code).toBe(1);
+    expect(error?.output).toContain(
+      'LATCHKEY_PORTAL_ORIGINS: portal.allowedOrigins: "http://example.com/settings"',
+    );
+    expect(error?.output).not.toMatch(/^\s+at /m);
+  });
+
   it('refuses to start on PostgreSQL without LATCHKEY_KEYRING, in one line that says how to make one', async () => {
     // Refused before it connects: a key made up here would seal what other instances cannot open.
     const error = await startExampleFailure(name, {
