@@ -69,6 +69,10 @@ function seedStatements(schema: string): string[] {
     `INSERT INTO ${t.cosignatures} SELECT 'org_seed_' || (i % ${n} + 1), i, md5(i::text), 'w_' || i, 0, 'l' FROM generate_series(1, ${2 * n}) i`,
     // Replays under way: a cursor per webhook, read by key when a webhook is replayed or disabled.
     `INSERT INTO ${t.replays} SELECT 'awh_seed_' || i, 'org_seed_' || i, now(), NULL, 1, 10, now() FROM generate_series(1, ${n / 10}) i`,
+    // Workload identities and the ID tokens' jtis each organization has exchanged (a restore clears
+    // both by organization).
+    `INSERT INTO ${t.workloadIdentities} SELECT 'wid_seed_' || i, 'org_seed_' || (i % ${n} + 1), 'ci-' || i, 'https://issuer.example', 'aud', 'repo:o/r:ref:refs/heads/main', '{}', '[]', '{push}', 900, now() FROM generate_series(1, ${2 * n}) i`,
+    `INSERT INTO ${t.workloadJtis} SELECT 'org_seed_' || (i % ${n} + 1), 'https://issuer.example', 'jti_' || i, now() + interval '1 hour' FROM generate_series(1, ${4 * n}) i`,
     `INSERT INTO ${t.treeNodes} SELECT 'org_seed_' || (i % ${n} + 1), i % 3, i, sha256(int8send(i)) FROM generate_series(1, ${20 * n}) i`,
   ];
 }
