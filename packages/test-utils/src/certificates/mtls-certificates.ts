@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 
 /** A key and certificate in PEM. */
 export interface PemPair {
@@ -27,7 +28,10 @@ export interface MtlsCertificates {
 
 /** Options of {@link makeMtlsCertificates}. */
 export interface MtlsCertificateOptions {
-  /** RSA client keys to issue too (each costs openssl a key generation: a second or more past 4096). */
+  /**
+   * RSA client keys to issue too. The sizes the test run made once (`inject('rsaKeys')`: 4096 and
+   * 4160 bits) are issued for those keys; any other costs openssl a key generation.
+   */
   rsaClientBits?: readonly number[];
 }
 
@@ -62,14 +66,16 @@ function issue(
   ca: { key: string; cert: string },
   name: string,
   extensions: string,
-  keyArgs: readonly string[] = EC,
+  keyArgs: readonly string[] | { pem: string } = EC,
 ): PemPair {
   const key = join(dir, `${name}.key`);
   const csr = join(dir, `${name}.csr`);
   const cert = join(dir, `${name}.pem`);
   const ext = join(dir, `${name}.ext`);
   writeFileSync(ext, extensions);
-  openssl(['req', ...keyArgs, '-keyout', key, '-out', csr, '-subj', `/CN=${name}`]);
+  if ('pem' in keyArgs) writeFileSync(key, keyArgs.pem, { mode: 0o600 });
+  const keyOptions = 'pem' in keyArgs ? ['-new', '-key', key] : [...keyArgs, '-keyout', key];
+  openssl(['req', ...keyOptions, '-out', csr, '-subj', `/CN=${name}`]);
   openssl([
     'x509',
     '-req',
@@ -99,10 +105,17 @@ export function makeMtlsCertificates(
   const ca = authority(dir, 'receiver-ca');
   const other = authority(dir, 'other-ca');
   const clientAuth = 'extendedKeyUsage=clientAuth\n';
+  const made = inject('rsaKeys') ?? {};
   const rsa = Object.fromEntries(
     (options.rsaClientBits ?? []).map((bits) => [
       bits,
-      issue(dir, ca, `latchkey-sender-rsa-${bits}`, clientAuth, ['-newkey', `rsa:${bits}`, '-nodes']),
+      issue(
+        dir,
+        ca,
+        `latchkey-sender-rsa-${bits}`,
+        clientAuth,
+        made[bits] ? { pem: made[bits] } : ['-newkey', `rsa:${bits}`, '-nodes'],
+      ),
     ]),
   );
   return {
