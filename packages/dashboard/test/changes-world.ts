@@ -36,9 +36,9 @@ async function enroll(server: Server, token: string, name: string): Promise<Memb
   return { token, device: json['id'] as string, key: pair.privateKey };
 }
 
-/** The server, its members, and the writes the tests make. */
-export async function startChangesWorld(certFile: string) {
-  const server = await startServer(OWNER_TOKEN, certFile);
+/** The server (`env` added to its environment), its members, and the writes the tests make. */
+export async function startChangesWorld(certFile: string, env: Record<string, string> = {}) {
+  const server = await startServer(OWNER_TOKEN, certFile, env);
   const must = async (method: string, path: string, body?: unknown, as?: string) => {
     const answer = await server.api(method, path, body, as);
     if (answer.status >= 300)

@@ -1,6 +1,6 @@
 /**
  * What a portal session's token may reach: the operations of the sections its capabilities open,
- * and nothing else (no secrets, members, tokens, backups, nor the portal-session routes
+ * and nothing else (no secret values, members, tokens, backups, nor the portal-session routes
  * themselves). The member's own role is checked as for any token, so a session's rights are its
  * capabilities intersected with its member's permissions at every request.
  */
@@ -47,6 +47,8 @@ const OPERATIONS: Readonly<Record<string, readonly PortalCapability[]>> = {
   getChangeRequest: ['changes:review'],
   approveChangeRequest: ['changes:review'],
   rejectChangeRequest: ['changes:review'],
+  // A key's versions without their values: whether a request's key moved since it was made.
+  listSecretVersions: ['changes:review'],
 };
 
 /** Whether a query (decoded) asks for secret values, which a portal token is never shown. */

@@ -5,12 +5,11 @@ import { allRoutes } from './index.js';
 const operations = new Map(allRoutes.map((route) => [route.operationId, route]));
 
 describe('the operations a portal token reaches', () => {
-  it('are routes of the table, never of secrets, people, tokens, backups or the portal itself', () => {
+  it('are routes of the table, never of secret values, people, tokens, backups or the portal itself', () => {
     expect(PORTAL_OPERATIONS.filter((id) => !operations.has(id))).toEqual([]);
     const closed = [
       'pullSecrets',
       'push',
-      'listSecretVersions',
       'addMember',
       'listMembers',
       'updateMember',
@@ -71,6 +70,11 @@ describe('the operations a portal token reaches', () => {
       reason: 'The portal session is read-only.',
     });
     expect(portalAllows({ ...grant, capabilities: [] }, get).ok).toBe(false);
+    // A key's versions tell a reviewer whether it moved, never what it held.
+    const versions = operations.get('listSecretVersions')!;
+    expect(portalAllows(grant, versions).ok).toBe(true);
+    expect(portalAllows(grant, versions, { include_values: 'true' }).ok).toBe(false);
+    expect(portalAllows({ ...grant, capabilities: ['activity:read'] }, versions).ok).toBe(false);
   });
 
   it('bring read with manage, and show a secret only with secrets', () => {

@@ -1,7 +1,7 @@
 /**
  * One change request: its title and state, who proposed it and when it expires, its keys and
  * versions (a moved key marked), its approvals, rejection or application, and the actions the
- * member may take on it.
+ * member may take on it (and the screen's rights allow: an embedded portal session shows no values).
  */
 import { useState } from 'preact/hooks';
 import { ChangeKeysTable } from './change-keys-table.js';
@@ -11,6 +11,7 @@ import { ChangeStatusBadge } from './change-status-badge.js';
 import type { ApprovalPolicy, ChangeRequest } from './change-types.js';
 import { formatTime } from './format.js';
 import { Icon } from './icons.js';
+import { useRights } from './rights.js';
 import type { Me } from './types.js';
 import { useChangeActions } from './use-change-actions.js';
 import { isLive } from './use-change-requests.js';
@@ -33,7 +34,8 @@ export function ChangeRequestCard(props: {
   const current = useCurrentVersions(props.envPath, live ? keys : [], JSON.stringify(request));
   const actions = useChangeActions(props.path, props.onChanged);
   const [showing, setShowing] = useState(false);
-  const allowed = changeActions(props.me, request, props.policy);
+  const rights = useRights();
+  const allowed = changeActions(props.me, request, props.policy, rights);
   const moved = live
     ? request.changes.filter((c) => {
         const now = current.data?.get(c.key);
@@ -63,17 +65,19 @@ export function ChangeRequestCard(props: {
       )}
       <Approvals request={request} />
       <div class="actions">
-        <ToggleButton
-          open={showing}
-          controls={`${titleId}-keys`}
-          onToggle={(open) => {
-            setShowing(open);
-            actions.showValues(open);
-          }}
-          disabled={actions.busy !== null}
-        >
-          {showing ? 'Hide values' : 'Show values'}
-        </ToggleButton>
+        {rights.secretValues && (
+          <ToggleButton
+            open={showing}
+            controls={`${titleId}-keys`}
+            onToggle={(open) => {
+              setShowing(open);
+              actions.showValues(open);
+            }}
+            disabled={actions.busy !== null}
+          >
+            {showing ? 'Hide values' : 'Show values'}
+          </ToggleButton>
+        )}
         <ChangeReview id={titleId} request={request} allowed={allowed} actions={actions} />
       </div>
       {allowed.signedOnly && (

@@ -1,12 +1,13 @@
 /**
  * The environment whose change requests are shown, kept in the URL
- * (`/dashboard/changes?project=web&environment=prod`), picked from the projects and environments
- * the member may read; the first of them until one is picked.
+ * (`/dashboard/changes?project=web&environment=prod`, or the embedded page's, beside its own query),
+ * picked from the projects and environments the member may read; the first of them until one is
+ * picked.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { grantedEnvironments, organizationPath } from './activity-scope.js';
 import { api, seg } from './api.js';
-import { navigate, ROUTES } from './router.js';
+import { currentRoute, navigate } from './router.js';
 import type { EnvironmentList, Me, ProjectList } from './types.js';
 import { useRequest } from './use-request.js';
 
@@ -29,11 +30,14 @@ export function useChangeScope(): [ChangeScope, (next: ChangeScope, replace?: bo
     addEventListener('popstate', update);
     return () => removeEventListener('popstate', update);
   }, []);
-  return [
-    scope,
-    (next, replace = false) =>
-      navigate(`${ROUTES.changes}?${new URLSearchParams({ ...next }).toString()}`, replace),
-  ];
+  // The page's own route and the rest of its query: Change requests, or the embedded page.
+  const go = (next: ChangeScope, replace = false) => {
+    const query = new URLSearchParams(location.search);
+    query.set('project', next.project);
+    query.set('environment', next.environment);
+    navigate(`${currentRoute()}?${query.toString()}`, replace);
+  };
+  return [scope, go];
 }
 
 /**

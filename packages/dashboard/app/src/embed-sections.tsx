@@ -1,11 +1,12 @@
 /**
  * The sections of an embedded portal session, under a line saying whose session it is and until
- * when: Audit Webhooks, Activity, or both as tabs (the ARIA tabs pattern). Each section is the
+ * when: Audit Webhooks, Activity, Change requests, or those it opens as tabs (the ARIA tabs pattern). Each section is the
  * dashboard's own, drawn with the session's rights.
  */
 import { useRef, useState } from 'preact/hooks';
 import { ActivityPage } from './activity-page.js';
 import { AuditWebhooksSection } from './audit-webhooks-section.js';
+import { ChangesPage } from './changes-page.js';
 import { type EmbedSection, embedSections, portalRights } from './embed-rights.js';
 import { formatTime } from './format.js';
 import { organizationName } from './organization-name.js';
@@ -13,7 +14,11 @@ import { RightsContext } from './rights.js';
 import { Empty } from './states.js';
 import type { Me, PortalSession } from './types.js';
 
-const LABELS: Record<EmbedSection, string> = { 'audit-webhooks': 'Audit Webhooks', activity: 'Activity' };
+const LABELS: Record<EmbedSection, string> = {
+  'audit-webhooks': 'Audit Webhooks',
+  activity: 'Activity',
+  changes: 'Change requests',
+};
 
 /** The session's sections, with its rights. */
 export function EmbedSections({ me, session }: { me: Me; session: PortalSession }) {
@@ -48,6 +53,7 @@ export function EmbedSections({ me, session }: { me: Me; session: PortalSession 
 
 function SectionBody({ me, section }: { me: Me; section: EmbedSection }) {
   if (section === 'activity') return <ActivityPage me={me} />;
+  if (section === 'changes') return <ChangesPage me={me} />;
   return (
     <main>
       <AuditWebhooksSection me={me} />

@@ -16,6 +16,12 @@ export interface Rights {
   exportActivity: boolean;
   /** List the registered witnesses (owners). */
   listWitnesses: boolean;
+  /** Approve or reject a change request. */
+  reviewChanges: boolean;
+  /** Apply a change request, or cancel one's own: beyond a review. */
+  applyChanges: boolean;
+  /** Be shown secret values (a change request's proposed ones). */
+  secretValues: boolean;
 }
 
 /** The dashboard's own: whatever the role allows. */
@@ -24,6 +30,9 @@ export const ROLE_RIGHTS: Rights = {
   webhookSecrets: true,
   exportActivity: true,
   listWitnesses: true,
+  reviewChanges: true,
+  applyChanges: true,
+  secretValues: true,
 };
 
 /** The rights of the screens below it. */

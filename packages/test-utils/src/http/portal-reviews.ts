@@ -1,6 +1,7 @@
 /**
  * Item: a portal session with `changes:review` reads and reviews change requests within its
- * member's permissions, and never sees secret values: `include_values` is refused to a portal token
+ * member's permissions, reads a key's versions (whether it moved since a request), and never sees
+ * secret values: `include_values` is refused to a portal token
  * whatever the member may read.
  */
 import { expect } from 'vitest';
@@ -39,6 +40,15 @@ export function describePortalReviewTests(ctx: ConformanceContext): void {
         );
       }
       expectError(await ctx.send('POST', REQUESTS, {}, reviewer), 403, 'forbidden');
+      // A key's versions, for whether it moved since a request; never their values.
+      const versions = `${ENV_PATH}/secrets/API_KEY/versions`;
+      const read = await ctx.send('GET', `${versions}?limit=1`, undefined, reviewer);
+      expect(read.status, read.text).toBe(200);
+      expectError(
+        await ctx.send('GET', `${versions}?include_values=true`, undefined, reviewer),
+        403,
+        'forbidden',
+      );
       const other = (await mint(ctx, { capabilities: ['activity:read'] })).token;
       expectError(await ctx.send('GET', REQUESTS, undefined, other), 403, 'forbidden');
       const viewer = await ctx.send('POST', SESSIONS, {
