@@ -11,6 +11,7 @@ import { checkServerUrl, createHttpClient, type HttpClient } from './http-client
 import { createOutput, type Output } from './output.js';
 import { type RequestLimits, requestLimits } from './request-limits.js';
 import { readTokenFile, TOKEN_ARGUMENT_WARNING, TOKEN_SOURCES, takeTokenArgument } from './token-source.js';
+import { readSession, sessionFileOf, type WorkloadSession } from './workload-session.js';
 
 /** The global options, as commander gives them. */
 export interface GlobalOptions extends Omit<Settings, 'token'> {
@@ -23,6 +24,14 @@ export interface GlobalOptions extends Omit<Settings, 'token'> {
   timeout?: string;
   /** MiB an answer may hold. */
   maxResponseMb?: string;
+  /** A workload session file (`push`, `pull` and `login` only; else env LATCHKEY_SESSION_FILE). */
+  sessionFile?: string;
+}
+
+/** A workload session read from its file. */
+export interface OpenSession {
+  file: string;
+  session: WorkloadSession;
 }
 
 export interface CommandContext {
@@ -31,8 +40,16 @@ export interface CommandContext {
   settings: Settings;
   /** The time and size bounds of every request. */
   limits: RequestLimits;
-  /** The server (checked), the client, and the organization: what a command that calls the API needs. */
-  connect(): { url: URL; client: HttpClient; org: string };
+  /**
+   * The server (checked), the client, and the organization: what a command that calls the API
+   * needs. With `workload`, a session file when one is named (see {@link CommandContext.session}).
+   */
+  connect(options?: { workload?: boolean }): { url: URL; client: HttpClient; org: string };
+  /**
+   * The workload session `--session-file` or `LATCHKEY_SESSION_FILE` names, checked (the owner's
+   * only, not expired), or undefined when none is named. When named, it is used instead of any token.
+   */
+  session(): OpenSession | undefined;
   /** `--project` and `--env`, or a usage error naming what is missing. */
   scope(): { project: string; env: string };
 }
@@ -44,6 +61,12 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
   const pick = (key: Exclude<keyof Settings, 'token'>, variable: string) =>
     options[key] ?? (env[variable] || undefined) ?? file[key];
   const out = createOutput(options.json === true);
+  const sessionFile = sessionFileOf(options.sessionFile, env);
+  let opened: OpenSession | undefined;
+  const session = () => {
+    if (sessionFile && !opened) opened = { file: sessionFile, session: readSession(sessionFile) };
+    return opened;
+  };
   const argument = takeTokenArgument(options.token, env);
   if (argument !== undefined && !options.tokenFile) out.warn(TOKEN_ARGUMENT_WARNING);
   const settings: Settings = {
@@ -63,7 +86,10 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
     get limits() {
       return requestLimits(options, env);
     },
-    connect() {
+    session,
+    connect(connectOptions = {}) {
+      const open = connectOptions.workload ? session() : undefined;
+      if (open) return connectSession(open, settings, requestLimits(options, env));
       if (!settings.url)
         throw new CliError(
           'No server: give --url, LATCHKEY_URL, or `latchkey config set url …`.',
@@ -90,6 +116,25 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
       return { project: settings.project!, env: settings.env! };
     },
   };
+}
+
+/** The session's server and organization (flags naming others are refused) and a client with its token. */
+function connectSession(open: OpenSession, settings: Settings, limits: RequestLimits) {
+  const { session, file } = open;
+  const url = checkServerUrl(session.url);
+  if (settings.url && checkServerUrl(settings.url).href !== url.href) {
+    throw new CliError(
+      `The session in ${file} is for ${session.url}, not ${settings.url}: log in to that server.`,
+      EXIT.usage,
+    );
+  }
+  if (settings.org && settings.org !== session.organization) {
+    throw new CliError(
+      `The session in ${file} is for the organization ${session.organization}, not ${settings.org}.`,
+      EXIT.usage,
+    );
+  }
+  return { url, client: createHttpClient(url, session.token, limits), org: session.organization };
 }
 
 /** A path segment, escaped. */

@@ -10,6 +10,7 @@ import { registerConfig } from './commands/config.js';
 import { registerDevice } from './commands/device.js';
 import { registerHistory } from './commands/history.js';
 import { registerKeyring } from './commands/keyring.js';
+import { registerLogin } from './commands/login.js';
 import { registerPull } from './commands/pull.js';
 import { registerPush } from './commands/push.js';
 import { registerRelease } from './commands/release.js';
@@ -50,6 +51,7 @@ export function createProgram(): Command {
     // Before the commands are added, so each inherits it: errors come back to main(), which owns the exit code.
     .exitOverride();
   registerWhoami(program);
+  registerLogin(program);
   registerConfig(program);
   registerDevice(program);
   registerPull(program);

@@ -30,8 +30,11 @@ export interface Run {
   stderr: string;
 }
 
-/** Starts the server before the file's tests (and stops it after); returns what they use. */
-export function useCliServer() {
+/**
+ * Starts the server before the file's tests (and stops it after); returns what they use.
+ * `serverEnv` adds to the server's environment, read when it starts (after the hooks before it).
+ */
+export function useCliServer(serverEnv: () => Record<string, string> = () => ({})) {
   let server: Awaited<ReturnType<typeof startExample>>;
   const work = mkdtempSync(join(tmpdir(), 'latchkey-cli-'));
   const state = { developerToken: '' };
@@ -84,6 +87,7 @@ export function useCliServer() {
         LATCHKEY_DATA_DIR: join(work, 'server'),
         // Webhooks to a loopback receiver may be created (backups carry them).
         LATCHKEY_WEBHOOK_ALLOW_HOSTS: 'localhost',
+        ...serverEnv(),
       },
       'bundle',
     );

@@ -13,7 +13,7 @@ import { explainConflict } from '../conflict-report.js';
 import { type CommandContext, createContext, type GlobalOptions, seg } from '../context.js';
 import { CliError } from '../exit-codes.js';
 import { ApiError } from '../http-client.js';
-import { readKey } from './push.js';
+import { readKey } from '../signing-device.js';
 
 /** An environment as the API lists it, its approval policy included. */
 type Environment = schemas.Infer<typeof schemas.EnvironmentResponse>;

@@ -17,6 +17,7 @@ import { type PullRecord, type RecordPlace, readRecord, recordOf, writeRecord } 
 import { formatSecrets, parseSecrets, type SecretsFormat } from '../secrets-file.js';
 import { rewriteSecrets } from '../secrets-rewrite.js';
 import { readServerSecrets, type ServerSecret } from '../server-secrets.js';
+import { SESSION_VARIABLE } from '../workload-session.js';
 
 interface PullOptions {
   format: string;
@@ -34,6 +35,7 @@ export function registerPull(program: Command): void {
     .option('--out <file>', 'the file to write (default .env, or secrets.json with --format json)')
     .option('--merge', 'keep local edits, take the server’s other changes; keys changed on both sides exit 3')
     .option('--force', 'overwrite the file, local edits included')
+    .option('--session-file <file>', `pull as the workload of this session (env ${SESSION_VARIABLE})`)
     .action(async (options: PullOptions, command: Command) => {
       if (options.format !== 'env' && options.format !== 'json') {
         throw new CliError(`--format must be env or json, not "${options.format}".`, EXIT.usage);
@@ -57,7 +59,7 @@ interface PullScene {
 
 async function pull(ctx: CommandContext, options: PullOptions): Promise<void> {
   const format = options.format as SecretsFormat;
-  const { url, client, org } = ctx.connect();
+  const { url, client, org } = ctx.connect({ workload: true });
   const { project, env } = ctx.scope();
   // Checked whole before anything is read or written here.
   const secrets = await readServerSecrets(client, org, project, env);

@@ -4,7 +4,7 @@
  * the file: a delete). A conflict prints which keys moved and exits 3, so CI tells it from an
  * outage; with `--rebase` it shows them three ways and pushes again only what the user confirms.
  */
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { signPush, type UnsignedPush } from '@latchkey/core/client';
@@ -20,6 +20,8 @@ import { recordOf, writeRecord } from '../pull-record.js';
 import { detectFormat, parseSecrets } from '../secrets-file.js';
 import { rewriteSecrets } from '../secrets-rewrite.js';
 import { environmentPath, readServerSecrets } from '../server-secrets.js';
+import { conflictModeOf, signingDevice } from '../signing-device.js';
+import { SESSION_VARIABLE } from '../workload-session.js';
 import { checkProposeOptions, propose } from './propose.js';
 import { planRebase } from './rebase.js';
 
@@ -43,6 +45,7 @@ export function changesOf(values: Record<string, string>, base: Base | undefined
 
 /** How a push is sent: its conflict mode, and whether it overwrites whatever the server holds. */
 export interface PushOptions {
+  /** lenient or strict; the action fills it in (see `conflictModeOf`). */
   conflictMode: string;
   forceOverwrite?: boolean;
   rebase?: boolean;
@@ -62,9 +65,9 @@ export function registerPush(program: Command): void {
     .argument('<file>', 'a .env or JSON secrets file')
     .option(
       '--conflict-mode <mode>',
-      'lenient, or strict: every change must carry the version it was based on',
-      'lenient',
+      'lenient, or strict: every change must carry the version it was based on (default lenient; strict with a session)',
     )
+    .option('--session-file <file>', `push as the workload of this session (env ${SESSION_VARIABLE})`)
     .option(
       '--force-overwrite',
       'overwrite whatever the server holds (owners and admins; recorded as push_force_overwrite)',
@@ -75,16 +78,11 @@ export function registerPush(program: Command): void {
     .option('--bypass-reason <reason>', 'push past the approval policy, if your role may (recorded)')
     .action(async (file: string, options: PushOptions, command: Command) => {
       checkProposeOptions(options);
-      if (options.conflictMode !== 'lenient' && options.conflictMode !== 'strict') {
-        throw new CliError(
-          `--conflict-mode must be lenient or strict, not "${options.conflictMode}".`,
-          EXIT.usage,
-        );
-      }
       if (options.rebase && options.forceOverwrite) {
         throw new CliError('--rebase and --force-overwrite exclude each other.', EXIT.usage);
       }
       const ctx = createContext(command.optsWithGlobals<GlobalOptions>());
+      options.conflictMode = conflictModeOf(options.conflictMode, ctx);
       await push(ctx, file, options);
     });
 }
@@ -100,17 +98,12 @@ interface LocalFile {
 }
 
 async function push(ctx: CommandContext, file: string, options: PushOptions): Promise<void> {
-  const { url, client, org } = ctx.connect();
+  const { url, client, org } = ctx.connect({ workload: true });
   const { project, env } = ctx.scope();
   const where = { url: url.href, org, project, env };
   const text = readText(file);
   const local = { file, text, values: parseSecrets(text, file) };
-  const device = ctx.config.state(url.href, org).device;
-  if (!device) {
-    throw new CliError(
-      'This machine has no device for this server and organization: run `latchkey device enroll --name …` first.',
-    );
-  }
+  const device = signingDevice(ctx, url.href, org);
   const base = readBase(ctx.config, url.href, org, project, env);
   let changes = changesOf(local.values, base);
   if (changes.length === 0) {
@@ -123,7 +116,7 @@ async function push(ctx: CommandContext, file: string, options: PushOptions): Pr
   if (options.propose !== undefined) {
     await propose(
       ctx,
-      { client, where, changes, base, deviceId: device.id, key: readKey(device.keyFile) },
+      { client, where, changes, base, deviceId: device.id, key: device.key },
       {
         title: options.propose,
         description: options.description ?? '',
@@ -131,7 +124,7 @@ async function push(ctx: CommandContext, file: string, options: PushOptions): Pr
     );
     return;
   }
-  const send = signedSender(client, where, device.id, readKey(device.keyFile), options);
+  const send = signedSender(client, where, device.id, device.key, options);
   let result: PushResult;
   try {
     result = await send(changes);
@@ -282,14 +275,5 @@ function readText(file: string): string {
     throw new CliError(
       `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
-  }
-}
-
-/** The device's private key, or a one-line failure naming the file. */
-export function readKey(file: string): KeyObject {
-  try {
-    return createPrivateKey(readFileSync(file));
-  } catch (error) {
-    throw new CliError(`Cannot read the device key ${file}: ${(error as Error).message}`);
   }
 }

@@ -9,8 +9,9 @@
 
 import type { CommandContext } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import { readKey } from '../signing-device.js';
 import { type KeyVersion, versionPage } from './key-versions.js';
-import { readKey, signedSender } from './push.js';
+import { signedSender } from './push.js';
 
 /** Makes version `to` of `key` its new head, or explains why not. */
 export async function rollback(ctx: CommandContext, key: string, to: number): Promise<void> {
