@@ -138,6 +138,8 @@ export const COUNT_KINDS = [
   'member',
   'device',
   'audit_webhook',
+  'workload_identity',
+  'change_request',
   'event',
 ];
 

@@ -73,6 +73,8 @@ function seedStatements(schema: string): string[] {
     // both by organization).
     `INSERT INTO ${t.workloadIdentities} SELECT 'wid_seed_' || i, 'org_seed_' || (i % ${n} + 1), 'ci-' || i, 'https://issuer.example', 'aud', 'repo:o/r:ref:refs/heads/main', '{}', '[]', '{push}', 900, now() FROM generate_series(1, ${2 * n}) i`,
     `INSERT INTO ${t.workloadJtis} SELECT 'org_seed_' || (i % ${n} + 1), 'https://issuer.example', 'jti_' || i, now() + interval '1 hour' FROM generate_series(1, ${4 * n}) i`,
+    // Change requests, most of them closed: a backup reads an environment's open ones.
+    `INSERT INTO ${t.changeRequests} SELECT 'chr_seed_' || i, 'org_seed_' || (i % ${n} + 1), 'prj_seed_' || (i % ${n} + 1), 'env_seed_' || (i % ${n} + 1), 'web', 'prod', CASE WHEN i % 5 = 0 THEN 'open' ELSE 'applied' END, 'seed', '', 'admin', 'dev_seed', now(), now() + interval '1 day', 1, '[]', '[]', NULL, NULL, 0 FROM generate_series(1, ${3 * n}) i`,
     `INSERT INTO ${t.treeNodes} SELECT 'org_seed_' || (i % ${n} + 1), i % 3, i, sha256(int8send(i)) FROM generate_series(1, ${20 * n}) i`,
   ];
 }

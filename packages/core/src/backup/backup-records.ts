@@ -26,6 +26,7 @@ import {
 import { SignatureSchemeSchema } from '../schemas/signature-schemes.js';
 import { text } from '../schemas/text.js';
 import { ClientCertificateBody, HeadersBody } from '../schemas/webhook-credentials.js';
+import { ChangeRequestLine, WorkloadIdentityLine } from './request-records.js';
 import { SigningKeyRecords } from './signing-key-records.js';
 
 const Time = z.iso.datetime({ offset: true });
@@ -74,6 +75,10 @@ export const BackupCountsSchema = z.strictObject({
   member: Count,
   device: Count,
   audit_webhook: Count,
+  workload_identity: Count.default(0).describe('absent from the manifests of backups made before identities'),
+  change_request: Count.default(0).describe(
+    'absent from the manifests of backups made before change requests',
+  ),
   event: Count,
 }) satisfies z.ZodType<BackupCounts>;
 
@@ -213,6 +218,8 @@ export const BackupRecordSchema = z.discriminatedUnion('kind', [
   MemberLine,
   DeviceLine,
   WebhookLine,
+  WorkloadIdentityLine,
+  ChangeRequestLine,
   EventsMarker,
 ]);
 export type BackupRecord = z.infer<typeof BackupRecordSchema>;

@@ -1,7 +1,8 @@
 /**
  * The content of an organization's backup, streamed as NDJSON: one line per record, each with a
  * `kind` (`latchkey_backup` first, then `project`, `environment` each followed by its `secret`,
- * `deleted_secret` and `secret_version` lines, `member`, `device`, `audit_webhook`), then an `events` line after which every line is an activity event exactly as
+ * `deleted_secret` and `secret_version` lines, `member`, `device`, `audit_webhook`,
+ * `workload_identity`, `change_request` (the open ones)), then an `events` line after which every line is an activity event exactly as
  * the export writes it (chain fields included), oldest first, up to the chain head the backup
  * started at. Secret values and signing secrets are in clear here: the client encrypts the whole
  * (an age file) before it touches a disk. API tokens are not included (only their hashes are
@@ -26,6 +27,7 @@ import type {
 } from '../model/model.js';
 import { openSecretValue } from '../secrets/values.js';
 import type { LatchkeyStore, StoredSecretVersion } from '../store/types.js';
+import { changeRequestLine, workloadIdentityLine } from './request-records.js';
 import { signingKeyRecords } from './signing-key-records.js';
 import { chunked } from './text-chunks.js';
 import { backupCredentials } from './webhook-credentials.js';
@@ -83,9 +85,11 @@ export async function* backupLines(
     counts.project++;
     yield line({ kind: 'project', ...toProjectView(project) });
   }
+  const environments: Environment[] = [];
   for (const project of projects) {
     for (const environment of await store.environments.list(project.id)) {
       counts.environment++;
+      environments.push(environment);
       yield line({ kind: 'environment', ...toEnvironmentView(environment, project.slug) });
       // In chunks of about 64 kB: an environment of 10,000 keys was one chunk of several megabytes.
       yield* chunked(environmentLines(store, keyring, project.slug, environment, counts));
@@ -103,23 +107,18 @@ export async function* backupLines(
   }
   for (const webhook of await store.auditWebhooks.list(organization.id)) {
     counts.audit_webhook++;
-    if (!keyring) throw new Error('A keyring is needed to back up audit webhooks.');
-    // The masked views of headers and certificate are left out: the line carries them in clear.
-    const { headers: _masked, client_certificate: _shown, ...view } = toAuditWebhookView(webhook);
-    yield line({
-      kind: 'audit_webhook',
-      ...view,
-      signing_secret: open(keyring, webhook.secret_sealed, secretContext(webhook.id)),
-      ...backupCredentials(keyring, webhook),
-      ...(webhook.previous_secret
-        ? {
-            previous_secret: {
-              secret: open(keyring, webhook.previous_secret.sealed, secretContext(webhook.id)),
-              until: webhook.previous_secret.until,
-            },
-          }
-        : {}),
-    });
+    yield line(webhookLine(keyring, webhook, toAuditWebhookView));
+  }
+  for (const identity of await store.workloads.list(organization.id)) {
+    counts.workload_identity++;
+    yield line(workloadIdentityLine(identity));
+  }
+  // The open requests of each environment (at most its limit of open ones), in environment order.
+  for (const environment of environments) {
+    for (const request of await store.changeRequests.listOpen(environment.id)) {
+      counts.change_request++;
+      yield line(changeRequestLine(request, keyring));
+    }
   }
   yield line({ kind: 'events', through_seq: head.seq });
   const filter = { organizationId: organization.id };
@@ -128,6 +127,31 @@ export async function* backupLines(
     pagedEvents(store, organization.id, head.seq);
   for await (const chunk of chunks) yield chunk;
   counts.event = head.seq;
+}
+
+/** A webhook's line: its view, its signing secret and credentials opened. */
+function webhookLine(
+  keyring: Keyring | undefined,
+  webhook: AuditWebhook,
+  toAuditWebhookView: RecordViews['toAuditWebhookView'],
+) {
+  if (!keyring) throw new Error('A keyring is needed to back up audit webhooks.');
+  // The masked views of headers and certificate are left out: the line carries them in clear.
+  const { headers: _masked, client_certificate: _shown, ...view } = toAuditWebhookView(webhook);
+  return {
+    kind: 'audit_webhook',
+    ...view,
+    signing_secret: open(keyring, webhook.secret_sealed, secretContext(webhook.id)),
+    ...backupCredentials(keyring, webhook),
+    ...(webhook.previous_secret
+      ? {
+          previous_secret: {
+            secret: open(keyring, webhook.previous_secret.sealed, secretContext(webhook.id)),
+            until: webhook.previous_secret.until,
+          },
+        }
+      : {}),
+  };
 }
 
 async function* pagedEvents(store: LatchkeyStore, organizationId: string, lastSeq: number) {
@@ -163,7 +187,9 @@ async function* environmentLines(
     });
   }
   // A deleted key keeps its version, so pushes after a restore go on from it.
-  for (const tombstone of await store.secrets.listTombstones(environment.id)) {
+  const tombstones = (last: { key: string } | undefined) =>
+    store.secrets.listTombstones(environment.id, { afterKey: last?.key, limit: BACKUP_PAGE });
+  for await (const tombstone of paged(tombstones)) {
     counts.deleted_secret++;
     yield line({
       kind: 'deleted_secret',

@@ -38,8 +38,8 @@ export function memoryChangeRequests(state: MemoryState, journal: Journal): Chan
       journaledSet(state.changeRequests, id, changed, journal);
       return clone(changed);
     },
-    async listAll(environmentId) {
-      return ofEnvironment(environmentId).sort(newestFirst).reverse().map(clone);
+    async listOpen(environmentId) {
+      return ofEnvironment(environmentId).filter(isOpen).sort(newestFirst).reverse().map(clone);
     },
   };
 }

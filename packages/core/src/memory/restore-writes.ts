@@ -9,7 +9,7 @@ import type { RestoreRepository } from '../store/ports/restores.js';
 import { growMemoryTree } from './activity-tree.js';
 import { journaledDeleteWhere, journaledEnsure, journaledSet } from './journaled.js';
 import { clone, type Journal, type MemoryState, type StoredSecret } from './state.js';
-import { clearWorkloads } from './workloads.js';
+import { clearWorkloads, workloadIdentitiesOf } from './workloads.js';
 
 /** A restore's clearing, checks and bulk inserts in memory. */
 export function memoryRestoreWrites(
@@ -29,7 +29,9 @@ export function memoryRestoreWrites(
         environment: state.environments,
         device: state.devices,
         audit_webhook: state.webhooks,
-      }[kind] as Map<string, { id: string }>;
+        workload_identity: workloadIdentitiesOf(state),
+        change_request: state.changeRequests,
+      }[kind] as ReadonlyMap<string, { id: string }>;
       const used = new Set<string>();
       for (const record of map.values()) used.add(record.id);
       return new Set(ids.filter((id) => used.has(id)));

@@ -39,8 +39,12 @@ export function memorySecrets(state: MemoryState, journal: Journal): SecretRepos
         updated_at: s.updated_at,
       }));
     },
-    async listTombstones(environmentId) {
-      return keysOf(environmentId, true).map(([key, s]) => ({
+    async listTombstones(environmentId, page) {
+      const after = page?.afterKey;
+      const keys = keysOf(environmentId, true).filter(
+        ([key]) => after === undefined || byCodeUnits(key, after) > 0,
+      );
+      return keys.slice(0, page?.limit ?? keys.length).map(([key, s]) => ({
         key,
         version: s.head.version,
         updated_at: s.updated_at,

@@ -29,6 +29,10 @@ function of(state: MemoryState): WorkloadMaps {
 
 const cloneIdentity = (identity: WorkloadIdentity): WorkloadIdentity => structuredClone(identity);
 
+/** The identities of every organization, by id (a restore checks which ids are taken). */
+export const workloadIdentitiesOf = (state: MemoryState): ReadonlyMap<string, WorkloadIdentity> =>
+  of(state).identities;
+
 /** Drops an organization's identities, tokens and `jti`s (a restore replaces the organization). */
 export function clearWorkloads(state: MemoryState, journal: Journal, organizationId: string): void {
   const m = of(state);

@@ -24,6 +24,8 @@ export type BackupCounts = Record<
   | 'member'
   | 'device'
   | 'audit_webhook'
+  | 'workload_identity'
+  | 'change_request'
   | 'event',
   number
 >;
@@ -38,6 +40,8 @@ export const emptyBackupCounts = (): BackupCounts => ({
   member: 0,
   device: 0,
   audit_webhook: 0,
+  workload_identity: 0,
+  change_request: 0,
   event: 0,
 });
 

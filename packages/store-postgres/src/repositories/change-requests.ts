@@ -72,6 +72,9 @@ export function sqlChangeRequests(db: Runner, t: Tables): ChangeRequestRepositor
       }
       return requests.update(sets.join(', '), 'id = $1 AND revision = $2', params);
     },
-    listAll: (environmentId) => requests.list('environment_id = $1 ORDER BY created_at, id', [environmentId]),
+    listOpen: (environmentId) =>
+      requests.list(`environment_id = $1 AND status IN ('open', 'approved') ORDER BY created_at, id`, [
+        environmentId,
+      ]),
   };
 }

@@ -155,11 +155,13 @@ export function sqlSecrets(db: Runner, t: Tables): SecretRepository {
         updated_at: iso(r.updated_at),
       }));
     },
-    async listTombstones(environmentId) {
+    async listTombstones(environmentId, page) {
       const { rows } = await db.query<{ key: string; version: unknown; updated_at: unknown }>(
         `SELECT key, version, updated_at FROM ${t.secrets}
-         WHERE environment_id = $1 AND version > 0 AND deleted ORDER BY key COLLATE "C"`,
-        [environmentId],
+         WHERE environment_id = $1 AND version > 0 AND deleted
+           AND ($2::text IS NULL OR key COLLATE "C" > $2::text)
+         ORDER BY key COLLATE "C" LIMIT $3::int`,
+        [environmentId, page?.afterKey ?? null, page?.limit ?? null],
       );
       return rows.map((r) => ({ key: r.key, version: int(r.version), updated_at: iso(r.updated_at) }));
     },

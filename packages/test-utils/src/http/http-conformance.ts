@@ -67,6 +67,7 @@ import { connectRemoteSuite } from './remote/remote-suite.js';
 import { describeRequestTests } from './requests.js';
 import { describeRestoreTests } from './restore.js';
 import { describeRestoreLimitTests } from './restore-limits.js';
+import { describeRestoreRequestTests } from './restore-requests.js';
 import { describeRestoreRuleTests } from './restore-rules.js';
 import { describeRestoreSigningKeyTests } from './restore-signing-keys.js';
 import { describeRestoreTreeTests } from './restore-tree.js';
@@ -302,6 +303,7 @@ function describeAllTests(ctx: ConformanceContext): void {
   describeMeTests(ctx);
   describeBackupTests(ctx);
   describeRestoreTests(ctx);
+  describeRestoreRequestTests(ctx);
   describeRestoreLimitTests(ctx);
   describeRestoreRuleTests(ctx);
   describeRestoreTreeTests(ctx);

@@ -214,6 +214,26 @@ function versionReadTests(kit: SecretVersionKit): void {
     expect(live.flat()).toEqual(await store.secrets.listLive(envId));
   });
 
+  it('pages the deleted keys of an environment in code-unit key order, live keys left out', async () => {
+    const { store, envId, push } = await setUp();
+    const keys = ['b', 'A', 'B', 'a', 'Z'];
+    await push([...keys.map((key) => ({ key, value: `${key}1` })), { key: 'live', value: 'l1' }]);
+    await push(keys.map((key) => ({ key, value: null })));
+    const pages: string[][] = [];
+    let last: { key: string } | undefined;
+    for (;;) {
+      const page = await store.secrets.listTombstones(envId, { afterKey: last?.key, limit: 2 });
+      expect(page.length).toBeLessThanOrEqual(2);
+      pages.push(page.map((t) => `${t.key}${t.version}`));
+      if (page.length < 2) break;
+      last = page[page.length - 1];
+    }
+    expect(pages).toEqual([['A2', 'B2'], ['Z2', 'a2'], ['b2']]);
+    const whole = await store.secrets.listTombstones(envId);
+    expect(whole.map((t) => t.key)).toEqual(['A', 'B', 'Z', 'a', 'b']);
+    expect(whole.every((t) => typeof t.updated_at === 'string')).toBe(true);
+  });
+
   it('walks kept version values once and replaces one only where it is still the one read', async () => {
     const { store, envId, push } = await setUp();
     for (let i = 1; i <= 3; i++) await push([{ key: 'K', value: `v${i}` }], 2);

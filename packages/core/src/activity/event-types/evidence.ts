@@ -12,6 +12,12 @@ const Counts = z.strictObject({
   member: Count,
   device: Count,
   audit_webhook: Count,
+  workload_identity: Count.optional().describe(
+    'absent from events recorded before backups carried identities',
+  ),
+  change_request: Count.optional().describe(
+    'absent from events recorded before backups carried change requests',
+  ),
   event: Count,
 });
 

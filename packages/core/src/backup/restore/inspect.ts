@@ -73,11 +73,7 @@ export async function inspectBackup(
   let restorerRole: Role | null = null;
   const ids = new Map<RestoredIdKind, string[]>();
   const webhookUrls = new Map<string, string>();
-  const keep = (kind: RestoredIdKind, id: string) => {
-    const list = ids.get(kind);
-    if (list) list.push(id);
-    else ids.set(kind, [id]);
-  };
+  const keep = (kind: RestoredIdKind, id: string) => ids.set(kind, [...(ids.get(kind) ?? []), id]);
   // One item per line, except the `events` line, which the reader does not yield.
   let line = 0;
   let inEvents = false;
@@ -105,6 +101,8 @@ export async function inspectBackup(
         break;
       case 'project':
       case 'environment':
+      case 'workload_identity':
+      case 'change_request':
         keep(record.kind, record.id);
         break;
       case 'device':

@@ -41,7 +41,9 @@ const RANK: Record<BackupRecord['kind'], number> = {
   member: 3,
   device: 4,
   audit_webhook: 5,
-  events: 6,
+  workload_identity: 6,
+  change_request: 7,
+  events: 8,
 };
 
 /** A 422 naming the line at fault. */
@@ -179,27 +181,9 @@ class LineState {
           throw invalidBackup(this.line, `secret ${record.key} names an unknown environment`);
         this.keys.head(this.line, record);
         break;
-      case 'secret_version': {
-        const path = `${record.project}/${record.environment}`;
-        if (!this.environments.has(path))
-          throw invalidBackup(
-            this.line,
-            `version ${record.version} of ${record.key} names an unknown environment`,
-          );
-        if (record.deleted && record.value !== undefined)
-          throw invalidBackup(
-            this.line,
-            `version ${record.version} of ${record.key} is a delete with a value`,
-          );
-        // A format 2 backup's heads become their keys' versions (see the writer): it carries none.
-        if (this.header!.format_version < 3)
-          throw invalidBackup(
-            this.line,
-            `a format ${this.header!.format_version} backup has no secret_version lines`,
-          );
-        this.keys.version(this.line, record);
+      case 'secret_version':
+        this.secretVersion(record);
         break;
-      }
       case 'member':
         this.once(`member/${record.user}`);
         break;
@@ -207,9 +191,36 @@ class LineState {
       case 'audit_webhook':
         this.once(`id/${record.id}`);
         break;
+      case 'workload_identity':
+        this.once(`id/${record.id}`);
+        this.once(`workload_identity/${record.name}`);
+        break;
+      case 'change_request':
+        if (!this.environments.has(`${record.project}/${record.environment}`))
+          throw invalidBackup(this.line, `change request ${record.id} names an unknown environment`);
+        this.once(`id/${record.id}`);
+        break;
     }
     this.counts[record.kind]++;
     return { kind: 'record', record };
+  }
+
+  private secretVersion(record: Extract<BackupRecord, { kind: 'secret_version' }>): void {
+    const path = `${record.project}/${record.environment}`;
+    if (!this.environments.has(path))
+      throw invalidBackup(
+        this.line,
+        `version ${record.version} of ${record.key} names an unknown environment`,
+      );
+    if (record.deleted && record.value !== undefined)
+      throw invalidBackup(this.line, `version ${record.version} of ${record.key} is a delete with a value`);
+    // A format 2 backup's heads become their keys' versions (see the writer): it carries none.
+    if (this.header!.format_version < 3)
+      throw invalidBackup(
+        this.line,
+        `a format ${this.header!.format_version} backup has no secret_version lines`,
+      );
+    this.keys.version(this.line, record);
   }
 
   private once(key: string): void {

@@ -20,6 +20,7 @@ import type {
   RestoreSession,
   StoreTransaction,
 } from '../../store/types.js';
+import { restoredChangeRequest, restoredWorkloadIdentity } from '../request-records.js';
 import { restoreSigningKeys } from '../signing-key-records.js';
 import { restoredCredentials } from '../webhook-credentials.js';
 import type { RestorePlan } from './inspect.js';
@@ -32,6 +33,9 @@ const BATCH = 1_000;
  * own, and on PGlite it runs in the process's own thread, so it is kept to a few milliseconds.
  */
 export const STEP_BATCH = 250;
+
+/** The bound a restore's creates are given: a backup's records were within its server's limits. */
+const NO_LIMIT = 2_147_483_647;
 
 /** What a restore needs besides the transaction. */
 export interface RestoreInput {
@@ -64,6 +68,8 @@ export class Writer {
   private versions: RestoredSecretVersion[] = [];
   private backfillVersions = false;
   private events: ActivityEvent[] = [];
+  /** The ids restore gave devices and identities whose backup ids another organization holds. */
+  private readonly renamed = new Map<string, string>();
   private readonly organizationId: string;
   private readonly batch: number;
 
@@ -109,7 +115,40 @@ export class Writer {
         return this.device(record);
       case 'audit_webhook':
         return this.auditWebhook(record);
+      case 'workload_identity':
+        return this.workloadIdentity(record);
+      case 'change_request':
+        return this.changeRequest(record);
     }
+  }
+
+  /** The record's id here: kept, or a new one (remembered, for the records that name it). */
+  private idOf(kind: 'device' | 'workload_identity', id: string, prefix: string): string {
+    const given = this.idFor(kind, id, prefix);
+    if (given !== id) this.renamed.set(id, given);
+    return given;
+  }
+
+  private async workloadIdentity(record: RecordOf<'workload_identity'>): Promise<void> {
+    const id = this.idOf('workload_identity', record.id, 'wid');
+    // No limit: the backup's organization held them all.
+    await this.tx.workloads.create(restoredWorkloadIdentity(record, id, this.organizationId), NO_LIMIT);
+  }
+
+  /** An open request, its values sealed for the environment it lands in; approvable and applicable as before. */
+  private async changeRequest(record: RecordOf<'change_request'>): Promise<void> {
+    const environment = this.environments.get(`${record.project}/${record.environment}`)!;
+    const renamed = (id: string) => this.renamed.get(id) ?? id;
+    const request = restoredChangeRequest(record, {
+      id: this.idFor('change_request', record.id, 'chr'),
+      organizationId: this.organizationId,
+      projectId: environment.project_id,
+      environmentId: environment.id,
+      keyring: this.input.keyring,
+      device: renamed,
+      author: renamed,
+    });
+    await this.tx.changeRequests.create(request, NO_LIMIT);
   }
 
   private async project(record: RecordOf<'project'>): Promise<void> {
@@ -187,7 +226,7 @@ export class Writer {
     const parsed = parseEd25519PublicKey(record.public_key);
     await this.tx.devices.create({
       ...pick(record, 'user', 'name', 'status', 'created_at', 'revoked_at'),
-      id: this.idFor('device', record.id, 'dev'),
+      id: this.idOf('device', record.id, 'dev'),
       organization_id: this.organizationId,
       public_key: parsed.ok ? parsed.key : record.public_key,
     });

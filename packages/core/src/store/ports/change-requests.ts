@@ -34,6 +34,9 @@ export interface ChangeRequestRepository {
    * again. Two concurrent updates of one revision: exactly one succeeds.
    */
   update(id: string, revision: number, patch: ChangeRequestPatch): Promise<ChangeRequest | null>;
-  /** Every request of the environment, oldest first (for backups). */
-  listAll(environmentId: string): Promise<ChangeRequest[]>;
+  /**
+   * The environment's requests still `open` or `approved` as stored (one past its expiry too, which
+   * its next read marks expired), oldest first (by `created_at`, then id): what a backup carries.
+   */
+  listOpen(environmentId: string): Promise<ChangeRequest[]>;
 }

@@ -35,7 +35,13 @@ export interface RestoredSecretVersion extends StoredSecretVersion {
 }
 
 /** Records whose ids restore keeps when no other organization holds them. */
-export type RestoredIdKind = 'project' | 'environment' | 'device' | 'audit_webhook';
+export type RestoredIdKind =
+  | 'project'
+  | 'environment'
+  | 'device'
+  | 'audit_webhook'
+  | 'workload_identity'
+  | 'change_request';
 
 export interface RestoreRepository {
   /**

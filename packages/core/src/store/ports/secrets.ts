@@ -110,8 +110,15 @@ export interface SecretRepository {
     environmentId: string,
     page?: { afterKey?: string | undefined; limit: number },
   ): Promise<SecretVersion[]>;
-  /** The keys of the environment whose head is a tombstone, with its version, sorted by key (for backups). */
-  listTombstones(environmentId: string): Promise<{ key: string; version: number; updated_at: string }[]>;
+  /**
+   * The keys of the environment whose head is a tombstone, with its version, sorted by key (in
+   * code-unit order; for backups); with `page`, only the keys after `page.afterKey`, at most
+   * `page.limit`.
+   */
+  listTombstones(
+    environmentId: string,
+    page?: { afterKey?: string | undefined; limit: number },
+  ): Promise<{ key: string; version: number; updated_at: string }[]>;
   /**
    * For the re-encrypt routine: the stored value of every live key of every environment, ordered by
    * environment id then key (in the store's own stable order), after `after` when given, at most

@@ -19,6 +19,8 @@ export function sqlRestoreWrites(
     environment: t.environments,
     device: t.devices,
     audit_webhook: t.webhooks,
+    workload_identity: t.workloadIdentities,
+    change_request: t.changeRequests,
   };
   return {
     async takenIds(kind, ids) {
