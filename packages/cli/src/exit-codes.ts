@@ -8,7 +8,7 @@ export const EXIT = {
   usage: 2,
   /** Versions not settled: 409 `version_conflict`, 428 `if_version_required`; local edits a pull would overwrite. */
   conflict: 3,
-  /** Authentication or permission refused: 401, 403. */
+  /** Authentication or permission refused: 401, 403, a replayed ID token, a workload session expired or open to others. */
   refused: 4,
   /** Verification failed: an activity export, a release, a backup that is tampered or truncated. */
   verification: 5,

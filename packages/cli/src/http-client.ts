@@ -21,7 +21,8 @@ export class ApiError extends CliError {
 }
 
 function exitCodeOf(status: number, code: string): ExitCode {
-  if (status === 401 || status === 403) return EXIT.refused;
+  // A spent ID token (409 token_replayed) is refused as a credential, as a 401 is.
+  if (status === 401 || status === 403 || code === 'token_replayed') return EXIT.refused;
   if (code === 'version_conflict' || code === 'if_version_required') return EXIT.conflict;
   if (code === 'backup_invalid') return EXIT.verification;
   return EXIT.failure;
