@@ -9,6 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createMemoryStore } from '@latchkey/core';
+import type { SqlDriver, SqlQueryable } from '@latchkey/store-postgres';
 import { createPostgresStore } from '@latchkey/store-postgres';
 import { pgDriver } from '@latchkey/store-postgres/pg';
 import { pgliteDriver } from '@latchkey/store-postgres/pglite';
@@ -39,11 +40,42 @@ pg.Client.prototype.query = function (this: unknown, ...a: unknown[]) {
 } as typeof pg.Client.prototype.query;
 
 const rawPool = args.store === 'raw' ? new pg.Pool({ connectionString: url, max: 10 }) : null;
+// On PGlite, counts what the store sends through the driver: each statement, BEGIN and COMMIT.
+const count = (text: string) => {
+  const kind = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+  counts.set(kind, (counts.get(kind) ?? 0) + 1);
+};
+const countedOn = (q: SqlQueryable): SqlQueryable => ({
+  query(text, params) {
+    count(text);
+    return q.query(text, params);
+  },
+  ...(q.defer
+    ? {
+        defer(text: string, params?: readonly unknown[]) {
+          count(text);
+          q.defer!(text, params);
+        },
+      }
+    : {}),
+});
+const counted = (driver: SqlDriver): SqlDriver => ({
+  ...driver,
+  name: driver.name,
+  ...countedOn(driver),
+  transaction: (fn) =>
+    driver.transaction((tx) => {
+      count('BEGIN');
+      return fn(countedOn(tx)).finally(() => count('COMMIT'));
+    }),
+  close: () => driver.close(),
+});
 const store =
   args.store === 'memory' || rawPool
     ? createMemoryStore()
     : await createPostgresStore({
-        driver: args.store === 'pglite' ? await pgliteDriver() : await pgDriver({ connectionString: url }),
+        driver:
+          args.store === 'pglite' ? counted(await pgliteDriver()) : await pgDriver({ connectionString: url }),
         schema,
       });
 // Times the seals the sequencer runs: with the bench's one organization, their time over the run's

@@ -1,11 +1,12 @@
 /** The embedded driver: PGlite, PostgreSQL compiled to WebAssembly, in a data directory or in memory. */
 import { rm } from 'node:fs/promises';
-import type { PGlite, PGliteOptions, Transaction } from '@electric-sql/pglite';
-import type { SqlDriver, SqlQueryable, SqlResult } from '../driver.js';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
+import type { SqlDriver, SqlQueryable } from '../driver.js';
 import { createFromTemplate } from '../pglite-template.js';
 import { hasMethods } from './has-methods.js';
 import { applyWasmCompiler, type PgliteWasmCompiler } from './pglite-compiler.js';
 import { memoryStartParams, type PgliteMemorySettings } from './pglite-memory.js';
+import { pgliteWire } from './pglite-wire.js';
 import { withRetries } from './retry.js';
 import { translated } from './translated.js';
 
@@ -69,14 +70,11 @@ async function openPglite(options: PgliteDriverOptions): Promise<PGlite> {
   }
 }
 
-function wrap(db: PGlite | Transaction): SqlQueryable {
+/** `q` with its failures translated. */
+function wrap(q: SqlQueryable): SqlQueryable {
   return {
-    query<Row>(text: string, params?: readonly unknown[]): Promise<SqlResult<Row>> {
-      return translated(async () => {
-        const result = await db.query<Row>(text, params as unknown[] | undefined);
-        return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-      });
-    },
+    query: (text, params) => translated(() => q.query(text, params)),
+    ...(q.defer ? { defer: q.defer } : {}),
   };
 }
 
@@ -103,14 +101,14 @@ export async function pgliteDriver(
     await db.query('SET wal_init_zero = off');
     owned = true;
   }
-  const direct = wrap(db);
+  const wire = pgliteWire(db, await import('@electric-sql/pglite'));
   return {
     name: 'pglite',
     wasmHeapBytes: () =>
       (db as unknown as { Module?: { HEAPU8?: Uint8Array } }).Module?.HEAPU8?.byteLength ?? 0,
     serial: true,
-    query: (text, params) => direct.query(text, params),
-    transaction: (fn) => withRetries(() => translated(() => db.transaction((tx) => fn(wrap(tx))))),
+    query: (text, params) => translated(() => wire.query(text, params)),
+    transaction: (fn) => withRetries(() => translated(() => wire.transaction((tx) => fn(wrap(tx))))),
     async listen(channel, onNotify) {
       const stop = await db.listen(channel, () => onNotify());
       return async () => {
