@@ -112,5 +112,7 @@ export function useCliServer(serverEnv: () => Record<string, string> = () => ({}
     if (server) await stopExample(server.child, 'SIGKILL');
   });
 
-  return { machine, api, file, work, state, url: () => server.url };
+  /** What the server printed so far, its log lines. */
+  const serverOutput = () => server.output();
+  return { machine, api, file, work, state, url: () => server.url, serverOutput };
 }

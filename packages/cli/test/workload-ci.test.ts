@@ -31,7 +31,7 @@ describe('the CI jobs of the docs, against a real server', () => {
     issuer = await startTestIssuer('localhost');
   });
   afterAll(async () => issuer?.close());
-  const { machine, api, work, url } = useCliServer(() => ({
+  const { machine, api, work, url, serverOutput } = useCliServer(() => ({
     LATCHKEY_TRUSTED_ISSUERS: issuer.issuer,
     NODE_EXTRA_CA_CERTS: issuer.caFile,
   }));
@@ -76,7 +76,10 @@ describe('the CI jobs of the docs, against a real server', () => {
     const text = readFileSync(session, 'utf8');
     expect(text).not.toContain(jwt);
     for (const part of jwt.split('.')) expect(text).not.toContain(part);
-    return JSON.parse(text) as { token: string };
+    const { token } = JSON.parse(text) as { token: string };
+    // Nor does the server's log hold any of them.
+    for (const secret of [token, ...jwt.split('.')]) expect(serverOutput()).not.toContain(secret);
+    return { token };
   };
 
   beforeAll(async () => {

@@ -21,7 +21,7 @@ describe('workload sessions of the CLI', () => {
     issuer = await startTestIssuer('localhost');
   });
   afterAll(async () => issuer?.close());
-  const { machine, api, file } = useCliServer(() => ({
+  const { machine, api, file, serverOutput } = useCliServer(() => ({
     LATCHKEY_TRUSTED_ISSUERS: issuer.issuer,
     NODE_EXTRA_CA_CERTS: issuer.caFile,
   }));
@@ -98,6 +98,8 @@ describe('workload sessions of the CLI', () => {
     );
     expect(again.code).toBe(4);
     expect(again.stderr).toMatch(/token_replayed/);
+    expectNoPartOf(again.stderr + serverOutput(), idToken);
+    expect(serverOutput()).not.toContain(token);
     expect(existsSync(file('again.json'))).toBe(false);
 
     // Pushes are strict with a session: lenient is refused before anything is sent.
@@ -128,7 +130,7 @@ describe('workload sessions of the CLI', () => {
     );
     expect(refused.code).toBe(4);
     expect(refused.stderr).toMatch(/invalid_workload_token: The ID token failed the aud check/);
-    expectNoPartOf(refused.stdout + refused.stderr, wrong);
+    expectNoPartOf(refused.stdout + refused.stderr + serverOutput(), wrong);
     expect(existsSync(file('bad.json'))).toBe(false);
 
     const notJwt = await ci('bad', { LATCHKEY_ID_TOKEN: 'not a token' })(
