@@ -189,6 +189,8 @@ async function checkWorkloadSecrets(driver: SqlDriver, schema: string, issuer: T
     const backup = await send('GET', `${ORG}/backup`);
     expect(backup.status, backup.text.slice(0, 300)).toBe(200);
     expect(backup.text).toContain('latchkey_backup');
+    // The identity travels in it; its tokens do not (checked below).
+    expect(backup.text).toMatch(/"kind":"workload_identity"/);
     expect(
       (await send('DELETE', `${ORG}/workload-identities/${(identity.json as { id: string }).id}`)).status,
     ).toBe(200);
