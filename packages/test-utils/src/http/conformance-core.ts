@@ -5,9 +5,9 @@
  */
 import type { CoreOptions } from '@latchkey/core';
 import type { Transport } from '@latchkey/core/webhooks';
-import { CONFORMANCE_MAX_LINE_BYTES, CONFORMANCE_REPLAY_BATCH } from './context.js';
-import { conformanceResolver } from './fake-network.js';
-import { PORTAL_ORIGIN } from './role-table-portal-rows.js';
+import { CONFORMANCE_MAX_LINE_BYTES, CONFORMANCE_REPLAY_BATCH } from './harness/context.js';
+import { conformanceResolver } from './harness/fake-network.js';
+import { PORTAL_ORIGIN } from './members/role-table-portal-rows.js';
 
 /** The keys of the suite's core, made by the suite (plain strings, so they can be sent to a server). */
 export interface ConformanceKeys {

@@ -3,8 +3,11 @@
  * adapter's loopback port), the targets it runs against, and the restore helpers other packages'
  * tests build their backups with.
  */
-export { describeHttpConformance, expectError, type HttpConformanceOptions } from './http-conformance.js';
-export { postChunked, type RunningServer, running } from './http-helpers.js';
+
+export { LARGE_VERSIONS, partsOf, withLargeHistory } from './backup/large-backup.js';
+export { manifestOf } from './backup/restore.js';
+export { contentOf, linesOf } from './backup/restore-helpers.js';
+export { postChunked, type RunningServer, running } from './harness/http-helpers.js';
 export {
   fetchTarget,
   type HttpTarget,
@@ -12,8 +15,6 @@ export {
   type StartTarget,
   type TargetRequest,
   type TargetResponse,
-} from './http-target.js';
-export { LARGE_VERSIONS, partsOf, withLargeHistory } from './large-backup.js';
+} from './harness/http-target.js';
+export { describeHttpConformance, expectError, type HttpConformanceOptions } from './http-conformance.js';
 export { type RemoteServer, type RemoteServerOptions, remoteServer } from './remote/remote-server.js';
-export { manifestOf } from './restore.js';
-export { contentOf, linesOf } from './restore-helpers.js';

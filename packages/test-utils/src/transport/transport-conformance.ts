@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type Core, createCore } from '@latchkey/core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { RunningServer } from '../http/http-helpers.js';
+import type { RunningServer } from '../http/harness/http-helpers.js';
 import { describeKeyed, it, type SkipList } from '../keyed/keyed.js';
 import { type RawResponse, rawExchange } from './raw-http.js';
 

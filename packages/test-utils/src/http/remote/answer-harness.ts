@@ -10,7 +10,7 @@ import { type Core, createCore } from '@latchkey/core';
 import type { LatchkeyStore } from '@latchkey/core/store';
 import type { Transport } from '@latchkey/core/webhooks';
 import { conformanceCoreOptions } from '../conformance-core.js';
-import { conformanceTransport } from '../fake-network.js';
+import { conformanceTransport } from '../harness/fake-network.js';
 import { type RemoteHello, type RemoteRequest, toRemoteError } from './protocol.js';
 import { storeCalls } from './store-calls.js';
 

@@ -4,7 +4,7 @@
  * server ends.
  */
 import type { ChildProcess } from 'node:child_process';
-import type { SentDelivery } from '../fake-network.js';
+import type { SentDelivery } from '../harness/fake-network.js';
 import { fromRemoteError, type RemoteAnswer, type RemoteRequest, type RemoteSent } from './protocol.js';
 
 /** A request without its id (the channel numbers it). */

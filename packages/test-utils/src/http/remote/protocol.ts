@@ -7,7 +7,7 @@
  */
 import { type ErrorCode, LatchkeyError } from '@latchkey/core';
 import type { ConformanceKeys } from '../conformance-core.js';
-import type { SentDelivery } from '../fake-network.js';
+import type { SentDelivery } from '../harness/fake-network.js';
 
 /** A request of the harness; `id` pairs it with its answer. */
 export type RemoteRequest = { id: number } & (

@@ -8,7 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import type { SentDelivery } from '../fake-network.js';
+import type { SentDelivery } from '../harness/fake-network.js';
 import { type Ask, openChannel } from './channel.js';
 
 /** How to start the server. */

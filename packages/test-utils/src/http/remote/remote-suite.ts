@@ -7,8 +7,8 @@
  */
 import type { Core } from '@latchkey/core';
 import type { ConformanceKeys } from '../conformance-core.js';
-import type { ConformanceContext } from '../context.js';
-import { fetchTarget, type HttpTarget } from '../http-target.js';
+import type { ConformanceContext } from '../harness/context.js';
+import { fetchTarget, type HttpTarget } from '../harness/http-target.js';
 import type { RemoteHello } from './protocol.js';
 import type { RemoteServer } from './remote-server.js';
 import { remoteStore } from './remote-store.js';
