@@ -5,8 +5,12 @@
  * key moved since marked), the approvals; it approves a developer's request and rejects another,
  * and is shown no value and no Apply or Cancel. A read-only session shows no review control and the
  * API refuses one forged with its token; a policy that wants signed approvals names the CLI
- * command; a session without `changes:review` has no such section. axe-core in both themes.
+ * command; a session without `changes:review` has no such section. axe-core in both themes;
+ * screenshots go to `test-output/`, and to `docs/` when LATCHKEY_DOCS_SCREENSHOTS=1.
  */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV, OWNER_TOKEN, startChangesWorld } from './changes-world.js';
@@ -14,6 +18,13 @@ import { expectAccessible, launchBrowser, missingBrowser, screenshot, startRecei
 import { freePort, portalFrame, startHost, watchTraffic } from './portal-world.js';
 
 const skip = missingBrowser();
+const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
+
+/** Saves a screenshot, and into docs/ when asked (so a test run does not rewrite the pictures). */
+async function picture(page: Page, name: string) {
+  const path = await screenshot(page, name, false);
+  if (process.env['LATCHKEY_DOCS_SCREENSHOTS'] === '1') copyFileSync(path, join(DOCS, `${name}.png`));
+}
 /** Values no page of the portal may show. */
 const VALUES = ['postgres://db-one', 'postgres://db-two', 'key-one', 'key-two', 'key-three', 'flag-on'];
 
@@ -102,7 +113,7 @@ describe.skipIf(skip !== null)(`change requests in the portal${skip ? ` (skipped
     const text = (await frame().locator('body').textContent()) ?? '';
     for (const value of VALUES) expect(text).not.toContain(value);
     await expectAccessible(await portalFrame(page), 'portal change requests, light');
-    await screenshot(page, 'portal-changes-light');
+    await picture(page, 'portal-changes-light');
   });
 
   it('approves a developer’s request and rejects another, from inside the frame', async () => {
@@ -149,7 +160,7 @@ describe.skipIf(skip !== null)(`change requests in the portal${skip ? ` (skipped
     const embedded = await portalFrame(page);
     expect(await embedded.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
     await expectAccessible(embedded, 'portal change requests, read-only, dark');
-    await screenshot(page, 'portal-changes-dark');
+    await picture(page, 'portal-changes-dark');
   });
 
   it('names the CLI command where the policy wants approvals signed by a device', async () => {
