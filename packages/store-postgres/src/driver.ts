@@ -92,6 +92,13 @@ export interface SqlDriver extends SqlQueryable {
    */
   streamLines?(text: string, params?: readonly unknown[]): AsyncIterable<Uint8Array>;
   /**
+   * Optional: yields what `fn` yields, every query it sends through `tx` in one snapshot (a
+   * `REPEATABLE READ READ ONLY` transaction), held until the iteration ends or is abandoned (then
+   * rolled back). A serial engine reads all of it inside the transaction before yielding any, so
+   * it never holds every other caller while a consumer reads.
+   */
+  snapshot?<T>(fn: (tx: SqlQueryable) => AsyncIterable<T>): AsyncIterable<T>;
+  /**
    * Calls `onNotify` for each notification on `channel` (`LISTEN`), from any session of the
    * database, until the returned function is called. A lost connection is re-established.
    */

@@ -146,6 +146,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...(driver.serial ? { serialTransactions: true } : {}),
     transaction: (fn) =>
       driver.transaction((tx) => fn(lazyRepositories(transactionRunner(tx), transactionMakers))),
+    // A backup's reads in one snapshot; the organization is the backup's, every read is of it.
+    ...(driver.snapshot
+      ? {
+          snapshot: <T>(_organizationId: string, fn: (view: StoreTransaction) => AsyncIterable<T>) =>
+            driver.snapshot!((tx) => fn(lazyRepositories(transactionRunner(tx), transactionMakers))),
+        }
+      : {}),
     ...(driver.listen
       ? {
           watchDeliveries: (onQueued: () => void) =>

@@ -26,7 +26,7 @@ import type {
   SecretVersion,
 } from '../model/model.js';
 import { openSecretValue } from '../secrets/values.js';
-import type { LatchkeyStore, StoredSecretVersion } from '../store/types.js';
+import type { StoredSecretVersion, StoreTransaction } from '../store/types.js';
 import { changeRequestLine, workloadIdentityLine } from './request-records.js';
 import { signingKeyRecords } from './signing-key-records.js';
 import { chunked } from './text-chunks.js';
@@ -54,7 +54,7 @@ export interface RecordViews {
  * history.
  */
 export async function* backupLines(
-  store: LatchkeyStore,
+  store: StoreTransaction,
   keyring: Keyring | undefined,
   organization: Organization,
   head: ChainHead,
@@ -154,7 +154,7 @@ function webhookLine(
   };
 }
 
-async function* pagedEvents(store: LatchkeyStore, organizationId: string, lastSeq: number) {
+async function* pagedEvents(store: StoreTransaction, organizationId: string, lastSeq: number) {
   for await (const page of exportJsonPages(store, { organizationId }, lastSeq)) {
     if (page.length > 0) yield `${page.map((e) => e.json).join('\n')}\n`;
   }
@@ -165,7 +165,7 @@ async function* pagedEvents(store: LatchkeyStore, organizationId: string, lastSe
  * tombstone version, then every version of each key, kept values opened as the heads' are.
  */
 async function* environmentLines(
-  store: LatchkeyStore,
+  store: StoreTransaction,
   keyring: Keyring | undefined,
   project: string,
   environment: Environment,
@@ -234,7 +234,7 @@ async function* paged<T>(read: (last: T | undefined) => Promise<T[]>): AsyncGene
 }
 
 /** The header's `webhook_signing_keys`, when the organization has any (else nothing, as before). */
-async function signingKeysOf(store: LatchkeyStore, keyring: Keyring | undefined, organizationId: string) {
+async function signingKeysOf(store: StoreTransaction, keyring: Keyring | undefined, organizationId: string) {
   const keys = await signingKeyRecords(store, keyring, organizationId);
   return keys.length === 0 ? {} : { webhook_signing_keys: keys };
 }

@@ -21,6 +21,7 @@ import { memoryProjects } from './projects.js';
 import { composedRequests } from './requests.js';
 import { memoryRestores } from './restores.js';
 import { memorySecrets } from './secrets.js';
+import { organizationCopy } from './snapshot.js';
 import { createState, type Journal, type MemoryState } from './state.js';
 import { memoryTokens } from './tokens.js';
 import { memoryWebhookSigningKeys } from './webhook-signing-keys.js';
@@ -137,6 +138,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): LatchkeySto
       const run = queue.then(() => runOne(fn));
       queue = run.catch(() => undefined);
       return run;
+    },
+    // The organization copied in one step (as a transaction, after any running one), then read.
+    async *snapshot(organizationId, fn) {
+      const copied = await store.transaction(async () => organizationCopy(state, organizationId));
+      yield* fn(repositories(copied, null));
     },
   };
   return store;

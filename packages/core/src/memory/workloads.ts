@@ -33,6 +33,13 @@ const cloneIdentity = (identity: WorkloadIdentity): WorkloadIdentity => structur
 export const workloadIdentitiesOf = (state: MemoryState): ReadonlyMap<string, WorkloadIdentity> =>
   of(state).identities;
 
+/** Copies the organization's identities into `to` (a backup's snapshot; tokens and jtis stay behind). */
+export function copyWorkloads(from: MemoryState, to: MemoryState, organizationId: string): void {
+  const target = of(to).identities;
+  for (const [id, identity] of of(from).identities)
+    if (identity.organization_id === organizationId) target.set(id, cloneIdentity(identity));
+}
+
 /** Drops an organization's identities, tokens and `jti`s (a restore replaces the organization). */
 export function clearWorkloads(state: MemoryState, journal: Journal, organizationId: string): void {
   const m = of(state);

@@ -9,27 +9,47 @@
 
 import type { AuditKey } from '../activity/checkpoint/checkpoint.js';
 import { signTreeHead, treeChainHead } from '../activity/checkpoint/tree-checkpoint.js';
+import { inBackupSlot } from '../backup/backup-slots.js';
 import { backupLines } from '../backup/backup-stream.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute, type RouteContext } from '../http/router.js';
 import * as views from '../http/views.js';
-import { emptyBackupCounts } from '../model/backup-format.js';
+import { type BackupCounts, emptyBackupCounts } from '../model/backup-format.js';
 import type { CoreResponse } from '../model/core-request.js';
+import type { StoreTransaction } from '../store/types.js';
 import { commonErrors, error } from './docs.js';
 import { ORGANIZATION } from './paths.js';
 
-async function* withEvent(ctx: RouteContext, key: AuditKey) {
-  const { store, keyring } = ctx.deps;
+/** The backup's lines as `view` reads them, from the chain head it reads first; fills `counts`. */
+async function* contentOf(
+  ctx: RouteContext,
+  key: AuditKey,
+  view: StoreTransaction,
+  counts: BackupCounts,
+  covered: { seq: number },
+) {
   // The head the backup covers with its tree's root, signed: restore takes the history in only
   // under this checkpoint, and only when the tree its events rebuild has this root.
-  const treeHead = await treeChainHead(store, ctx.organization.id);
+  const treeHead = await treeChainHead(view, ctx.organization.id);
   const checkpoint = signTreeHead(ctx.organization.slug, treeHead, key, ctx.deps.now());
   const head = { seq: treeHead.seq, hash: treeHead.hash };
+  covered.seq = head.seq;
+  yield* backupLines(view, ctx.deps.keyring, ctx.organization, head, checkpoint, ctx.at, counts, views);
+}
+
+/**
+ * The backup, read in one snapshot where the store offers one (so a push meanwhile is wholly in
+ * it or wholly out), then `backup_created`.
+ */
+async function* withEvent(ctx: RouteContext, key: AuditKey) {
+  const { store } = ctx.deps;
   const counts = emptyBackupCounts();
-  yield* backupLines(store, keyring, ctx.organization, head, checkpoint, ctx.at, counts, views);
+  const covered = { seq: 0 };
+  const read = (view: StoreTransaction) => contentOf(ctx, key, view, counts, covered);
+  yield* store.snapshot ? store.snapshot(ctx.organization.id, read) : read(store);
   await store.activity.append(
     ctx.organization.id,
-    ctx.event('backup_created', { counts, chain_seq: head.seq }),
+    ctx.event('backup_created', { counts, chain_seq: covered.seq }),
   );
 }
 
@@ -49,8 +69,9 @@ export const backupRoutes = [
           'The backup content, in clear: encrypt it before storing it (the CLI writes an age file).',
       },
       ...commonErrors,
+      409: error('limit_exceeded: a backup of this organization is being streamed (one at a time)'),
       503: error(
-        'service_unavailable: the store is unreachable or too slow right now (Retry-After says when to try again), or the host supplies no audit key (core option auditKey), without which a backup’s history could never be restored',
+        'service_unavailable: the store is unreachable or too slow right now, or this server streams its most backups at once (4; Retry-After says when to try again), or the host supplies no audit key (core option auditKey), without which a backup’s history could never be restored',
       ),
     },
     async handler(ctx) {
@@ -70,7 +91,8 @@ export const backupRoutes = [
           'cache-control': 'no-store',
           'x-content-type-options': 'nosniff',
         },
-        body: withEvent(ctx, key),
+        // One backup of an organization at a time, and a few in all: each may hold a connection.
+        body: inBackupSlot(ctx.deps.store, ctx.organization.id, ctx.deps.now(), withEvent(ctx, key)),
       };
       return { response };
     },

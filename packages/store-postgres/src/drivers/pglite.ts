@@ -6,7 +6,7 @@ import { createFromTemplate } from '../pglite-template.js';
 import { hasMethods } from './has-methods.js';
 import { applyWasmCompiler, type PgliteWasmCompiler } from './pglite-compiler.js';
 import { memoryStartParams, type PgliteMemorySettings } from './pglite-memory.js';
-import { pgliteWire } from './pglite-wire.js';
+import { type PgliteWire, pgliteWire } from './pglite-wire.js';
 import { withRetries } from './retry.js';
 import { translated } from './translated.js';
 
@@ -79,6 +79,26 @@ function wrap(q: SqlQueryable): SqlQueryable {
 }
 
 /**
+ * A snapshot on the one connection: everything `fn` yields is read inside one transaction before
+ * the first item goes out, so a consumer that reads slowly never holds the engine (and so every
+ * other caller); the cost is the whole of it in memory for as long as it is read.
+ */
+async function* bufferedSnapshot<T>(
+  wire: PgliteWire,
+  fn: (tx: SqlQueryable) => AsyncIterable<T>,
+): AsyncGenerator<T> {
+  const items = await translated(() =>
+    wire.transaction(async (tx) => {
+      await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const read: T[] = [];
+      for await (const item of fn(wrap(tx))) read.push(item);
+      return read;
+    }),
+  );
+  yield* items;
+}
+
+/**
  * A driver over PGlite. Given an instance, it uses it and `close()` leaves it open; given a data
  * directory (or nothing, for memory), it opens the database and `close()` closes it. PGlite has one
  * connection: transactions run one at a time, which is also what makes them safe here.
@@ -109,6 +129,7 @@ export async function pgliteDriver(
     serial: true,
     query: (text, params) => translated(() => wire.query(text, params)),
     transaction: (fn) => withRetries(() => translated(() => wire.transaction((tx) => fn(wrap(tx))))),
+    snapshot: (fn) => bufferedSnapshot(wire, fn),
     async listen(channel, onNotify) {
       const stop = await db.listen(channel, () => onNotify());
       return async () => {

@@ -5,7 +5,7 @@
  */
 import { toBase64 } from '../../encoding/base64.js';
 import type { Organization } from '../../model/model.js';
-import type { LatchkeyStore } from '../../store/types.js';
+import type { StoreTransaction } from '../../store/types.js';
 import { chainHead } from '../export/stream.js';
 import { type AuditKey, type Checkpoint, signCheckpoint } from './checkpoint.js';
 import type { CheckpointDeps } from './checkpoint-deps.js';
@@ -23,7 +23,10 @@ export interface TreeChainHead {
  * The organization's chain head with its tree head. The tree is read at the chain head's size, so
  * an append in between changes nothing; a tree still being back-filled is left out.
  */
-export async function treeChainHead(store: LatchkeyStore, organizationId: string): Promise<TreeChainHead> {
+export async function treeChainHead(
+  store: Pick<StoreTransaction, 'activity'>,
+  organizationId: string,
+): Promise<TreeChainHead> {
   const head = await chainHead(store, organizationId);
   const tree = await store.activity.treeHead(organizationId, head.seq);
   if (!tree) return head;

@@ -6,7 +6,7 @@
  */
 
 import type { ActivityEvent } from '../../model/model.js';
-import type { ActivityQuery, LatchkeyStore } from '../../store/types.js';
+import type { ActivityQuery, StoreTransaction } from '../../store/types.js';
 import { type ChainHead, GENESIS_HASH } from '../chain.js';
 
 /** Events per store query. */
@@ -16,7 +16,10 @@ export const EXPORT_PAGE = 5_000;
 export type ExportFilter = Pick<ActivityQuery, 'organizationId' | 'types' | 'since' | 'until'>;
 
 /** The organization's newest event's seq and hash (0 and the genesis hash when it has none). */
-export async function chainHead(store: LatchkeyStore, organizationId: string): Promise<ChainHead> {
+export async function chainHead(
+  store: Pick<StoreTransaction, 'activity'>,
+  organizationId: string,
+): Promise<ChainHead> {
   const newest = (await store.activity.list({ organizationId, limit: 1 }))[0];
   return newest ? { seq: newest.seq, hash: newest.hash } : { seq: 0, hash: GENESIS_HASH };
 }
@@ -54,7 +57,7 @@ const pageQuery = (filter: ExportFilter, afterSeq: number): ActivityQuery => ({
 
 /** Pages of the events `filter` selects with `seq` up to `lastSeq`, oldest first. */
 export function exportPages(
-  store: LatchkeyStore,
+  store: Pick<StoreTransaction, 'activity'>,
   filter: ExportFilter,
   lastSeq: number,
 ): AsyncGenerator<ActivityEvent[]> {
@@ -63,7 +66,7 @@ export function exportPages(
 
 /** The same pages, each event as its stored JSON text (for NDJSON: nothing parsed or re-serialised). */
 export function exportJsonPages(
-  store: LatchkeyStore,
+  store: Pick<StoreTransaction, 'activity'>,
   filter: ExportFilter,
   lastSeq: number,
 ): AsyncGenerator<{ seq: number; json: string }[]> {

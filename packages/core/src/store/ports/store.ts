@@ -75,6 +75,17 @@ export interface LatchkeyStore extends StoreTransaction {
    */
   readonly serialTransactions?: boolean;
   /**
+   * Optional: yields what `fn` yields, every read `fn` makes through `view` of the organization
+   * seeing one snapshot of the store, taken before its first read (no write lands between two of
+   * them), so a backup's keys, versions and history agree. `view` is read-only. PostgreSQL: one
+   * `REPEATABLE READ READ ONLY` transaction on one connection, held until the iteration ends or is
+   * abandoned (and ended by the server's `idle_in_transaction_session_timeout` when the consumer
+   * stops pulling). A serial store must not hold every other caller that long: the memory store
+   * copies the organization's records in one step and reads the copy; PGlite reads everything in
+   * one transaction before it yields the first item. Without it, a backup reads the live store.
+   */
+  snapshot?<T>(organizationId: string, fn: (view: StoreTransaction) => AsyncIterable<T>): AsyncIterable<T>;
+  /**
    * Optional: calls `onQueued` soon after deliveries are queued or released, by this process or any
    * other sharing the store (SQL: `LISTEN`/`NOTIFY`), so delivery engines need not poll to start
    * within milliseconds. Resolves with a function that stops watching.

@@ -6,6 +6,7 @@ import { hasMethods } from '../has-methods.js';
 import { withRetries } from '../retry.js';
 import { listenOn } from './listen.js';
 import { pgQueryable } from './queryable.js';
+import { pgSnapshot } from './snapshot.js';
 import { pgStreamLines } from './stream-lines.js';
 import { pgTransactionOnce } from './transaction.js';
 
@@ -98,6 +99,7 @@ export async function pgDriver(source: string | Pool | PgDriverOptions): Promise
         }
       : {}),
     streamLines: (text, params) => pgStreamLines(pool, text, params),
+    snapshot: (fn) => pgSnapshot(pool, fn, settings),
     async close() {
       if (options) await pool.end();
       await sealPool?.end();

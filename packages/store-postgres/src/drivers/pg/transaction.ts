@@ -31,7 +31,7 @@ export interface PgTransactionSettings {
 }
 
 /** The transaction as it goes: opened or not, its id, the statements waiting for the next round trip. */
-class Transaction {
+export class Transaction {
   opened = false;
   xid: string | null = null;
   private deferred: PipelinedStatement[] = [];
@@ -139,7 +139,7 @@ export async function pgTransactionOnce<T>(
 }
 
 /** Rolls the connection's transaction back and gives the connection back (destroyed if it broke). */
-async function rollBack(held: HeldClient, error: unknown): Promise<void> {
+export async function rollBack(held: HeldClient, error: unknown): Promise<void> {
   let broken = isUnavailable(error);
   try {
     await held.client.query('ROLLBACK');
