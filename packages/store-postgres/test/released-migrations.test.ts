@@ -32,6 +32,9 @@ const RELEASED: readonly (readonly [number, string, string])[] = [
   [20, 'organization-creators', '06e88f698672360654981e00d0be33dce6417234e92b1aee92bcf23acd6163d7'],
   [21, 'webhook-replays', 'f42325d232df7dfb0e2dc344bfd1d42b572ce574d4b340c490cf0605ba6b1be4'],
   [22, 'restores-in-steps', '8ef8c5aa15f2dd049de60c6abeaa8b9e518510e26a120c6237a2d1ed901859b0'],
+  [23, 'change-requests', '8735226cf01162e971f116623be282e342c72abd770f27f8fa71935abc905885'],
+  [24, 'workload-identity', '375081cef90cd5266a0a22a55c0e11a0727dc484264472df769e63f29a834240'],
+  [25, 'portal-sessions', '1e52bcacb5a1261802731fe0f0f124d99d6b0037c55623ca08b4736431ab618d'],
 ];
 
 const digest = (statements: string[]) =>
