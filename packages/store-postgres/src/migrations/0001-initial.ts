@@ -1,5 +1,6 @@
 /** Migration 1: every table of the store, with the indexes of its hot queries. */
 import type { Tables } from '../schema-name.js';
+import { organizationTable, secretVersionColumns } from './columns.js';
 import { migration } from './migration.js';
 
 // Released SQL, grouped by concern: each statement stays byte for byte as it shipped (the
@@ -13,17 +14,13 @@ const tenancy = (t: Tables) => [
       name text NOT NULL,
       created_at timestamptz NOT NULL
     )`,
-  `CREATE TABLE ${t.projects} (
-      id text PRIMARY KEY,
-      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+  `${organizationTable(t, t.projects)}
       slug text NOT NULL,
       name text NOT NULL,
       created_at timestamptz NOT NULL,
       UNIQUE (organization_id, slug)
     )`,
-  `CREATE TABLE ${t.environments} (
-      id text PRIMARY KEY,
-      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+  `${organizationTable(t, t.environments)}
       project_id text NOT NULL REFERENCES ${t.projects} (id),
       slug text NOT NULL,
       require_strict_conflict_mode boolean NOT NULL,
@@ -43,9 +40,7 @@ const access = (t: Tables) => [
       PRIMARY KEY (organization_id, user_id)
     )`,
   // Only the SHA-256 of a token is stored; looked up by it on every request.
-  `CREATE TABLE ${t.tokens} (
-      id text PRIMARY KEY,
-      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+  `${organizationTable(t, t.tokens)}
       user_id text NOT NULL,
       name text NOT NULL,
       token_hash text NOT NULL UNIQUE,
@@ -57,9 +52,7 @@ const access = (t: Tables) => [
 
 /** The devices that sign pushes, and the nonces that make each push count once. */
 const devices = (t: Tables) => [
-  `CREATE TABLE ${t.devices} (
-      id text PRIMARY KEY,
-      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+  `${organizationTable(t, t.devices)}
       user_id text NOT NULL,
       name text NOT NULL,
       public_key text NOT NULL,
@@ -82,11 +75,7 @@ const secretsAndActivity = (t: Tables) => [
   // One row per key of an environment: its head. Version 0 marks a row inserted only to be locked
   // by a push of a new key; it reads as "no such key".
   `CREATE TABLE ${t.secrets} (
-      environment_id text NOT NULL REFERENCES ${t.environments} (id),
-      key text NOT NULL,
-      version integer NOT NULL,
-      deleted boolean NOT NULL,
-      value text,
+      ${secretVersionColumns(t)}
       updated_at timestamptz NOT NULL,
       PRIMARY KEY (environment_id, key)
     )`,

@@ -2,12 +2,12 @@
  * Migration 2: audit webhooks, their delivery outbox (written with each event, in its transaction),
  * the attempt log and the minute/hour metrics rollups.
  */
+
+import { organizationTable } from './columns.js';
 import { migration } from './migration.js';
 
 export const auditWebhooks = migration(2, 'audit-webhooks', (t) => [
-  `CREATE TABLE ${t.webhooks} (
-      id text PRIMARY KEY,
-      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+  `${organizationTable(t, t.webhooks)}
       name text NOT NULL,
       url text NOT NULL,
       status text NOT NULL CHECK (status IN ('active', 'disabled', 'dead_letter')),

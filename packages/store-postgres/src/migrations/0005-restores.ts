@@ -3,12 +3,12 @@
  * database, so a backup can be restored (its chain verbatim) into another organization of the same
  * server while the original still exists.
  */
+
+import { organizationTable } from './columns.js';
 import { migration } from './migration.js';
 
 export const restores = migration(5, 'restores', (t) => [
-  `CREATE TABLE ${t.restoreSessions} (
-      id text PRIMARY KEY,
-      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+  `${organizationTable(t, t.restoreSessions)}
       user_id text NOT NULL,
       manifest jsonb NOT NULL,
       force boolean NOT NULL,

@@ -6,15 +6,13 @@
  * existing head is back-filled as a version with its value and no actor or event (the push that
  * wrote it is not looked up).
  */
+
+import { secretVersionColumns } from './columns.js';
 import { migration } from './migration.js';
 
 export const secretVersions = migration(10, 'secret-versions', (t) => [
   `CREATE TABLE ${t.secretVersions} (
-      environment_id text NOT NULL REFERENCES ${t.environments} (id),
-      key text NOT NULL,
-      version integer NOT NULL,
-      deleted boolean NOT NULL,
-      value text,
+      ${secretVersionColumns(t)}
       occurred_at timestamptz NOT NULL,
       actor_type text,
       actor_id text,

@@ -3,6 +3,8 @@
  * secret a rotation replaced while it still signs; the organizations' Ed25519 webhook signing keys,
  * at most one current (not retiring) key per organization.
  */
+
+import { organizationTable } from './columns.js';
 import { migration } from './migration.js';
 
 export const signatureSchemes = migration(12, 'signature-schemes', (t) => [
@@ -10,9 +12,7 @@ export const signatureSchemes = migration(12, 'signature-schemes', (t) => [
        ADD COLUMN signature_scheme text NOT NULL DEFAULT 'latchkey'
          CHECK (signature_scheme IN ('latchkey', 'standard-webhooks', 'standard-webhooks-ed25519')),
        ADD COLUMN previous_secret jsonb`,
-  `CREATE TABLE ${t.signingKeys} (
-      id text PRIMARY KEY,
-      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+  `${organizationTable(t, t.signingKeys)}
       public_key text NOT NULL,
       private_key_sealed text NOT NULL,
       created_at timestamptz NOT NULL,

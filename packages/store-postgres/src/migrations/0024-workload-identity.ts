@@ -3,15 +3,15 @@
  * them (by hash, deleted with their identity), the `jti`s already exchanged (per organization and
  * issuer, until the ID token's expiry), and the expiry of a workload's ephemeral device.
  */
+
+import { organizationTable } from './columns.js';
 import type { Migration } from './migration.js';
 
 export const workloadIdentity: Migration = {
   id: 24,
   name: 'workload-identity',
   statements: (t) => [
-    `CREATE TABLE ${t.workloadIdentities} (
-      id text PRIMARY KEY,
-      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+    `${organizationTable(t, t.workloadIdentities)}
       name text NOT NULL,
       issuer text NOT NULL,
       audience text NOT NULL,

@@ -2,12 +2,12 @@
  * Migration 25: portal sessions (the dashboard embedded in the host app), each stored with the
  * SHA-256 of its token only, looked up by it on every request of the embedded page.
  */
+
+import { organizationTable } from './columns.js';
 import { migration } from './migration.js';
 
 export const portalSessions = migration(25, 'portal-sessions', (t) => [
-  `CREATE TABLE ${t.portalSessions} (
-      id text PRIMARY KEY,
-      organization_id text NOT NULL REFERENCES ${t.organizations} (id),
+  `${organizationTable(t, t.portalSessions)}
       user_id text NOT NULL,
       created_by text NOT NULL,
       token_hash text NOT NULL UNIQUE,
