@@ -4,7 +4,6 @@
  * so two applies of one request write once; a key that moved makes the request `conflicted`, and
  * nothing else is written. Its `push_applied` names the request and its approvers.
  */
-import { actorOf } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { ChangeRequest } from '../model/change-request.js';
 import type { PushEventTemplate } from '../model/push-event.js';
@@ -12,7 +11,7 @@ import type { ConflictRecord } from '../model/push-plan.js';
 import { pushEvent } from '../secrets/push-event.js';
 import type { PushApplied } from '../secrets/push-service.js';
 import type { StoreTransaction } from '../store/types.js';
-import { type ChangeScope, type ChangeServices, changeEvent } from './change-services.js';
+import { type ChangeScope, type ChangeServices, changeEvent, eventHead } from './change-services.js';
 import { loadRequest, requireStatus } from './load-request.js';
 import { policyOf } from './review.js';
 
@@ -30,12 +29,7 @@ export async function applyChangeRequest(
   requireApplier(scope, request);
   const approvers = request.approvals.map((a) => a.user);
   const template: PushEventTemplate = {
-    id: services.ids('evt'),
-    occurred_at: scope.at,
-    organization: scope.organization.slug,
-    project: scope.project.slug,
-    environment: scope.environment.slug,
-    actor: actorOf(scope.principal),
+    ...eventHead(services, scope),
     device_id: request.device_id,
     mode: { strict: true, force: false },
     change_request: { id: request.id, approvers },

@@ -20,6 +20,16 @@ export interface ChangeScope {
   at: string;
 }
 
+/** The first fields of an event of the scope's environment: a new id, the scope's time, address and actor. */
+export const eventHead = (services: Pick<ChangeServices, 'ids'>, scope: ChangeScope) => ({
+  id: services.ids('evt'),
+  occurred_at: scope.at,
+  organization: scope.organization.slug,
+  project: scope.project.slug,
+  environment: scope.environment.slug,
+  actor: actorOf(scope.principal),
+});
+
 /** An event of the scope's environment, acted by its principal at its time. */
 export function changeEvent<T extends EventType>(
   services: Pick<ChangeServices, 'ids'>,
@@ -29,12 +39,7 @@ export function changeEvent<T extends EventType>(
   device_id?: string,
 ): ActivityDraft {
   return eventDraft({
-    id: services.ids('evt'),
-    occurred_at: scope.at,
-    organization: scope.organization.slug,
-    project: scope.project.slug,
-    environment: scope.environment.slug,
-    actor: actorOf(scope.principal),
+    ...eventHead(services, scope),
     ...(device_id !== undefined && { device_id }),
     type,
     data,

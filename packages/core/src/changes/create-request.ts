@@ -8,9 +8,9 @@ import type { ChangeRequest } from '../model/change-request.js';
 import { limitExceeded } from '../model/limits.js';
 import type { Device } from '../model/model.js';
 import type { ChangeRequestBodyInput } from '../schemas/change-requests.js';
-import { checkPushSignature, pushingDevice, pushMode } from '../secrets/push-checks.js';
+import { pushMode, signedBy } from '../secrets/push-checks.js';
 import { sealSecretValue } from '../secrets/values.js';
-import { addressOf, type ChangeScope, type ChangeServices, changeEvent } from './change-services.js';
+import { type ChangeScope, type ChangeServices, changeEvent } from './change-services.js';
 
 /** The request as the route hands it over: the validated body, the JSON it was signed as. */
 export interface ChangeRequestInput extends ChangeScope {
@@ -33,24 +33,12 @@ export async function createChangeRequest(
       `${input.project.slug}/${environment.slug} has no approval policy: push the changes directly.`,
     );
   }
-  const device = await pushingDevice(
-    services.store,
-    organization.id,
-    body.device_id,
-    input.principal,
-    input.device,
-    services.now(),
-  );
-  const nowMs = services.now();
-  const tolerance = services.signatureToleranceSeconds;
-  const address = addressOf(input);
-  checkPushSignature(device.public_key, body, input.signed, address, nowMs, tolerance, 'change_request');
+  const { device, address, nowMs, nonceExpiresAt } = await signedBy(services, input, 'change_request');
   // Applied strictly whatever the body says: every change names its if_version, nothing is forced.
   pushMode({ ...body, conflict_mode: 'strict' }, environment, input.principal, address);
   const request = requestRecord(services, input, policy.expires_after_hours, policy.required_approvals);
-  const nonceExpires = (body.signed_at + tolerance) * 1000 + 60_000;
   await services.store.transaction(async (tx) => {
-    if (!(await tx.nonces.consume(`${organization.id}/${device.id}`, body.nonce, nonceExpires, nowMs))) {
+    if (!(await tx.nonces.consume(`${organization.id}/${device.id}`, body.nonce, nonceExpiresAt, nowMs))) {
       throw new LatchkeyError('push_replayed', 'This nonce was already used; sign again with a new nonce.');
     }
     const max = services.limits.openChangeRequestsPerEnvironment;

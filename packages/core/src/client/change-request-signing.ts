@@ -3,10 +3,10 @@
  * `"purpose": "change_request"`) and a device-signed approval over the request's digest. The server
  * verifies the same bytes (`changes/approval-signature.ts`, `secrets/signatures.ts`).
  */
-import { createHash, type KeyObject, randomBytes, sign } from 'node:crypto';
+import { createHash, type KeyObject, sign } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { type PushAddress, pushSigningPayload } from '../secrets/signatures.js';
-import type { UnsignedPush } from './push.js';
+import type { PushAddress } from '../secrets/signatures.js';
+import { signBody, type UnsignedPush } from './push.js';
 
 /** A change request's body before signing: a push's fields, a title and a description. */
 export interface UnsignedChangeRequest extends UnsignedPush {
@@ -21,13 +21,7 @@ export function signChangeRequest(
   privateKey: KeyObject,
   now: () => number = Date.now,
 ): UnsignedChangeRequest & { signed_at: number; nonce: string; client_sig: string } {
-  const body = {
-    ...request,
-    signed_at: request.signed_at ?? Math.floor(now() / 1000),
-    nonce: request.nonce ?? randomBytes(16).toString('base64url'),
-  };
-  const payload = pushSigningPayload(body, address, 'change_request');
-  return { ...body, client_sig: sign(null, Buffer.from(payload), privateKey).toString('base64url') };
+  return signBody(request, address, privateKey, now, 'change_request');
 }
 
 /** A change as the digest covers it: with its value (null for a delete). */

@@ -3,7 +3,7 @@
  * with these; the server verifies the same bytes.
  */
 import { generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
-import { type PushAddress, pushSigningPayload } from '../secrets/signatures.js';
+import { type PushAddress, pushSigningPayload, type SigningPurpose } from '../secrets/signatures.js';
 
 /** A device key pair: the public key in raw base64url (to enroll) and the private KeyObject. */
 export interface DeviceKeyPair {
@@ -37,13 +37,25 @@ export function signPush(
   privateKey: KeyObject,
   now: () => number = Date.now,
 ): UnsignedPush & { signed_at: number; nonce: string; client_sig: string } {
-  const body = {
-    ...push,
-    signed_at: push.signed_at ?? Math.floor(now() / 1000),
-    nonce: push.nonce ?? randomBytes(16).toString('base64url'),
+  return signBody(push, address, privateKey, now, 'push');
+}
+
+/**
+ * Signs a push's fields (and the others `body` has) for `address` and `purpose`, filling in
+ * `signed_at` and `nonce` when absent: the body to send.
+ */
+export function signBody<T extends UnsignedPush>(
+  body: T,
+  address: PushAddress,
+  privateKey: KeyObject,
+  now: () => number,
+  purpose: SigningPurpose,
+): T & { signed_at: number; nonce: string; client_sig: string } {
+  const filled = {
+    ...body,
+    signed_at: body.signed_at ?? Math.floor(now() / 1000),
+    nonce: body.nonce ?? randomBytes(16).toString('base64url'),
   };
-  const client_sig = sign(null, Buffer.from(pushSigningPayload(body, address)), privateKey).toString(
-    'base64url',
-  );
-  return { ...body, client_sig };
+  const payload = pushSigningPayload(filled, address, purpose);
+  return { ...filled, client_sig: sign(null, Buffer.from(payload), privateKey).toString('base64url') };
 }

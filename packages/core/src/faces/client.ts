@@ -7,16 +7,7 @@
  */
 export { verifyChain } from '../activity/chain.js';
 export { verifyCheckpoint } from '../activity/checkpoint/checkpoint.js';
-export {
-  approvalSigningPayload,
-  changeRequestDigest,
-  type DigestChange,
-  signApproval,
-  signChangeRequest,
-  type UnsignedChangeRequest,
-} from '../client/change-request-signing.js';
-export { verifyActivityExport } from '../client/node-chain-crypto.js';
-export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from '../client/push.js';
+export { approvalSigningPayload } from '../client/change-request-signing.js';
 export { isSecretKey, SECRET_KEY_PATTERN, SECRET_KEY_RULE } from '../model/secret-key.js';
 export {
   type PushAddress,
@@ -24,4 +15,5 @@ export {
   type SigningPurpose,
   verifyClientSignature,
 } from '../secrets/signatures.js';
+export * from './client-node.js';
 export * from './client-shared.js';

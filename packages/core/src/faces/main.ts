@@ -32,15 +32,6 @@ export { PERMISSIONS, type Permission, ROLE_PERMISSIONS } from '../auth/permissi
 export { generateApiToken, hashToken } from '../auth/tokens.js';
 // Building a core: its options, the store it keeps everything in and the parsers of option values.
 export type { RestoreLimitsOption } from '../backup/restore/limits.js';
-export {
-  changeRequestDigest,
-  type DigestChange,
-  signApproval,
-  signChangeRequest,
-  type UnsignedChangeRequest,
-} from '../client/change-request-signing.js';
-export { verifyActivityExport } from '../client/node-chain-crypto.js';
-export { type DeviceKeyPair, generateDeviceKeyPair, signPush, type UnsignedPush } from '../client/push.js';
 export type { ExportFault, ExportVerdict, VerifyExportOptions } from '../client/verify-export.js';
 export type { CoreOptions } from '../config/options.js';
 export { type Core, createCore } from '../core.js';
@@ -99,3 +90,5 @@ export type { CoreLogger } from '../runtime/logger.js';
 export * as schemas from '../schemas/namespace.js';
 export type { PushAddress } from '../secrets/signatures.js';
 export type { LatchkeyStore, StoreStatus } from '../store/types.js';
+// Device keys, signing and the export check, as `/client` lists them.
+export * from './client-node.js';

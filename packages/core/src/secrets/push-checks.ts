@@ -6,11 +6,60 @@
 import { authorize, type Principal } from '../auth/permissions.js';
 import { isAcceptedEd25519Key } from '../encoding/ed25519-key-check.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import type { Device, Environment } from '../model/model.js';
+import type { Device, Environment, Organization, Project } from '../model/model.js';
 import type { PushMode } from '../model/push-event.js';
 import type { PushBodyInput } from '../schemas/api.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { type PushAddress, type SigningPurpose, verifyClientSignature } from './signatures.js';
+
+/** What the device and signature checks read from a signed push or change request. */
+export interface SignedInput {
+  body: Pick<PushBodyInput, 'device_id' | 'signed_at' | 'client_sig'>;
+  /** The body as parsed JSON, before validation: what `client_sig` covers. */
+  signed: Record<string, unknown>;
+  principal: Principal;
+  organization: Organization;
+  project: Project;
+  environment: Environment;
+  /** The device the body names, when read with the request's records. */
+  device?: Device | null | undefined;
+}
+
+/** What the checks need from the core: the store, the clock and the signature window. */
+export interface SigningServices {
+  store: LatchkeyStore;
+  /** Current time in milliseconds. */
+  now(): number;
+  /** Accepted distance between `signed_at` and now, in seconds. */
+  signatureToleranceSeconds: number;
+}
+
+/**
+ * The device that signed `input`, once its signature verifies over the input's address for
+ * `purpose` (else the 403 or 401 that says why), with the time it was checked at and when its
+ * nonce may be forgotten: past the whole window in which `signed_at` is acceptable, so the nonce
+ * can never be used twice.
+ */
+export async function signedBy(services: SigningServices, input: SignedInput, purpose: SigningPurpose) {
+  const { body, organization } = input;
+  const device = await pushingDevice(
+    services.store,
+    organization.id,
+    body.device_id,
+    input.principal,
+    input.device,
+    services.now(),
+  );
+  const nowMs = services.now();
+  const tolerance = services.signatureToleranceSeconds;
+  const address: PushAddress = {
+    organization: organization.slug,
+    project: input.project.slug,
+    environment: input.environment.slug,
+  };
+  checkPushSignature(device.public_key, body, input.signed, address, nowMs, tolerance, purpose);
+  return { device, address, nowMs, nonceExpiresAt: (body.signed_at + tolerance) * 1000 + 60_000 };
+}
 
 /** The device that signed the push, or the 403 that says why it may not push. */
 export async function pushingDevice(

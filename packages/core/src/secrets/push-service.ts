@@ -17,7 +17,7 @@ import type { CoreLogger } from '../runtime/logger.js';
 import type { PushBodyInput } from '../schemas/api.js';
 import type { ApplyPushResult } from '../store/ports/secrets.js';
 import type { LatchkeyStore } from '../store/types.js';
-import { checkPushSignature, pushingDevice, pushMode } from './push-checks.js';
+import { pushMode, signedBy } from './push-checks.js';
 import { pushEvent } from './push-event.js';
 import { policyBypass } from './push-policy.js';
 import { sealSecretValue } from './values.js';
@@ -98,22 +98,7 @@ async function decidePush(
   base: EventBase,
 ): Promise<PushApplied | { conflicts: ConflictRecord[] }> {
   const { body, organization, environment } = push;
-  const device = await pushingDevice(
-    services.store,
-    organization.id,
-    body.device_id,
-    push.principal,
-    push.device,
-    services.now(),
-  );
-  const nowMs = services.now();
-  const tolerance = services.signatureToleranceSeconds;
-  const address = {
-    organization: organization.slug,
-    project: push.project.slug,
-    environment: environment.slug,
-  };
-  checkPushSignature(device.public_key, body, push.signed, address, nowMs, tolerance);
+  const { device, address, nowMs, nonceExpiresAt } = await signedBy(services, push, 'push');
   const template = { ...base, mode: pushMode(body, environment, push.principal, address) };
   const bypass = policyBypass(body.bypass_reason, environment, push.principal, address);
   const changes: PushChange[] = body.changes.map((c) => ({
@@ -125,8 +110,7 @@ async function decidePush(
         : sealSecretValue(services.keyring, environment.id, c.key, c.value),
     if_version: c.if_version,
   }));
-  // Kept past the whole window in which signed_at is acceptable, so the nonce can never be used twice.
-  const nonce = { value: body.nonce, expiresAt: (body.signed_at + tolerance) * 1000 + 60_000, nowMs };
+  const nonce = { value: body.nonce, expiresAt: nonceExpiresAt, nowMs };
   const result = await commitPush(services, push, device, changes, template, nonce, bypass);
   if (result === null) {
     throw new LatchkeyError(
