@@ -33,10 +33,8 @@ const scopeOf = (ctx: RouteContext<unknown, unknown>): ChangeScope => ({
   at: ctx.at,
 });
 
-const closed = error(
-  'change_request_closed (no longer open, or not approved yet for apply) or change_request_expired',
-);
-const reviewer = error('forbidden: your role is not one of the policy’s approvers, or you are the author');
+const closed = error('change_request_closed (no longer open) or change_request_expired');
+const reviewer = error('forbidden: your role is not one of the policy’s approvers (the author may reject)');
 const found = { 404: error('not_found: no such change request in this environment') };
 
 export const changeRequestRoutes = [
@@ -142,8 +140,11 @@ export const changeRequestRoutes = [
     body: ApproveBody,
     responses: answers(200, 'Approved', ChangeRequestResponse, {
       ...found,
-      401: error('invalid_client_signature: the approval signature or its signed_at'),
-      403: reviewer,
+      401: error('unauthenticated, or invalid_client_signature: the approval signature or its signed_at'),
+      403: error(
+        'forbidden: your role is not one of the policy’s approvers, or you are the author; under ' +
+          'require_signed_approvals also device_unknown, device_revoked or device_not_owned',
+      ),
       409: error('already_approved, change_request_closed or change_request_expired'),
     }),
     async handler(ctx) {
@@ -202,7 +203,7 @@ export const changeRequestRoutes = [
       403: error('forbidden: only the author or an approver applies'),
       409: {
         description:
-          'version_conflict (with conflicts[]; the request is now conflicted), change_request_closed or change_request_expired',
+          'version_conflict (with conflicts[]; the request is now conflicted), change_request_closed (not approved yet, or no longer open) or change_request_expired',
         schema: PushConflictResponse,
       },
     }),

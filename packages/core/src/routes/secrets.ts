@@ -39,8 +39,11 @@ export const secretRoutes = [
       },
       403: {
         description:
-          'forbidden, device_unknown, device_revoked, device_not_owned, or device_key_invalid (the ' +
-          'stored device key is of small or mixed order or non-canonical: enroll a new key)',
+          'approval_required (the environment has an approval policy: propose a change request, or ' +
+          'give bypass_reason with a role in its bypass_roles), forbidden (also: a bypass_reason from a ' +
+          'role not in bypass_roles), device_unknown, device_revoked, device_not_owned, or ' +
+          'device_key_invalid (the stored device key is of small or mixed order or non-canonical: ' +
+          'enroll a new key)',
         schema: ErrorResponse,
       },
       409: {
