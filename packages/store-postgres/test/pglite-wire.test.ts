@@ -92,4 +92,21 @@ describe('the PGlite driver on the wire protocol', () => {
     expect([[{ a: 1, b: null }], 'failed once']).toContainEqual(once);
     expect((await read()).rows).toEqual([{ a: 1, b: null }]);
   });
+
+  it('lets two drivers share a PGlite instance given to them, which stays open after both', async () => {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const db = await PGlite.create('memory://');
+    const first = await pgliteDriver(db);
+    const second = await pgliteDriver(db);
+    const sum = async (d: SqlDriver, n: number) =>
+      (await d.query<{ n: number }>('SELECT $1::int + 1 AS n', [n])).rows[0]!.n;
+    expect([await sum(first, 1), await sum(second, 2)]).toEqual([2, 3]);
+    await first.close();
+    expect(await sum(second, 3)).toBe(4);
+    await second.close();
+    expect(db.closed).toBe(false);
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM pg_prepared_statements');
+    expect(rows).toEqual([{ n: 0 }]);
+    await db.close();
+  });
 });

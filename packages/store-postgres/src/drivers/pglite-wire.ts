@@ -16,6 +16,12 @@ type BackendMessage = messages.BackendMessage;
 /** Prepared statements kept per database; the least recently used one past it is closed. */
 export const PGLITE_PREPARED_LIMIT = 250;
 
+/**
+ * Numbers the statements of every driver in the process, so two drivers over one PGlite instance
+ * (given to them, one after the other or at once) never prepare the same name.
+ */
+let statementCount = 0;
+
 /** A statement to send: its text and parameters. */
 interface Statement {
   text: string;
@@ -28,6 +34,8 @@ export interface PgliteWire {
   query<Row>(text: string, params?: readonly unknown[]): Promise<SqlResult<Row>>;
   /** `fn` in BEGIN … COMMIT, rolled back when it throws (the error is rethrown). */
   transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  /** Closes the statements prepared so far, on a database that stays open after the driver. */
+  release(): Promise<void>;
 }
 
 /** PGlite's own locks: one held through a whole transaction, one for each call into the engine. */
@@ -41,7 +49,6 @@ class Statements {
   private readonly prepared = new Map<string, { name: string; types: number[] }>();
   /** Close messages of statements let go, sent ahead of the next call. */
   private closing: Uint8Array[] = [];
-  private counter = 0;
   private readonly serialize: PgliteLibrary['protocol']['serialize'];
 
   constructor(
@@ -100,6 +107,13 @@ class Statements {
     return parts;
   }
 
+  /** Closes every statement prepared so far (one call). */
+  async release(): Promise<void> {
+    for (const { name } of this.prepared.values()) this.closing.push(this.closeOf(name));
+    this.prepared.clear();
+    if (this.closing.length > 0) await this.run([this.serialize.sync()]);
+  }
+
   private closeOf(name: string): Uint8Array {
     return this.serialize.close({ type: 'S', name });
   }
@@ -112,7 +126,7 @@ class Statements {
       this.prepared.set(text, known);
       return known;
     }
-    const name = `lk_${++this.counter}`;
+    const name = `lk_${++statementCount}`;
     const [described] = await this.run([
       this.serialize.parse({ name, text }),
       this.serialize.describe({ type: 'S', name }),
@@ -209,5 +223,6 @@ export function pgliteWire(db: PGlite, lib: PgliteLibrary): PgliteWire {
         await db.syncToFs();
         return result;
       }),
+    release: () => locks._runExclusiveTransaction(() => statements.release()),
   };
 }

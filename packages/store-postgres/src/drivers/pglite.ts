@@ -137,7 +137,9 @@ export async function pgliteDriver(
       };
     },
     async close() {
-      if (owned && !db.closed) await db.close();
+      if (db.closed) return;
+      if (owned) await db.close();
+      else await wire.release();
     },
   };
 }
