@@ -8,7 +8,7 @@ import { checkNotRestoring } from '../health/restoring.js';
 import { type CoreRequest, headerValue } from '../model/core-request.js';
 import { isLive, PORTAL_TOKEN_PREFIX } from '../model/portal-session.js';
 import type { LatchkeyStore } from '../store/types.js';
-import type { Authenticated } from './principal.js';
+import { type Authenticated, asMember } from './principal.js';
 
 /** A new portal session token: `lkp_` + 32 random bytes, base64url. */
 export function generatePortalToken(): string {
@@ -27,6 +27,8 @@ export function portalBearer(request: CoreRequest): string | null {
   return match ? match[1]! : null;
 }
 
+const ENDED = 'The portal session has ended or is not valid.';
+
 /** The principal of a portal token at `nowMs`, or a 401 `unauthenticated` (unknown, ended, member gone). */
 export async function authenticatePortal(
   store: LatchkeyStore,
@@ -34,17 +36,12 @@ export async function authenticatePortal(
   nowMs: number,
 ): Promise<Authenticated> {
   const session = await store.portalSessions.findByHash(hashPortalToken(token));
-  if (!session || !isLive(session, nowMs))
-    throw new LatchkeyError('unauthenticated', 'The portal session has ended or is not valid.');
+  if (!session || !isLive(session, nowMs)) throw new LatchkeyError('unauthenticated', ENDED);
   checkNotRestoring(store, session.organization_id);
   const member = await store.members.get(session.organization_id, session.user);
-  if (!member) throw new LatchkeyError('unauthenticated', 'The portal session has ended or is not valid.');
   return {
     principal: {
-      organizationId: session.organization_id,
-      user: member.user,
-      role: member.role,
-      grants: member.grants,
+      ...asMember(session.organization_id, member, ENDED),
       portal: { sessionId: session.id, capabilities: session.capabilities, readOnly: session.read_only },
     },
   };

@@ -6,7 +6,7 @@
 import { LatchkeyError, notFound } from '../errors/latchkey-error.js';
 import { checkNotRestoring } from '../health/restoring.js';
 import { type CoreRequest, headerValue } from '../model/core-request.js';
-import type { Environment, Organization, Project } from '../model/model.js';
+import type { Environment, Member, Organization, Project } from '../model/model.js';
 import type { LatchkeyStore, RequestKeys, RequestRecords } from '../store/types.js';
 import type { HostAuthenticate } from './host-identity.js';
 import type { Principal } from './permissions.js';
@@ -72,17 +72,19 @@ export async function authenticate(
     throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
   // Before the member: a restore in steps has cleared the organization's members for a while.
   checkNotRestoring(store, token.organization_id);
-  if (!member) throw new LatchkeyError('unauthenticated', 'The credential is not valid.');
   return {
     principal: {
-      organizationId: token.organization_id,
-      user: member.user,
-      role: member.role,
-      grants: member.grants,
+      ...asMember(token.organization_id, member, 'The credential is not valid.'),
       tokenId: token.id,
     },
     records,
   };
+}
+
+/** The principal of `member` in `organizationId`, or a 401 `unauthenticated` with `message` when it is gone. */
+export function asMember(organizationId: string, member: Member | null | undefined, message: string) {
+  if (!member) throw new LatchkeyError('unauthenticated', message);
+  return { organizationId, user: member.user, role: member.role, grants: member.grants };
 }
 
 /**

@@ -7,7 +7,8 @@ import { expireIfDue, loadRequest } from '../changes/load-request.js';
 import { toChangeRequestView } from '../changes/request-view.js';
 import { approveRequest, cancelRequest, rejectRequest } from '../changes/review.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import { defineRoute, type RouteContext } from '../http/router.js';
+import type { RouteContext } from '../http/router.js';
+import type { ChangeRequest } from '../model/change-request.js';
 import { IfVersionRequiredResponse, PushConflictResponse, PushResponse } from '../schemas/api.js';
 import {
   ApproveBody,
@@ -21,6 +22,7 @@ import {
 import { pushDeviceId } from '../secrets/push-device-id.js';
 import { answers, error } from './docs.js';
 import { PROJECT } from './paths.js';
+import { routeGroup } from './route-group.js';
 
 const REQUESTS = `${PROJECT}/environments/{environment}/change-requests`;
 const REQUEST = `${REQUESTS}/{changeRequest}`;
@@ -33,17 +35,25 @@ const scopeOf = (ctx: RouteContext<unknown, unknown>): ChangeScope => ({
   at: ctx.at,
 });
 
+/** The routes of change requests: tagged Change requests, each with its own permission. */
+const requestRoute = routeGroup({ tag: 'Change requests' });
+
+/** The 200 of a request as a route answers it, without its values. */
+const answered = (request: ChangeRequest) => ({
+  status: 200,
+  body: { change_request: toChangeRequestView(request) },
+});
+
 const closed = error('change_request_closed (no longer open) or change_request_expired');
 const reviewer = error('forbidden: your role is not one of the policy’s approvers (the author may reject)');
 const found = { 404: error('not_found: no such change request in this environment') };
 
 export const changeRequestRoutes = [
-  defineRoute({
+  requestRoute({
     method: 'POST',
     path: REQUESTS,
     operationId: 'createChangeRequest',
     summary: 'Propose signed changes to a protected environment, applied once enough approvers agree.',
-    tag: 'Change requests',
     permission: 'changes:propose',
     body: ChangeRequestBody,
     prefetch: (request) => ({ device: pushDeviceId(request.body) }),
@@ -67,12 +77,11 @@ export const changeRequestRoutes = [
     },
   }),
 
-  defineRoute({
+  requestRoute({
     method: 'GET',
     path: REQUESTS,
     operationId: 'listChangeRequests',
     summary: 'List an environment’s change requests, newest first.',
-    tag: 'Change requests',
     permission: 'activity:read',
     query: ChangeRequestListQuery,
     responses: answers(200, 'A page of change requests', ChangeRequestPage),
@@ -98,12 +107,11 @@ export const changeRequestRoutes = [
     },
   }),
 
-  defineRoute({
+  requestRoute({
     method: 'GET',
     path: REQUEST,
     operationId: 'getChangeRequest',
     summary: 'Read a change request; its values too with include_values=true (secrets:read; recorded).',
-    tag: 'Change requests',
     permission: 'activity:read',
     query: ChangeRequestReadQuery,
     responses: answers(200, 'The change request', ChangeRequestResponse, {
@@ -117,7 +125,7 @@ export const changeRequestRoutes = [
         throw new LatchkeyError('forbidden', 'Showing the values needs secrets:read here.');
       }
       const request = await loadRequest(ctx.deps, scope, ctx.params['changeRequest']!);
-      if (!withValues) return { status: 200, body: { change_request: toChangeRequestView(request) } };
+      if (!withValues) return answered(request);
       const view = toChangeRequestView(request, { keyring: ctx.deps.keyring });
       await ctx.deps.store.activity.append(
         ctx.organization.id,
@@ -130,12 +138,11 @@ export const changeRequestRoutes = [
     },
   }),
 
-  defineRoute({
+  requestRoute({
     method: 'POST',
     path: `${REQUEST}/approve`,
     operationId: 'approveChangeRequest',
     summary: 'Approve a change request (device-signed when the policy requires it).',
-    tag: 'Change requests',
     permission: 'changes:approve',
     body: ApproveBody,
     responses: answers(200, 'Approved', ChangeRequestResponse, {
@@ -149,16 +156,15 @@ export const changeRequestRoutes = [
     }),
     async handler(ctx) {
       const request = await approveRequest(ctx.deps, scopeOf(ctx), ctx.params['changeRequest']!, ctx.body);
-      return { status: 200, body: { change_request: toChangeRequestView(request) } };
+      return answered(request);
     },
   }),
 
-  defineRoute({
+  requestRoute({
     method: 'POST',
     path: `${REQUEST}/reject`,
     operationId: 'rejectChangeRequest',
     summary: 'Reject a change request (an approver).',
-    tag: 'Change requests',
     permission: 'changes:approve',
     body: RejectBody,
     responses: answers(200, 'Rejected', ChangeRequestResponse, { ...found, 403: reviewer, 409: closed }),
@@ -169,16 +175,15 @@ export const changeRequestRoutes = [
         ctx.params['changeRequest']!,
         ctx.body.reason,
       );
-      return { status: 200, body: { change_request: toChangeRequestView(request) } };
+      return answered(request);
     },
   }),
 
-  defineRoute({
+  requestRoute({
     method: 'POST',
     path: `${REQUEST}/cancel`,
     operationId: 'cancelChangeRequest',
     summary: 'Cancel your change request.',
-    tag: 'Change requests',
     permission: 'changes:propose',
     responses: answers(200, 'Cancelled', ChangeRequestResponse, {
       ...found,
@@ -187,16 +192,15 @@ export const changeRequestRoutes = [
     }),
     async handler(ctx) {
       const request = await cancelRequest(ctx.deps, scopeOf(ctx), ctx.params['changeRequest']!);
-      return { status: 200, body: { change_request: toChangeRequestView(request) } };
+      return answered(request);
     },
   }),
 
-  defineRoute({
+  requestRoute({
     method: 'POST',
     path: `${REQUEST}/apply`,
     operationId: 'applyChangeRequest',
     summary: 'Apply an approved change request, strictly against its if_versions, in one transaction.',
-    tag: 'Change requests',
     permission: 'changes:propose',
     responses: answers(200, 'Applied', PushResponse, {
       ...found,
