@@ -22,6 +22,7 @@ import { describeSealedValueTests } from './sealed-values.js';
 import { describeSecretVersionTests } from './secret-versions.js';
 import { describeSequencingTests } from './sequencing.js';
 import { describeSigningKeyStoreTests } from './signing-keys.js';
+import { describeSnapshotTests } from './snapshots.js';
 import { describeTransactionTests } from './transactions.js';
 import { describeWebhookCredentialStoreTests } from './webhook-credentials.js';
 import { describeWebhookFilterStoreTests } from './webhook-filters.js';
@@ -96,6 +97,7 @@ export function describeStoreConformance({ name, create, skip = {} }: StoreConfo
     describeSealedValueTests(() => ({ store, id }));
     describeSecretVersionTests(() => ({ store, id }));
     describeRestoreStoreTests(() => ({ store, id }));
+    describeSnapshotTests(() => ({ store, id }));
     describeMetricsStoreTests(() => ({ store, id }));
     describeKeyIdTests(() => ({ store, id }));
     describeSigningKeyStoreTests(() => ({ store, id }));
