@@ -23,6 +23,8 @@ import { acmeKeyring, TOKEN } from './acme.js';
 import { DATABASE_URL, dropSchema, freshSchema, onPostgres } from './databases.js';
 import { freshPglite } from './fresh-pglite.js';
 
+/** The value a workload proposes: sealed in its change request's row, never in an answer or log. */
+const PROPOSED = 'proposed-from-ci-5b7e21';
 const ORG = '/api/v2/organizations/acme';
 const ENV = `${ORG}/projects/web/environments/prod`;
 const ADDRESS = { organization: 'acme', project: 'web', environment: 'prod' };
@@ -165,7 +167,7 @@ async function checkWorkloadSecrets(driver: SqlDriver, schema: string, issuer: T
       signChangeRequest(
         {
           device_id: deviceId,
-          changes: [{ key: 'FROM_CI', value: 'v2', if_version: 1 }],
+          changes: [{ key: 'FROM_CI', value: PROPOSED, if_version: 1 }],
           title: 'From CI',
           description: '',
         },
@@ -211,6 +213,11 @@ async function checkWorkloadSecrets(driver: SqlDriver, schema: string, issuer: T
     for (const [place, text] of Object.entries(places))
       for (const secret of secretParts)
         expect(text.includes(secret), `${place} holds a token or part of one`).toBe(false);
+    // The proposal's value is sealed at rest and shown to nobody who did not ask for it (a backup
+    // opens it, as it does every value).
+    const sealed = { ...places, answers: answers.filter((a) => a !== backup.text).join('\n'), backup: '' };
+    for (const [place, text] of Object.entries(sealed))
+      expect(text.includes(PROPOSED), `${place} holds the proposed value`).toBe(false);
   } finally {
     for (const spy of spies) spy.mockRestore();
     await store.close();
