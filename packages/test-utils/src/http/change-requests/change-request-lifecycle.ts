@@ -40,6 +40,14 @@ export function describeChangeRequestLifecycleTests(ctx: ConformanceContext): vo
       const { admin, developer } = await reviewers(ctx);
       const made = requestOf(await env.propose(developer, [{ key: 'SIG', value: 'v1', if_version: 0 }]));
       expectError(await env.act(admin, made.id, 'approve', {}), 400, 'invalid_request');
+      // A developer the policy names, but whose grants do not reach the environment, cannot review.
+      const elsewhere = await ctx.enroll(
+        await ctx.addMember(`cr-elsewhere-${env.slug}`, 'developer', [
+          { project: 'api', environments: ['*'] },
+        ]),
+      );
+      expectError(await env.act(elsewhere, made.id, 'approve', {}), 403, 'forbidden');
+      expectError(await env.act(elsewhere, made.id, 'reject', { reason: 'no' }), 403, 'forbidden');
       const shown = requestOf(await env.read(made.id, '?include_values=true'));
       const digest = changeRequestDigest(env.address, shown.changes as never);
       const wrong = signApproval(
