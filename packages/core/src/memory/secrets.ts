@@ -15,6 +15,13 @@ import { byCodeUnits } from './order.js';
 import { appendVersions, memorySecretVersions } from './secret-versions.js';
 import { appendEvent, type Journal, type MemoryState } from './state.js';
 
+/** Of `keys` (in key order), those after `page.afterKey`, at most `page.limit`; all without a page. */
+function pageOf<T>(keys: [string, T][], page: { afterKey?: string | undefined; limit: number } | undefined) {
+  const after = page?.afterKey;
+  const shown = keys.filter(([key]) => after === undefined || byCodeUnits(key, after) > 0);
+  return shown.slice(0, page?.limit ?? shown.length);
+}
+
 /** Secret versions in memory. `applyPush` runs without awaiting in between, so it is one atomic step. */
 export function memorySecrets(state: MemoryState, journal: Journal): SecretRepository {
   /** The environment's keys whose head is (or is not) a tombstone, in key order. */
@@ -28,11 +35,7 @@ export function memorySecrets(state: MemoryState, journal: Journal): SecretRepos
       return applyPush(state, journal, input);
     },
     async listLive(environmentId, page) {
-      const after = page?.afterKey;
-      const keys = keysOf(environmentId, false).filter(
-        ([key]) => after === undefined || byCodeUnits(key, after) > 0,
-      );
-      return keys.slice(0, page?.limit ?? keys.length).map(([key, s]) => ({
+      return pageOf(keysOf(environmentId, false), page).map(([key, s]) => ({
         key,
         version: s.head.version,
         value: s.value,
@@ -40,11 +43,7 @@ export function memorySecrets(state: MemoryState, journal: Journal): SecretRepos
       }));
     },
     async listTombstones(environmentId, page) {
-      const after = page?.afterKey;
-      const keys = keysOf(environmentId, true).filter(
-        ([key]) => after === undefined || byCodeUnits(key, after) > 0,
-      );
-      return keys.slice(0, page?.limit ?? keys.length).map(([key, s]) => ({
+      return pageOf(keysOf(environmentId, true), page).map(([key, s]) => ({
         key,
         version: s.head.version,
         updated_at: s.updated_at,
