@@ -17,18 +17,23 @@ export interface FilterOptions {
   allEnvironments: boolean;
 }
 
-/** The options for a form whose project is `project` ('' for none). */
-export function useFilterOptions(me: Me, project: string): FilterOptions {
-  const org = organizationPath(me);
-  const types = useRequest(() => api<EventTypeList>('GET', '/event-types'), 'event-types');
-  const projects = useRequest(() => api<ProjectList>('GET', `${org}/projects`), `${org} projects`);
-  const environments = useRequest(
+/** The environments of `project` in the organization at `org` (none, and no request, for ''). */
+export function useEnvironmentList(org: string, project: string) {
+  return useRequest(
     () =>
       project
         ? api<EnvironmentList>('GET', `${org}/projects/${seg(project)}/environments`)
         : Promise.resolve({ environments: [] }),
     `${org} ${project} environments`,
   );
+}
+
+/** The options for a form whose project is `project` ('' for none). */
+export function useFilterOptions(me: Me, project: string): FilterOptions {
+  const org = organizationPath(me);
+  const types = useRequest(() => api<EventTypeList>('GET', '/event-types'), 'event-types');
+  const projects = useRequest(() => api<ProjectList>('GET', `${org}/projects`), `${org} projects`);
+  const environments = useEnvironmentList(org, project);
   const granted = grantedEnvironments(me, project);
   return {
     types: types.data?.event_types.map((t) => t.type) ?? [],

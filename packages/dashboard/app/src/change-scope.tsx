@@ -5,10 +5,11 @@
  * picked.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { useEnvironmentList } from './activity-filter-options.js';
 import { grantedEnvironments, organizationPath } from './activity-scope.js';
-import { api, seg } from './api.js';
+import { api } from './api.js';
 import { currentRoute, navigate } from './router.js';
-import type { EnvironmentList, Me, ProjectList } from './types.js';
+import type { Me, ProjectList } from './types.js';
 import { useRequest } from './use-request.js';
 
 /** A project and one of its environments; empty strings before one is known. */
@@ -52,13 +53,7 @@ export function useScopeOptions(me: Me, picked: string) {
     (p) => readable || me.grants.some((g) => g.project === p),
   );
   const project = picked || names[0] || '';
-  const environments = useRequest(
-    () =>
-      project
-        ? api<EnvironmentList>('GET', `${org}/projects/${seg(project)}/environments`)
-        : Promise.resolve({ environments: [] }),
-    `${org} ${project} environments`,
-  );
+  const environments = useEnvironmentList(org, project);
   const granted = grantedEnvironments(me, project);
   return {
     projects: names,
@@ -81,34 +76,42 @@ export function ChangeScopeForm(props: {
   const { scope, onChange } = props;
   return (
     <form class="filters card" aria-label="Environment" onSubmit={(e) => e.preventDefault()}>
-      <div class="field">
-        <label for="changes-project">Project</label>
-        <select
-          id="changes-project"
-          value={scope.project}
-          onChange={(e) => onChange({ project: e.currentTarget.value, environment: '' })}
-        >
-          {props.projects.map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div class="field">
-        <label for="changes-environment">Environment</label>
-        <select
-          id="changes-environment"
-          value={scope.environment}
-          onChange={(e) => onChange({ ...scope, environment: e.currentTarget.value })}
-        >
-          {props.environments.map((e) => (
-            <option key={e} value={e}>
-              {e}
-            </option>
-          ))}
-        </select>
-      </div>
+      <ScopeSelect
+        id="changes-project"
+        label="Project"
+        value={scope.project}
+        options={props.projects}
+        onPick={(project) => onChange({ project, environment: '' })}
+      />
+      <ScopeSelect
+        id="changes-environment"
+        label="Environment"
+        value={scope.environment}
+        options={props.environments}
+        onPick={(environment) => onChange({ ...scope, environment })}
+      />
     </form>
+  );
+}
+
+/** One labelled select of the scope form. */
+function ScopeSelect(props: {
+  id: string;
+  label: string;
+  value: string;
+  options: string[];
+  onPick(value: string): void;
+}) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} value={props.value} onChange={(e) => props.onPick(e.currentTarget.value)}>
+        {props.options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
