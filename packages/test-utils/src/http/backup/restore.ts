@@ -72,6 +72,7 @@ function copyTests(kit: RestoreKit): void {
     const comparable = (all: Line[]) =>
       all
         .filter((l) => l.kind !== 'latchkey_backup' && l.kind !== 'events' && 'kind' in l)
+        .map(withDevicesByKey(all))
         .map(({ id: _id, ...rest }) => rest)
         .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     const marker = lines.findIndex((l) => l.kind === 'events');
@@ -270,4 +271,25 @@ function formatAndGuardTests(kit: RestoreKit): void {
       'not_found',
     );
   });
+}
+
+/**
+ * A restore into another organization of the same server mints new device ids, and the open change
+ * requests it carries follow them: to compare, a request (and each approval) names its device by
+ * the device's public key on both sides.
+ */
+function withDevicesByKey(all: Line[]): (line: Line) => Line {
+  const keyOf = new Map(
+    all
+      .filter((l) => l.kind === 'device')
+      .map((l) => [l['id'] as string, `key:${l['public_key'] as string}`]),
+  );
+  const named = (id: unknown) => (typeof id === 'string' ? (keyOf.get(id) ?? id) : id);
+  return (line) => {
+    if (line.kind !== 'change_request') return line;
+    const approvals = (line['approvals'] as Record<string, unknown>[] | undefined)?.map((a) =>
+      'device_id' in a ? { ...a, device_id: named(a['device_id']) } : a,
+    );
+    return { ...line, device_id: named(line['device_id']), ...(approvals ? { approvals } : {}) };
+  };
 }
