@@ -5,7 +5,6 @@
  * `latchkey activity verify` accepts. axe-core in both themes; screenshots for the docs.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -30,10 +29,9 @@ import {
   startPostgresServer,
   tamper,
 } from './activity-world.js';
-import { expectAccessible, launchBrowser, missingBrowser, screenshot } from './harness.js';
+import { expectAccessible, launchBrowser, missingBrowser, screenshot, toDocs } from './harness.js';
 
 const skip = missingBrowser();
-const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
 const CLI = fileURLToPath(new URL('../../cli/bin/latchkey.mjs', import.meta.url));
 
 describe.skipIf(skip !== null)(`the Activity page${skip ? ` (skipped: ${skip})` : ''}`, () => {
@@ -162,12 +160,11 @@ describe.skipIf(skip !== null)(`the Activity page${skip ? ` (skipped: ${skip})` 
     expect(verdict).toContain('does not match its hash');
   });
 
-  it('passes axe-core in dark mode and at 390 px, and saves the screenshots for the docs', async () => {
-    mkdirSync(DOCS, { recursive: true });
+  it('passes axe-core in dark mode and at 390 px (the screenshots for the docs)', async () => {
     await page.goto(`${server.url}/dashboard/activity`);
     await rowsShown(page);
     await rowButtons(page).nth(2).click();
-    copyFileSync(await screenshot(page, 'activity-1280', false), join(DOCS, 'activity-1280.png'));
+    toDocs(await screenshot(page, 'activity-1280', false), 'activity-1280');
     const narrow = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
     await narrow.goto(`${server.url}/dashboard/activity`);
     await narrow.getByLabel('API token').fill(ADMIN_TOKEN);
@@ -176,7 +173,7 @@ describe.skipIf(skip !== null)(`the Activity page${skip ? ` (skipped: ${skip})` 
     await narrow.getByRole('heading', { name: 'History' }).evaluate((h) => h.scrollIntoView());
     expect(await narrow.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectAccessible(narrow, 'activity, dark, 390 px');
-    copyFileSync(await screenshot(narrow, 'activity-390', false), join(DOCS, 'activity-390.png'));
+    toDocs(await screenshot(narrow, 'activity-390', false), 'activity-390');
     await narrow.close();
     expect(problems).toEqual([]);
   });

@@ -6,16 +6,19 @@
  * reason; a developer who may only cancel their own; a policy that wants signed approvals sends
  * the approver to the CLI. axe-core in both themes; screenshots under `test-output/`.
  */
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV, OWNER_TOKEN, startChangesWorld } from './changes-world.js';
-import { expectAccessible, launchBrowser, missingBrowser, screenshot, startReceiver } from './harness.js';
+import {
+  expectAccessible,
+  launchBrowser,
+  missingBrowser,
+  screenshot,
+  startReceiver,
+  toDocs,
+} from './harness.js';
 
 const skip = missingBrowser();
-const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
 
 describe.skipIf(skip !== null)(`the Change requests page${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -107,7 +110,7 @@ describe.skipIf(skip !== null)(`the Change requests page${skip ? ` (skipped: ${s
     expect(await db.locator('[data-field="approvals"]').textContent()).toBe('Approvals: 0 of 1');
     expect(await page.locator('main').textContent()).not.toMatch(/\btwo\b|\bk2\b/);
     await expectAccessible(page, 'change requests, admin, light');
-    copyFileSync(await screenshot(page, 'changes-admin-light', false), join(DOCS, 'change-requests.png'));
+    toDocs(await screenshot(page, 'changes-admin-light', false), 'change-requests');
     await page.emulateMedia({ colorScheme: 'dark' });
     await expectAccessible(page, 'change requests, admin, dark');
     await screenshot(page, 'changes-admin-dark');

@@ -4,7 +4,7 @@
  * server only through NODE_EXTRA_CA_CERTS) whose answers a test can turn, an axe-core scan, and
  * screenshots under `test-output/`.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -139,6 +139,17 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   const path = join(OUTPUT, `${name}.png`);
   await page.screenshot({ path, fullPage });
   return path;
+}
+
+/**
+ * Copies a screenshot into the repository's `docs/` as `name.png`, only when
+ * LATCHKEY_DOCS_SCREENSHOTS=1: a plain test run leaves the working tree as it found it.
+ */
+export function toDocs(path: string, name: string): void {
+  if (process.env['LATCHKEY_DOCS_SCREENSHOTS'] !== '1') return;
+  const docs = fileURLToPath(new URL('../../../docs/', import.meta.url));
+  mkdirSync(docs, { recursive: true });
+  copyFileSync(path, join(docs, `${name}.png`));
 }
 
 /** Waits until `condition` holds (polling), or fails with `what`. */
