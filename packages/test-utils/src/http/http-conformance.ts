@@ -36,6 +36,7 @@ import { describeRestoreVersionTests } from './backup/restore-versions.js';
 import { describeChangeRequestApplyTests } from './change-requests/change-request-apply.js';
 import { describeChangeRequestDeliveryTests } from './change-requests/change-request-deliveries.js';
 import { describeChangeRequestLifecycleTests } from './change-requests/change-request-lifecycle.js';
+import { describeChangeRequestRaceTests } from './change-requests/change-request-races.js';
 import { describeChangeRequestTests } from './change-requests/change-requests.js';
 import type { ConformanceContext } from './harness/context.js';
 import { expectError } from './harness/expect-error.js';
@@ -124,6 +125,7 @@ function describeAllTests(ctx: ConformanceContext): void {
   describeChangeRequestApplyTests(ctx);
   describeChangeRequestLifecycleTests(ctx);
   describeChangeRequestDeliveryTests(ctx);
+  describeChangeRequestRaceTests(ctx);
   describeSecretVersionTests(ctx);
   describeWellFormedTextTests(ctx);
   describeRoleTests(ctx);
