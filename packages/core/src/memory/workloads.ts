@@ -1,7 +1,7 @@
 /**
  * Workload identities, their tokens and the exchanged `jti`s in memory. The maps live beside the
- * store's state (keyed by it), so the shared state file keeps to its size; a restore clears them
- * with the organization through {@link clearWorkloads}.
+ * store's state (keyed by it), so the shared state file keeps to its size; a restore clears the
+ * identities and tokens with the organization through {@link clearWorkloads}, never the `jti`s.
  */
 import type { WorkloadIdentity, WorkloadToken } from '../model/workload.js';
 import type { WorkloadRepository } from '../store/ports/workloads.js';
@@ -40,12 +40,14 @@ export function copyWorkloads(from: MemoryState, to: MemoryState, organizationId
     if (identity.organization_id === organizationId) target.set(id, cloneIdentity(identity));
 }
 
-/** Drops an organization's identities, tokens and `jti`s (a restore replaces the organization). */
+/**
+ * Drops an organization's identities and tokens (a restore replaces the organization). Its spent
+ * `jti`s stay: an ID token exchanged before the restore is refused after it as before.
+ */
 export function clearWorkloads(state: MemoryState, journal: Journal, organizationId: string): void {
   const m = of(state);
   journaledDeleteWhere(m.identities, (i) => i.organization_id === organizationId, journal);
   journaledDeleteWhere(m.tokens, (t) => t.organization_id === organizationId, journal);
-  journaledDeleteWhere(m.jtis, (_, key) => key.startsWith(`${organizationId}|`), journal);
 }
 
 /** The workload repository in memory: each call one synchronous step. */

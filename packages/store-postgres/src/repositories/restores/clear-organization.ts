@@ -5,7 +5,8 @@ import { lockChainHead } from '../chain.js';
 
 /**
  * Deletes everything the organization holds, inside the caller's transaction; the organization's
- * own row stays, and its chain restarts from nothing.
+ * own row stays, and its chain restarts from nothing. The `jti`s it has exchanged stay too: an ID
+ * token spent before the restore is spent after it (each is forgotten once its token expires).
  */
 export async function clearOrganization(q: SqlQueryable, t: Tables, organizationId: string): Promise<void> {
   // The chain head stays locked until the restore commits: appends wait, then build on the restored chain.
@@ -24,7 +25,6 @@ export async function clearOrganization(q: SqlQueryable, t: Tables, organization
   for (const table of [
     t.webhooks,
     t.workloadIdentities,
-    t.workloadJtis,
     t.projects,
     t.members,
     t.devices,

@@ -156,7 +156,7 @@ function changeRequestTest(ctx: ConformanceContext): void {
 }
 
 function workloadIdentityTest(ctx: ConformanceContext): void {
-  it('carries workload identities, never their tokens or jtis; restored, they exchange again', async () => {
+  it('carries workload identities, never their tokens or jtis; restored over itself, the spent jtis stay', async () => {
     const { backupOf, newOrganization, restore } = restoreHelpers(ctx);
     const slug = `wid-carry-${suffix()}`;
     const token = await newOrganization(slug);
@@ -223,5 +223,9 @@ function workloadIdentityTest(ctx: ConformanceContext): void {
       expect.objectContaining({ id: identity.id, name: 'ci' }),
     ]);
     expectError(await ctx.send('GET', `${base}/projects`, undefined, session.token), 401, 'unauthenticated');
+    // Its spent jtis survive: the ID token exchanged before the restore is still spent after it.
+    const replayed = await exchange(slug, idToken);
+    expectError(replayed, 409, 'token_replayed');
+    expect(replayed.text).not.toContain(idToken.split('.')[1]);
   });
 }
