@@ -1,7 +1,8 @@
 /**
  * An OIDC issuer on loopback HTTPS for tests, playing GitHub's or GitLab's part: a discovery
- * document, a JWKS with an RS256 and an ES256 key (each with its `kid`), rotation, and counts of
- * every fetch, so a test can tell a cached key from a fetched one. Tokens are signed with `jose`.
+ * document, a JWKS with an RS256, an ES256 and an Ed25519 (EdDSA) key, and an ES384 and a PS256
+ * key the contract refuses (each with its `kid`), rotation, and counts of every fetch, so a test
+ * can tell a cached key from a fetched one. Tokens are signed with `jose`.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,8 +13,10 @@ import { join } from 'node:path';
 import { exportJWK, exportSPKI, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { makeLoopbackCertificate } from '../certificates/loopback-certificate.js';
 
-/** The algorithms the issuer signs with. */
-export type TestIssuerAlg = 'RS256' | 'ES256';
+/** The algorithms the issuer signs with: the contract's three, and two it refuses. */
+export type TestIssuerAlg = 'RS256' | 'ES256' | 'EdDSA' | 'ES384' | 'PS256';
+
+const ALGORITHMS: readonly TestIssuerAlg[] = ['RS256', 'ES256', 'EdDSA', 'ES384', 'PS256'];
 
 interface IssuerKey {
   kid: string;
@@ -68,10 +71,8 @@ async function newKey(alg: TestIssuerAlg): Promise<IssuerKey> {
 export async function startTestIssuer(host = 'localhost'): Promise<TestIssuer> {
   const dir = mkdtempSync(join(tmpdir(), 'lk-issuer-'));
   const certificate = makeLoopbackCertificate(dir, host);
-  const keys = new Map<TestIssuerAlg, IssuerKey>([
-    ['RS256', await newKey('RS256')],
-    ['ES256', await newKey('ES256')],
-  ]);
+  const keys = new Map<TestIssuerAlg, IssuerKey>();
+  for (const alg of ALGORITHMS) keys.set(alg, await newKey(alg));
   const state = { issuer: '', cacheControl: 'max-age=300', fetches: { discovery: 0, jwks: 0 } };
   const server: Server = createServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
     const answer = (body: unknown) => {
@@ -83,7 +84,7 @@ export async function startTestIssuer(host = 'localhost'): Promise<TestIssuer> {
       answer({
         issuer: state.issuer,
         jwks_uri: `${state.issuer}/keys`,
-        id_token_signing_alg_values_supported: ['RS256', 'ES256'],
+        id_token_signing_alg_values_supported: ALGORITHMS,
       });
     } else if (req.url === '/keys') {
       state.fetches.jwks++;

@@ -1,7 +1,7 @@
 /** What the workload identity tests share: an identity's body, the exchange, and a token's claims. */
-import { generateDeviceKeyPair } from '@latchkey/core';
+import { generateDeviceKeyPair, signPush } from '@latchkey/core';
 import { expect } from 'vitest';
-import type { ConformanceContext } from '../harness/context.js';
+import { ADDRESS, type ConformanceContext, ENV_PATH } from '../harness/context.js';
 import type { TargetResponse } from '../harness/http-target.js';
 
 export const IDENTITIES = '/api/v2/organizations/acme/workload-identities';
@@ -79,4 +79,22 @@ export async function session(ctx: ConformanceContext, identity: string): Promis
   expect(answer.status, answer.text).toBe(201);
   const body = answer.json as { token: string; device_id: string; expires_at: string };
   return { token: body.token, deviceId: body.device_id, keys: answer.keys, expiresAt: body.expires_at };
+}
+
+/** A push by the session `who`, signed by its device (strict unless `strict` is false), to `path`. */
+export function push(
+  ctx: ConformanceContext,
+  who: WorkloadSession,
+  changes: { key: string; value?: string; if_version?: number }[],
+  strict = true,
+  path = ENV_PATH,
+  address = ADDRESS,
+) {
+  const body = signPush(
+    { device_id: who.deviceId, changes, ...(strict ? { conflict_mode: 'strict' as const } : {}) },
+    address,
+    who.keys.privateKey,
+    () => ctx.clock.pinnedMs ?? Date.now(),
+  );
+  return ctx.send('POST', `${path}/push`, body, who.token);
 }

@@ -1,6 +1,6 @@
 /**
  * Item: the token exchange, `POST /workload-tokens`, against the suite's OIDC issuer on loopback
- * HTTPS: every check of the contract passes for RS256 and ES256 tokens, and each refusal answers
+ * HTTPS: every check of the contract passes for RS256, ES256 and EdDSA tokens, and each refusal answers
  * 401 `invalid_workload_token` naming its check (409 `token_replayed` for a spent `jti`), never
  * echoing the token; keys are cached, fetched again once for an unknown `kid`, rotated.
  */
@@ -28,9 +28,9 @@ function expectRefusal(
 
 export function describeWorkloadTokenTests(ctx: ConformanceContext): void {
   describe('workload token exchange', () => {
-    it('exchanges RS256 and ES256 ID tokens, recording workload_token_issued without the JWT', async () => {
+    it('exchanges RS256, ES256 and EdDSA ID tokens, recording workload_token_issued without the JWT', async () => {
       const id = await createIdentity(ctx, 'ci-exchange');
-      for (const alg of ['RS256', 'ES256'] as const) {
+      for (const alg of ['RS256', 'ES256', 'EdDSA'] as const) {
         const idToken = await ctx.issuer.sign(goodClaims(ctx), { alg });
         const answer = await exchange(ctx, 'ci-exchange', idToken);
         expect(answer.status, answer.text).toBe(201);
@@ -70,9 +70,10 @@ export function describeWorkloadTokenTests(ctx: ConformanceContext): void {
       await createIdentity(ctx, 'ci-keys');
       expect((await exchange(ctx, 'ci-keys', await ctx.issuer.sign(goodClaims(ctx)))).status).toBe(201);
       const before = { ...ctx.issuer.fetches };
-      expect(
-        (await exchange(ctx, 'ci-keys', await ctx.issuer.sign(goodClaims(ctx), { alg: 'ES256' }))).status,
-      ).toBe(201);
+      for (const alg of ['ES256', 'EdDSA'] as const)
+        expect((await exchange(ctx, 'ci-keys', await ctx.issuer.sign(goodClaims(ctx), { alg }))).status).toBe(
+          201,
+        );
       expect(ctx.issuer.fetches).toEqual(before);
       // Past the cooldown, an unknown kid makes one fetch; a second one right after makes none.
       ctx.clock.pinnedMs = Date.now() + 11_000;
@@ -134,6 +135,11 @@ export function describeWorkloadTokenTests(ctx: ConformanceContext): void {
         .digest('base64url');
       const hs = `${hsHeader}.${payload}.${hmac}`;
       expectRefusal(await exchange(ctx, 'ci-refuse', hs), 'alg', hs);
+      // Algorithms outside RS256, ES256 and EdDSA, with keys the issuer's JWKS does list.
+      for (const alg of ['ES384', 'PS256'] as const) {
+        const other = await ctx.issuer.sign(goodClaims(ctx), { alg });
+        expectRefusal(await exchange(ctx, 'ci-refuse', other), 'alg', other);
+      }
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
       const tampered = `${header}.${b64({ ...claims, sub: 'repo:acme/web:ref:refs/heads/evil' })}.${signature}`;
       expectRefusal(await exchange(ctx, 'ci-refuse', tampered), 'signature', tampered);

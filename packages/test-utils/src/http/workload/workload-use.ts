@@ -3,32 +3,15 @@
  * pushes signed by its own ephemeral device and strict; events acted by `{type: "workload"}`; the
  * device expires with the token and shows so.
  */
-import { signPush } from '@latchkey/core';
 import { expect } from 'vitest';
 import { describe, it } from '../../keyed/keyed.js';
 import { ADDRESS, type ConformanceContext, ENV_PATH } from '../harness/context.js';
 import { expectError } from '../harness/expect-error.js';
+import { describeWorkloadActionTests } from './workload-actions.js';
 import { describeWorkloadGateTests } from './workload-gates.js';
-import { createIdentity, session, type WorkloadSession } from './workload-helpers.js';
+import { createIdentity, push, session } from './workload-helpers.js';
 
 const DEVICES = '/api/v2/organizations/acme/devices';
-
-function push(
-  ctx: ConformanceContext,
-  who: WorkloadSession,
-  changes: { key: string; value?: string; if_version?: number }[],
-  strict = true,
-  path = ENV_PATH,
-  address = ADDRESS,
-) {
-  const body = signPush(
-    { device_id: who.deviceId, changes, ...(strict ? { conflict_mode: 'strict' as const } : {}) },
-    address,
-    who.keys.privateKey,
-    () => ctx.clock.pinnedMs ?? Date.now(),
-  );
-  return ctx.send('POST', `${path}/push`, body, who.token);
-}
 
 export function describeWorkloadUseTests(ctx: ConformanceContext): void {
   describe('workload tokens in use', () => {
@@ -119,5 +102,6 @@ export function describeWorkloadUseTests(ctx: ConformanceContext): void {
       expect((await listed())?.status).toBe('expired');
     });
   });
+  describeWorkloadActionTests(ctx);
   describeWorkloadGateTests(ctx);
 }
