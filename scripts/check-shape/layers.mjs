@@ -44,8 +44,8 @@ export const CORE_LAYERS = [
     layer: 'domain',
     units: {
       'portal/': 'portal sessions: what a session’s token reaches, minting, ending, the framing origin',
-      'changes/': 'change requests on protected environments: create, review, expiry, apply, views',
       'backup/': 'the backup stream and its records; the restore (session, reader, history, apply, commit)',
+      'changes/': 'change requests on protected environments: create, review, expiry, apply, views',
       'client/': 'client-side checks: push signing, export, proof and checkpoint-note verification',
       'workload/':
         'workload identity: OIDC discovery and key cache behind the SSRF rules, ID token checks, the token exchange',

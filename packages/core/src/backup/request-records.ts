@@ -7,13 +7,14 @@
  * and ephemeral devices live minutes and are never part of a backup.
  */
 import { z } from 'zod';
+import { toChangeRequestView } from '../changes/request-view.js';
 import type { Keyring } from '../keyring/keyring.js';
 import type { ChangeRequest, ChangeRequestChange } from '../model/change-request.js';
 import type { WorkloadIdentity } from '../model/workload.js';
 import { idSchema, SecretKeySchema, SlugSchema, UserSchema } from '../schemas/api.js';
 import { ApproveBody, ChangeRequestBody } from '../schemas/change-requests.js';
 import { CreateWorkloadIdentityBody } from '../schemas/workload.js';
-import { openSecretValue, sealSecretValue } from '../secrets/values.js';
+import { sealSecretValue } from '../secrets/values.js';
 import { toWorkloadIdentityView } from '../workload/identity-view.js';
 
 const Time = z.iso.datetime({ offset: true });
@@ -72,29 +73,16 @@ export const WorkloadIdentityLine = CreateWorkloadIdentityBody.extend({
 });
 export type WorkloadIdentityRecord = z.infer<typeof WorkloadIdentityLine>;
 
-/** The backup line of a stored request, its values opened. */
+/**
+ * The backup line of a stored request: its view with its values opened, as a member's line is its
+ * view. A delete's line carries no value where the view shows `null`.
+ */
 export function changeRequestLine(request: ChangeRequest, keyring: Keyring | undefined) {
-  const { environment_id } = request;
+  const view = toChangeRequestView(request, { keyring });
   return {
     kind: 'change_request',
-    id: request.id,
-    project: request.project,
-    environment: request.environment,
-    status: request.status,
-    title: request.title,
-    description: request.description,
-    created_by: request.created_by,
-    device_id: request.device_id,
-    created_at: request.created_at,
-    expires_at: request.expires_at,
-    required_approvals: request.required_approvals,
-    changes: request.changes.map((c) => ({
-      key: c.key,
-      action: c.action,
-      if_version: c.if_version,
-      ...(c.value === null ? {} : { value: openSecretValue(keyring, environment_id, c.key, c.value) }),
-    })),
-    approvals: request.approvals.map((a) => ({ ...a })),
+    ...view,
+    changes: view.changes.map(({ value, ...change }) => (value === null ? change : { ...change, value })),
   };
 }
 
