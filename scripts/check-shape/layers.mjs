@@ -17,7 +17,7 @@ export const CORE_LAYERS = [
     },
   },
   {
-    layer: 'bridges',
+    layer: 'bridge',
     units: {
       'node/': 'the Node bridge: IncomingMessage to a core request, a core response to ServerResponse',
     },
