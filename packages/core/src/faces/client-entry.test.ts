@@ -22,7 +22,7 @@ it('the client entry loads no server code', () => {
   expect(modules).toContain('client/verify-export.ts');
   const server = modules.filter(
     (m) =>
-      /^(core|http\/|auth\/(principal|bootstrap)|schemas\/|routes\/|store\/|memory\/|delivery\/|metrics\/|backup\/|health\/)/.test(
+      /^(core|config\/|http\/|routes\/|node\/|memory\/|portal\/|changes\/|backup\/|workload\/|auth\/(principal|bootstrap)|schemas\/|delivery\/|metrics\/|health\/|keyring\/|store\/)/.test(
         m,
       ) || m === 'zod',
   );

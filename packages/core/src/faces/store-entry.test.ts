@@ -24,7 +24,7 @@ it('the store entry loads no app code', () => {
   expect(modules).toContain('secrets/push-plan.ts');
   const app = modules.filter(
     (m) =>
-      /^(core|http\/(?!errors)|auth\/|schemas\/|routes\/|node\/|client\/|backup\/|health\/|keyring\/|store\/memory\/)/.test(
+      /^(core|config\/|http\/|routes\/|node\/|memory\/|portal\/|changes\/|backup\/|client\/|workload\/|auth\/|schemas\/|health\/|keyring\/)/.test(
         m,
       ) || ['zod', 'undici'].includes(m),
   );
