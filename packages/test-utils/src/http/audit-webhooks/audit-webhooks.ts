@@ -1,7 +1,7 @@
 /**
  * Item: audit webhook management over HTTP. Create (https only, SSRF refused at create, the signing
  * secret once), list and get (never the secret), rotate, disable and enable, recover, the attempt
- * log and the metrics shape of source section 2.2; every action an activity event that carries no
+ * log and the metrics' documented shape; every action an activity event that carries no
  * secret; another organization's webhook is a 404.
  */
 import { expect } from 'vitest';
@@ -187,10 +187,10 @@ function lifecycleTests(ctx: ConformanceContext): void {
   });
 }
 
-/** Metrics in the source document’s shape, and no reach into another organization. */
+/** Metrics in their documented shape (`docs/openapi.json`), and no reach into another organization. */
 function metricsAndIsolationTests(ctx: ConformanceContext): void {
   const create = (name: string, url?: string) => createWebhook(ctx, name, url);
-  it('answers metrics in the shape of the source document, default window 24h', async () => {
+  it('answers metrics in their documented shape, default window 24h', async () => {
     const created = await create('metered');
     const metrics = await ctx.send('GET', `${HOOKS}/metrics`);
     expect(metrics.status).toBe(200);
