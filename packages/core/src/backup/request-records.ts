@@ -13,6 +13,7 @@ import type { ChangeRequest, ChangeRequestChange } from '../model/change-request
 import type { WorkloadIdentity } from '../model/workload.js';
 import { idSchema, SecretKeySchema, SlugSchema, UserSchema } from '../schemas/api.js';
 import { ApproveBody, ChangeRequestBody } from '../schemas/change-requests.js';
+import { text } from '../schemas/text.js';
 import { CreateWorkloadIdentityBody } from '../schemas/workload.js';
 import { sealSecretValue } from '../secrets/values.js';
 import { toWorkloadIdentityView } from '../workload/identity-view.js';
@@ -25,7 +26,8 @@ const ChangeLine = z
     key: SecretKeySchema,
     action: z.enum(['set', 'delete']),
     if_version: z.int().min(0).max(2_147_483_646),
-    value: z.string().max(1_048_576).optional(),
+    // As a push takes it (well-formed, no NUL): a value no signed push could carry is no request's.
+    value: text().max(1_048_576).optional(),
   })
   .refine((c) => (c.action === 'set') === (c.value !== undefined), 'a set carries a value, a delete none');
 

@@ -28,6 +28,7 @@ import { describeWebhookInputBoundTests } from './audit-webhooks/webhook-input-b
 import { describeBackupTests } from './backup/backup.js';
 import { describeRestoreTests } from './backup/restore.js';
 import { describeRestoreLimitTests } from './backup/restore-limits.js';
+import { describeRestoreRequestRuleTests } from './backup/restore-request-rules.js';
 import { describeRestoreRequestTests } from './backup/restore-requests.js';
 import { describeRestoreRuleTests } from './backup/restore-rules.js';
 import { describeRestoreSigningKeyTests } from './backup/restore-signing-keys.js';
@@ -137,6 +138,7 @@ function describeAllTests(ctx: ConformanceContext): void {
   describeBackupTests(ctx);
   describeRestoreTests(ctx);
   describeRestoreRequestTests(ctx);
+  describeRestoreRequestRuleTests(ctx);
   describeRestoreLimitTests(ctx);
   describeRestoreRuleTests(ctx);
   describeRestoreTreeTests(ctx);

@@ -111,6 +111,8 @@ class LineState {
   private readonly environments = new Set<string>();
   private readonly keys = new KeyHistoryCheck(invalidBackup);
   private readonly unique = new Set<string>();
+  /** The ids of the backup's devices, which its change requests name. */
+  private readonly devices = new Set<string>();
 
   constructor(private readonly verify: boolean) {}
 
@@ -188,6 +190,9 @@ class LineState {
         this.once(`member/${record.user}`);
         break;
       case 'device':
+        this.once(`id/${record.id}`);
+        this.devices.add(record.id);
+        break;
       case 'audit_webhook':
         this.once(`id/${record.id}`);
         break;
@@ -196,9 +201,7 @@ class LineState {
         this.once(`workload_identity/${record.name}`);
         break;
       case 'change_request':
-        if (!this.environments.has(`${record.project}/${record.environment}`))
-          throw invalidBackup(this.line, `change request ${record.id} names an unknown environment`);
-        this.once(`id/${record.id}`);
+        this.changeRequest(record);
         break;
     }
     this.counts[record.kind]++;
@@ -221,6 +224,30 @@ class LineState {
         `a format ${this.header!.format_version} backup has no secret_version lines`,
       );
     this.keys.version(this.line, record);
+  }
+
+  /**
+   * A request lands in an environment of the backup and names its devices: a backup carries every
+   * device but a workload's, which lives minutes and is never backed up, so only a request a
+   * workload made (its author an identity's id) may name a device the backup does not hold.
+   */
+  private changeRequest(record: Extract<BackupRecord, { kind: 'change_request' }>): void {
+    if (!this.environments.has(`${record.project}/${record.environment}`))
+      throw invalidBackup(this.line, `change request ${record.id} names an unknown environment`);
+    const fromWorkload = record.created_by.startsWith('wid_');
+    if (!fromWorkload && !this.devices.has(record.device_id))
+      throw invalidBackup(
+        this.line,
+        `change request ${record.id} names device ${record.device_id}, not in the backup`,
+      );
+    for (const { device_id } of record.approvals) {
+      if (device_id !== undefined && !this.devices.has(device_id))
+        throw invalidBackup(
+          this.line,
+          `an approval of change request ${record.id} names device ${device_id}, not in the backup`,
+        );
+    }
+    this.once(`id/${record.id}`);
   }
 
   private once(key: string): void {

@@ -16,7 +16,7 @@ import { type Line, linesOf, manifestOf, restoreHelpers, split } from './restore
 const suffix = () => Math.random().toString(36).slice(2, 8);
 
 /** A new organization with web/prod under `policy`, its owner's device, and its requests. */
-async function guardedOrganization(ctx: ConformanceContext, prefix: string, policy: object) {
+export async function guardedOrganization(ctx: ConformanceContext, prefix: string, policy: object) {
   const { newOrganization } = restoreHelpers(ctx);
   const slug = `${prefix}-${suffix()}`;
   const token = await newOrganization(slug);
