@@ -13,7 +13,7 @@ import { CliError, EXIT } from './exit-codes.js';
 export type BackupKey = { identities: string[] } | { passphrase: string };
 
 /** A file of key material, or a one-line failure naming it. */
-export function readKeyFile(file: string, what: string): string {
+function readKeyFile(file: string, what: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {

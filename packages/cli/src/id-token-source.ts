@@ -14,7 +14,7 @@ import { isLoopbackHost } from './http-client.js';
 import type { RequestLimits } from './request-limits.js';
 
 /** The ways to give an ID token, for messages. */
-export const ID_TOKEN_SOURCES =
+const ID_TOKEN_SOURCES =
   'give --id-token-file F, set LATCHKEY_ID_TOKEN (GitLab: `id_tokens:`), or run in GitHub Actions with `permissions: id-token: write`';
 
 /** A JWT's shape: three base64url parts (its checks are the server's). */

@@ -14,9 +14,9 @@ export interface RequestLimits {
 }
 
 /** Default overall time of one request, in seconds. */
-export const DEFAULT_TIMEOUT_SECONDS = 60;
+const DEFAULT_TIMEOUT_SECONDS = 60;
 /** Default most bytes of one answer, in MiB. */
-export const DEFAULT_MAX_RESPONSE_MB = 64;
+const DEFAULT_MAX_RESPONSE_MB = 64;
 
 /** A positive number of `unit` from a flag or the environment, or a usage error naming where it came from. */
 function positive(raw: string | undefined, fallback: number, source: string, unit: string): number {

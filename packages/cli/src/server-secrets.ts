@@ -25,7 +25,7 @@ const refuse = (why: string) =>
   new CliError(`The server sent an invalid list of secrets: ${why}. Nothing was written.`);
 
 /** `answer` as a list of secrets, or a refusal naming the first thing wrong. */
-export function checkServerSecrets(answer: unknown): ServerSecret[] {
+function checkServerSecrets(answer: unknown): ServerSecret[] {
   const secrets = (answer as { secrets?: unknown } | null)?.secrets;
   if (!Array.isArray(secrets)) throw refuse('no secrets array');
   const seen = new Set<string>();

@@ -17,7 +17,7 @@ export const TOKEN_SOURCES =
 export const TOKEN_ARGUMENT_WARNING = `warning: a token given as --token is visible to other users of this machine (ps) and stays in your shell history; ${TOKEN_SOURCES}.`;
 
 /** Where the launcher puts a `--token` value for the CLI it starts (an environment, not arguments). */
-export const TOKEN_ARGUMENT_VARIABLE = 'LATCHKEY_TOKEN_ARGUMENT';
+const TOKEN_ARGUMENT_VARIABLE = 'LATCHKEY_TOKEN_ARGUMENT';
 
 /**
  * The `--token` value, from the option or from the launcher, taken out of `env` so no process this

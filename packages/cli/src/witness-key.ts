@@ -22,7 +22,7 @@ export interface WitnessKey {
 const ALG_COSIGNATURE_V1 = 0x04;
 
 /** The key name derived from the public key when `--name` is not given. */
-export function defaultWitnessName(publicKey: Uint8Array): string {
+function defaultWitnessName(publicKey: Uint8Array): string {
   return `latchkey-witness/${createHash('sha256').update(publicKey).digest('hex').slice(0, 16)}`;
 }
 

@@ -96,7 +96,7 @@ export function translate(error: unknown): unknown {
 }
 
 /** A database error stripped of everything that can quote input; any other error unchanged. */
-export function scrub(error: unknown): unknown {
+function scrub(error: unknown): unknown {
   const code = codeOf(error);
   if (/^[0-9A-Z]{5}$/.test(code) && !isUnavailable(error)) {
     return new StoreQueryError(error as { code: string });

@@ -48,7 +48,7 @@ export function signingSecret(secret: unknown): string {
 }
 
 /** @internal */
-export function toSignatureHeaders(timestamp: string, signature: string, eventId: string): SignatureHeaders {
+function toSignatureHeaders(timestamp: string, signature: string, eventId: string): SignatureHeaders {
   if (typeof eventId !== 'string' || eventId === '')
     throw new TypeError('eventId must be a non-empty string');
   return {

@@ -93,7 +93,7 @@ function fail(code: VerificationErrorCode, message: string): never {
 }
 
 /** Validates options and returns the secrets as a non-empty list. @internal */
-export function secretList(secret: unknown): string[] {
+function secretList(secret: unknown): string[] {
   const list = typeof secret === 'string' ? [secret] : Array.isArray(secret) ? [...secret] : [];
   if (list.length === 0 || !list.every((s) => typeof s === 'string' && s.length > 0)) {
     throw new TypeError('secret must be a non-empty string or a non-empty array of non-empty strings');

@@ -18,7 +18,7 @@ import { verifyCosignature } from './note/cosignature.js';
 import { type NoteSignature, parseNote, parseSignatureLine } from './note/signed-note.js';
 
 /** Tree heads whose cosignatures are kept per organization (the largest sizes). */
-export const COSIGNED_HEADS_KEPT = 16;
+const COSIGNED_HEADS_KEPT = 16;
 /** How far in the future a cosignature's timestamp may be, in seconds (clock skew). */
 const FUTURE_SKEW_SECONDS = 300;
 

@@ -185,7 +185,7 @@ export function canSeeProject(principal: Principal, project: string): boolean {
  * Rank of each role, highest first: a member may act on (create a token for, revoke the token or
  * device of, add, and later change or remove) only members whose role ranks no higher than their own.
  */
-export const ROLE_RANK: Readonly<Record<Role, number>> = { owner: 3, admin: 2, developer: 1, viewer: 0 };
+const ROLE_RANK: Readonly<Record<Role, number>> = { owner: 3, admin: 2, developer: 1, viewer: 0 };
 
 /**
  * Whether `principal` may act on a member whose role is `targetRole`: the target must not rank above

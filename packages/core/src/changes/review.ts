@@ -27,7 +27,7 @@ const FALLBACK: ApprovalPolicy = {
 export const policyOf = (scope: ChangeScope): ApprovalPolicy => scope.environment.approval_policy ?? FALLBACK;
 
 /** A 403 unless the caller's role is one of the policy's approvers and reaches the environment. */
-export function requireApprover(scope: ChangeScope): void {
+function requireApprover(scope: ChangeScope): void {
   const policy = policyOf(scope);
   const inPolicy = (policy.approver_roles as readonly string[]).includes(scope.principal.role);
   if (!inPolicy || !authorize(scope.principal, 'changes:approve', addressOf(scope)).ok) {

@@ -11,7 +11,7 @@ import type { ExportVerdict } from './export-verdict.js';
 import { type VerifyExportOptions, verifyExportWith } from './verify-export.js';
 
 /** The export check's primitives on Node's crypto. */
-export const nodeChainCrypto: ChainCrypto = {
+const nodeChainCrypto: ChainCrypto = {
   sha256Hex: (text) => createHash('sha256').update(text).digest('hex'),
   verifyCheckpoint,
 };

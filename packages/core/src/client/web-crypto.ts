@@ -24,7 +24,7 @@ export async function sha256Hex(text: string): Promise<string> {
  * Bytes of base64 or base64url text, read as leniently as Node's `Buffer.from(…, 'base64url')`:
  * characters outside the alphabet are skipped and padding is optional.
  */
-export function base64Bytes(text: string): Uint8Array<ArrayBuffer> {
+function base64Bytes(text: string): Uint8Array<ArrayBuffer> {
   const clean = text
     .split('=')[0]!
     .replace(/-/g, '+')

@@ -17,11 +17,11 @@ import { workloadSettings } from '../workload/settings.js';
 import type { CoreOptions } from './options.js';
 
 /** The default path prefix of the API. */
-export const DEFAULT_BASE_PATH = '/api/v2';
+const DEFAULT_BASE_PATH = '/api/v2';
 /** The default largest request body: 1 MiB. */
-export const DEFAULT_BODY_LIMIT = 1_048_576;
+const DEFAULT_BODY_LIMIT = 1_048_576;
 /** The default tolerance of a push's `signed_at`, in seconds. */
-export const DEFAULT_SIGNATURE_TOLERANCE_SECONDS = 300;
+const DEFAULT_SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /** Every option of a core with its default filled in. */
 export interface ResolvedOptions {

@@ -15,7 +15,7 @@ import type { LatchkeyStore } from '../store/ports/store.js';
 import { traceSpan } from '../telemetry/tracing.js';
 import { type DeliveredTreeCache, withDeliveredTree } from './delivered-tree.js';
 import { type OpenedCredentials, openCredentials } from './open-credentials.js';
-import { type DecidedAttempt, recordOutcome } from './record-outcome.js';
+import type { DecidedAttempt } from './record-outcome.js';
 import { nextRetry, type RetryPolicy } from './retry-schedule.js';
 import type { SendResult, Transport } from './sending/sender.js';
 import { type SigningMaterial, signForScheme } from './signature-schemes/index.js';
@@ -183,12 +183,4 @@ export async function decideAttempt(
     }),
     claimed.delivery.traceparent,
   );
-}
-
-/** Attempts one claimed delivery and records the outcome; returns it (`lost` when the lease was). */
-export async function attemptDelivery(
-  services: AttemptServices,
-  claimed: ClaimedDelivery,
-): Promise<AttemptRecord['outcome'] | 'lost'> {
-  return recordOutcome(services, await decideAttempt(services, claimed));
 }

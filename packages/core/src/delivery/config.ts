@@ -42,7 +42,7 @@ export interface WebhookOptions {
 }
 
 /** The defaults of `webhooks.replay`. */
-export const REPLAY_DEFAULTS: Readonly<ReplayPace> = { batch: 100, maxEvents: 100_000 };
+const REPLAY_DEFAULTS: Readonly<ReplayPace> = { batch: 100, maxEvents: 100_000 };
 
 /** The resolved webhook settings every part uses. */
 export interface WebhookSettings {

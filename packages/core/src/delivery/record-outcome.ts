@@ -25,14 +25,6 @@ export interface RecordServices {
   now(): number;
 }
 
-/** Records a decided attempt; returns its outcome, or `lost` when the lease was lost meanwhile. */
-export async function recordOutcome(
-  services: RecordServices,
-  decided: DecidedAttempt,
-): Promise<AttemptRecord['outcome'] | 'lost'> {
-  return (await recordOutcomes(services, [decided]))[0]!;
-}
-
 /**
  * Records decided attempts in order, in one transaction (the store's `recordMany`), with the dead
  * letters' events; returns each one's outcome, or `lost` for those whose lease was lost meanwhile.

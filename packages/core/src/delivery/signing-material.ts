@@ -39,7 +39,7 @@ function opened(services: MaterialServices, sealed: string, context: string): st
 }
 
 /** Whether a key signs at `at` (ms): created by then and not yet retired. */
-export function keySignsAt(key: WebhookSigningKey, at: number): boolean {
+function keySignsAt(key: WebhookSigningKey, at: number): boolean {
   return Date.parse(key.created_at) <= at && (key.retires_at === null || Date.parse(key.retires_at) > at);
 }
 

@@ -126,7 +126,7 @@ export async function checkReady(deps: ReadyDeps, options: ReadyOptions = {}): P
 }
 
 /** The report of a set of checks. */
-export function readyReport(checks: ReadyReport['checks']): ReadyReport {
+function readyReport(checks: ReadyReport['checks']): ReadyReport {
   const ok = Object.values(checks).every((check) => check.status === 'ok');
   return { status: ok ? 'ready' : 'unavailable', checks };
 }

@@ -57,11 +57,11 @@ export const toListedDeviceView = (device: Model.Device, nowMs: number) => {
 };
 
 /** An audit webhook's custom headers as answers show them: the names, every value masked. */
-export const toHeadersView = (w: Pick<Model.AuditWebhook, 'headers'>): Record<string, string> =>
+const toHeadersView = (w: Pick<Model.AuditWebhook, 'headers'>): Record<string, string> =>
   Object.fromEntries((w.headers ?? []).map((h) => [h.name, MASKED_VALUE]));
 
 /** An audit webhook's client certificate as answers show it: what identifies it, never the key. */
-export const toClientCertificateView = (w: Pick<Model.AuditWebhook, 'client_certificate'>) =>
+const toClientCertificateView = (w: Pick<Model.AuditWebhook, 'client_certificate'>) =>
   w.client_certificate
     ? showing<Model.WebhookClientCertificate>()(
         'subject',

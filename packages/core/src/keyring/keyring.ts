@@ -86,7 +86,7 @@ export const needsReseal = (keyring: Keyring, sealed: string): boolean =>
   sealedKeyId(sealed) !== keyring.current;
 
 /** Seconds a client is told to wait when a value is sealed with a key this instance lacks. */
-export const MISSING_KEY_RETRY_SECONDS = 30;
+const MISSING_KEY_RETRY_SECONDS = 30;
 
 /**
  * A value sealed with a key id this keyring lacks (another instance rotated to a key this one has

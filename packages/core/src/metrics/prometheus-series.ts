@@ -11,7 +11,7 @@ import { type DeliveryFigures, emptyRollup, type MetricsWindow, mergeRollup, toF
 import { readIntervals, windowBounds } from './window.js';
 
 /** The label of the series that sums the webhooks past the cap. */
-export const OTHER_WEBHOOKS = 'other';
+const OTHER_WEBHOOKS = 'other';
 
 /** One series: a webhook by id with its state, or the sum of the rest (no state). */
 export interface WebhookSeries {

@@ -36,7 +36,7 @@ export interface MetricsTimeline {
 }
 
 /** The interval edges of the window read at `nowMs`: its start, the step boundaries, the current minute's end. */
-export function timelineEdges(nowMs: number, window: MetricsWindow): number[] {
+function timelineEdges(nowMs: number, window: MetricsWindow): number[] {
   const [start, end] = windowBounds(nowMs, window);
   const step = TIMELINE_STEP_MS[window];
   const edges = [start];

@@ -32,7 +32,7 @@ function refusalFor(code: string | undefined): LatchkeyError {
 }
 
 /** The complete raw HTTP/1.1 response for a refusal; the connection closes after it. */
-export function rawErrorResponse(error: LatchkeyError): string {
+function rawErrorResponse(error: LatchkeyError): string {
   const { headers, body } = errorBodyResponse(error.toBody());
   const fields = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   return (

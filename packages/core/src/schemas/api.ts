@@ -31,7 +31,7 @@ export const RoleSchema = z.enum(ROLES);
  * well-formed text with no control characters (a terminal or a CSV reader would act on them;
  * PostgreSQL refuses NUL). Restore holds a backup's names to the same schema.
  */
-export const nameSchema = (max = 200) =>
+const nameSchema = (max = 200) =>
   text()
     .min(1)
     .max(max)

@@ -101,7 +101,7 @@ export async function pushingDevice(
  * `nowMs` and its `client_sig` verifies with the device key over `signed` (the body as sent, before
  * validation) and its address.
  */
-export function checkPushSignature(
+function checkPushSignature(
   publicKey: string,
   body: Pick<PushBodyInput, 'signed_at' | 'client_sig'>,
   signed: Record<string, unknown>,

@@ -18,7 +18,7 @@ import type { IssuerKeys } from './issuer-keys.js';
 import { IdTokenRefusal, type VerifiedIdToken, verifyIdToken } from './verify-id-token.js';
 
 /** How many unexpired `jti`s are remembered per organization and issuer (a bound on the store). */
-export const MAX_REMEMBERED_JTIS = 10_000;
+const MAX_REMEMBERED_JTIS = 10_000;
 
 /** What the exchange needs of the core. */
 export interface ExchangeDeps {
@@ -46,7 +46,7 @@ export interface ExchangeAnswer {
 }
 
 /** The 401 of a failed check: it names the check, never the token. */
-export function invalidWorkloadToken(check: string, message: string): LatchkeyError {
+function invalidWorkloadToken(check: string, message: string): LatchkeyError {
   return new LatchkeyError('invalid_workload_token', `The ID token failed the ${check} check: ${message}.`);
 }
 

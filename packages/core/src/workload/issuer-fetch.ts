@@ -99,7 +99,7 @@ async function readJson(
 }
 
 /** The lifetime `Cache-Control` grants, in seconds: `max-age` up to one hour; 0 for no-store/no-cache; else 5 minutes. */
-export function maxAge(header: string | string[] | undefined): number {
+function maxAge(header: string | string[] | undefined): number {
   const text = (Array.isArray(header) ? header.join(',') : (header ?? '')).toLowerCase();
   if (/(^|,)\s*(no-store|no-cache)\s*(,|$)/.test(text)) return 0;
   const match = /(?:^|,)\s*max-age\s*=\s*"?(\d{1,10})"?/.exec(text);

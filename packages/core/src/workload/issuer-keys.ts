@@ -8,7 +8,7 @@ import { createLocalJWKSet, type JSONWebKeySet, type JWSHeaderParameters } from 
 import { type IssuerFetch, IssuerFetchError } from './issuer-fetch.js';
 
 /** How often an unknown `kid` may make the keys be fetched again, per issuer. */
-export const KID_REFETCH_COOLDOWN_MS = 10_000;
+const KID_REFETCH_COOLDOWN_MS = 10_000;
 /** The most issuers whose keys are cached at once; the least recently fetched go first. */
 const MAX_ISSUERS = 256;
 

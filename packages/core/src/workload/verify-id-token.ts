@@ -10,11 +10,11 @@ import { IssuerFetchError } from './issuer-fetch.js';
 import type { IssuerKeys } from './issuer-keys.js';
 
 /** The algorithms an ID token may be signed with. */
-export const ID_TOKEN_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
+const ID_TOKEN_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
 /** How far ahead of the server's clock `iat` and `nbf` may be, in seconds. */
-export const CLOCK_SKEW_SECONDS = 60;
+const CLOCK_SKEW_SECONDS = 60;
 /** The longest an ID token may live, `exp` minus `iat`, in seconds. */
-export const MAX_ID_TOKEN_LIFETIME_SECONDS = 3600;
+const MAX_ID_TOKEN_LIFETIME_SECONDS = 3600;
 
 /** A failed check: `check` names it (`alg`, `iss`, `signature`, `aud`, `exp`, …), never the token. */
 export class IdTokenRefusal extends Error {

@@ -20,7 +20,7 @@ export interface ActivityFilters {
 const KEYS = ['type', 'project', 'environment', 'actor', 'from', 'to'] as const;
 
 /** The filters a query string names. */
-export function parseFilters(search: string): ActivityFilters {
+function parseFilters(search: string): ActivityFilters {
   const params = new URLSearchParams(search);
   const out = {} as ActivityFilters;
   for (const key of KEYS) out[key] = params.get(key)?.trim() ?? '';
@@ -31,7 +31,7 @@ export function parseFilters(search: string): ActivityFilters {
  * The query string of `filters` (empty filters left out), with its `?` when not empty, after the
  * parameters of `keep` that are not filters (the embedded page's session and theme).
  */
-export function filtersQuery(filters: ActivityFilters, keep = ''): string {
+function filtersQuery(filters: ActivityFilters, keep = ''): string {
   const params = new URLSearchParams(keep);
   for (const key of KEYS) params.delete(key);
   for (const key of KEYS) if (filters[key]) params.set(key, filters[key]);
@@ -52,7 +52,7 @@ export function useFilters(): [ActivityFilters, (next: ActivityFilters) => void]
 }
 
 /** An RFC 3339 time for the API from a `datetime-local` value, or undefined when empty or invalid. */
-export function apiTime(local: string): string | undefined {
+function apiTime(local: string): string | undefined {
   if (!local) return undefined;
   const time = new Date(local);
   return Number.isNaN(time.getTime()) ? undefined : time.toISOString();

@@ -27,12 +27,3 @@ export function formatAgo(iso: string, now = Date.now()): string {
   if (hours < 48) return `${hours} h ago`;
   return `${Math.round(hours / 24)} days ago`;
 }
-
-/** The host of a URL (the full URL may carry a token; the list shows it only in a title). */
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-}

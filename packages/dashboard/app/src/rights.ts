@@ -25,7 +25,7 @@ export interface Rights {
 }
 
 /** The dashboard's own: whatever the role allows. */
-export const ROLE_RIGHTS: Rights = {
+const ROLE_RIGHTS: Rights = {
   manageWebhooks: true,
   webhookSecrets: true,
   exportActivity: true,

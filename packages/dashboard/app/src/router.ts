@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 const metaBase =
   document.querySelector<HTMLMetaElement>('meta[name="latchkey-base"]')?.content ?? '/dashboard/';
 /** The dashboard's mount point, without a trailing slash. */
-export const BASE = metaBase.startsWith('/__') ? '/dashboard' : metaBase.replace(/\/$/, '');
+const BASE = metaBase.startsWith('/__') ? '/dashboard' : metaBase.replace(/\/$/, '');
 
 export const ROUTES = {
   activity: '/activity',

@@ -10,7 +10,7 @@ import type { ActivityEvent, HistoryPage } from './types.js';
 import { type RequestState, useRequest } from './use-request.js';
 
 /** Events on a screen. */
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 /** Pages read at most per screen while looking for an actor's events. */
 const ACTOR_PAGES = 10;
 

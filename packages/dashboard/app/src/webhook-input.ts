@@ -11,7 +11,7 @@ export interface WebhookInputErrors {
 }
 
 /** Why the URL cannot be used, or null. */
-export function urlProblem(value: string): string | null {
+function urlProblem(value: string): string | null {
   if (!value) return 'Enter the endpoint URL.';
   let url: URL;
   try {

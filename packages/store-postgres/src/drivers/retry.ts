@@ -2,7 +2,7 @@
 import { isRetryable } from '../failures.js';
 
 /** Attempts in all, before the last error is thrown. */
-export const TRANSACTION_ATTEMPTS = 5;
+const TRANSACTION_ATTEMPTS = 5;
 
 /** Calls `attempt` until it succeeds, fails for another reason, or has been tried {@link TRANSACTION_ATTEMPTS} times. */
 export async function withRetries<T>(attempt: () => Promise<T>): Promise<T> {

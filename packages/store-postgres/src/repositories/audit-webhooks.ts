@@ -40,9 +40,6 @@ const WEBHOOK = recordColumns<AuditWebhook>({
   created_by: text(),
 });
 
-/** An audit webhook's row as the record. */
-export const toAuditWebhook = WEBHOOK.read;
-
 const ONE = 'organization_id = $1 AND id = $2';
 
 /**

@@ -34,7 +34,7 @@ export async function lockChainHead(
  * pushes left events pending (as the lock's snapshot saw them: one committed while the lock was
  * awaited is sealed by the next seal instead).
  */
-export async function lockChain(
+async function lockChain(
   tx: SqlQueryable,
   t: Tables,
   organizationId: string,
@@ -164,7 +164,7 @@ export function storeEventStatement(t: Tables, before = '', treeAt = 14): string
 }
 
 /** The parameters $1–$13 of {@link storeEventStatement}; the tree's are {@link treeParams}. */
-export function storeEventParams(organizationId: string, event: ActivityEvent): unknown[] {
+function storeEventParams(organizationId: string, event: ActivityEvent): unknown[] {
   return [
     organizationId,
     event.seq,

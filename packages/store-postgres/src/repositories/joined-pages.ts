@@ -9,7 +9,7 @@ import { int } from '../rows.js';
 import type { Tables } from '../schema-name.js';
 
 /** Events per page. */
-export const JOINED_PAGE = 5_000;
+const JOINED_PAGE = 5_000;
 
 interface Page {
   lines: number;

@@ -14,7 +14,7 @@ import { Webhook as SvixWebhook } from 'svix';
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 /** A `whpk_` key as an SPKI PEM, as openssl reads it. */
-export function publicKeyPem(whpk: string): string {
+function publicKeyPem(whpk: string): string {
   const der = Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(whpk.slice(5), 'base64')]);
   const lines = der
     .toString('base64')

@@ -15,7 +15,7 @@ export function standardContent(prefix: string, body: string | Uint8Array): Buff
 }
 
 /** A node:crypto Ed25519 public key from its `whpk_` form. */
-export function nodePublicKey(key: string): KeyObject {
+function nodePublicKey(key: string): KeyObject {
   const x = Buffer.from(publicKeyBytes(key)).toString('base64url');
   return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
 }

@@ -30,14 +30,14 @@ export interface StandardSignInput {
 }
 
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` with a `whsec_` secret. */
-export function signStandard(secret: string, prefix: string, body: string | Uint8Array): string {
+function signStandard(secret: string, prefix: string, body: string | Uint8Array): string {
   const key = standardSecretKey(secret);
   if (!key) throw new TypeError('a standard-webhooks secret is whsec_ followed by standard base64');
   return 'v1,' + standardMac(key, prefix, body).toString('base64');
 }
 
 /** `v1a,<base64 Ed25519 signature of "<id>.<timestamp>.<body>">`. */
-export function signStandardEd25519(
+function signStandardEd25519(
   privateKey: KeyObject | string,
   prefix: string,
   body: string | Uint8Array,

@@ -2,7 +2,7 @@
 import { isValidKeyName } from '../note/note-key.js';
 
 /** The default origin when the host names none. */
-export const DEFAULT_CHECKPOINT_ORIGIN = 'latchkey.local';
+const DEFAULT_CHECKPOINT_ORIGIN = 'latchkey.local';
 
 /**
  * The option, checked: the origin line is also the note's key name, so it may hold no whitespace,

@@ -48,7 +48,7 @@ export function isEventType(name: string): name is EventType {
 }
 
 /** The group (resource) an event type belongs to. */
-export function eventTypeGroup(type: EventType): keyof typeof EVENT_TYPE_GROUPS {
+function eventTypeGroup(type: EventType): keyof typeof EVENT_TYPE_GROUPS {
   for (const [group, types] of Object.entries(EVENT_TYPE_GROUPS))
     if (Object.hasOwn(types, type)) return group as keyof typeof EVENT_TYPE_GROUPS;
   throw new Error(`event type ${type} is in no group`);

@@ -8,7 +8,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { ActivityEvent } from '../../model/model.js';
 
 /** The columns, in order: a published format, so a new column goes at the end, never between. */
-export const CSV_COLUMNS = [
+const CSV_COLUMNS = [
   'seq',
   'id',
   'type',

@@ -12,7 +12,7 @@ import { foldRoots } from './tree-state.js';
 export type NodeReader = (addresses: readonly NodeAddress[]) => Promise<readonly Uint8Array[]>;
 
 /** The roots of `ranges`, reading every node they need in one call. */
-export async function rangeRoots(ranges: readonly LeafRange[], read: NodeReader): Promise<Uint8Array[]> {
+async function rangeRoots(ranges: readonly LeafRange[], read: NodeReader): Promise<Uint8Array[]> {
   const plans = ranges.map(([start, end]) => subtreesOf(start, end));
   const hashes = plans.length === 0 ? [] : await read(plans.flat());
   let at = 0;

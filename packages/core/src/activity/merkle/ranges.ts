@@ -10,7 +10,7 @@ import type { NodeAddress } from '../../model/tree.js';
 export type LeafRange = readonly [start: number, end: number];
 
 /** The largest power of two strictly below `n` (n >= 2): where RFC 6962 splits a tree of `n` leaves. */
-export function splitPoint(n: number): number {
+function splitPoint(n: number): number {
   let k = 1;
   while (k * 2 < n) k *= 2;
   return k;

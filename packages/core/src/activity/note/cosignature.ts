@@ -23,9 +23,7 @@ export function cosignedMessage(body: string, timestamp: bigint): Uint8Array {
 }
 
 /** A cosignature's timestamp and Ed25519 signature, or null when the value is not 8 + 64 bytes. */
-export function splitCosignature(
-  signature: NoteSignature,
-): { timestamp: bigint; signature: Uint8Array } | null {
+function splitCosignature(signature: NoteSignature): { timestamp: bigint; signature: Uint8Array } | null {
   if (signature.signature.length !== 72) return null;
   const timestamp = new DataView(signature.signature.buffer, signature.signature.byteOffset, 8).getBigUint64(
     0,

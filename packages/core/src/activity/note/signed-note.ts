@@ -24,12 +24,12 @@ export interface ParsedNote {
 }
 
 /** Most signature lines a note may carry, as in Go's `note.Open`: a bound on verifying work. */
-export const MAX_NOTE_SIGNATURES = 100;
+const MAX_NOTE_SIGNATURES = 100;
 
 const SIGNATURE_PREFIX = '\u2014 ';
 
 /** Whether `text` may be a note's text: well-formed, no control characters but newline, ends with one. */
-export function isValidNoteText(text: string): boolean {
+function isValidNoteText(text: string): boolean {
   return text.endsWith('\n') && isNoteSafe(text, true);
 }
 

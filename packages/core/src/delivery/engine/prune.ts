@@ -7,7 +7,7 @@ import { floorTo, HOUR_MS } from '../../metrics/rollup.js';
 import type { EngineSettings } from './options.js';
 
 /** Attempts deleted per statement when pruning. */
-export const PRUNE_BATCH = 5_000;
+const PRUNE_BATCH = 5_000;
 
 const DAY_MS = 86_400_000;
 

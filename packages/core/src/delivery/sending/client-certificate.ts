@@ -62,7 +62,7 @@ function privateKey(pem: string): KeyObject | string {
 }
 
 /** The client keys taken: what TLS signs with cheaply. */
-export const CLIENT_KEY_TYPES = 'RSA of 2048-4096 bits, EC P-256 or P-384, or Ed25519';
+const CLIENT_KEY_TYPES = 'RSA of 2048-4096 bits, EC P-256 or P-384, or Ed25519';
 const RSA_BITS = { min: 2048, max: 4096 };
 const CURVES: Readonly<Record<string, string>> = { prime256v1: 'P-256', secp384r1: 'P-384' };
 

@@ -8,9 +8,9 @@
 /** At most this many custom headers per webhook. */
 export const MAX_CUSTOM_HEADERS = 10;
 /** Longest header name, in characters. */
-export const MAX_HEADER_NAME = 100;
+const MAX_HEADER_NAME = 100;
 /** Longest header value, in characters (4 KiB). */
-export const MAX_HEADER_VALUE = 4_096;
+const MAX_HEADER_VALUE = 4_096;
 /**
  * Most characters of all names and values together: what ten headers of the longest name and value
  * hold. Checked with the count before any entry is, so a request cannot make each of a million

@@ -51,7 +51,7 @@ const TIMEOUT_CODES = new Set([
 ]);
 
 /** The `last_error` code and message of an exception from a request (messages carry no secret). */
-export function classifySendError(error: unknown, timedOut: boolean): Omit<DeliveryError, 'at'> {
+function classifySendError(error: unknown, timedOut: boolean): Omit<DeliveryError, 'at'> {
   const chain: { code?: unknown; name?: unknown; message?: unknown }[] = [];
   for (
     let e: unknown = error;
