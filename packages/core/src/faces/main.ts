@@ -4,11 +4,19 @@
  * checks an app handles around it. A store implementation imports `@latchkey/core/store`, the
  * delivery engine is `@latchkey/core/webhooks`, the Node bridge `@latchkey/core/node` and what a
  * client needs (no server code) `@latchkey/core/client`.
+ *
+ * The names, by what an app does with them: build a core (`createCore`, `CoreOptions` and the
+ * parsers of option values, the memory store); call its methods (what they take and answer:
+ * bootstrap, readiness and health, deliveries, re-encryption, portal sessions); serve it (the Web
+ * bridge, `probeResponse`, `isUnderBasePath`, `frameworkErrorResponse`); handle its errors (one
+ * class, its guard, the code-to-status table); keys (API tokens, the keyring at rest, the audit
+ * key); the catalogs an app shows or filters by (event types, roles and permissions, backup
+ * counts); the API's schemas, one namespace; the checks of what a core hands out (the chain, a
+ * checkpoint); and what `/client` lists that needs Node's crypto (device keys, signing, the export
+ * check).
  */
 
-// Verification of what a core hands out: the chain, an export and its checkpoint.
 export { type ChainHead, verifyChain } from '../activity/chain.js';
-// Keys: API tokens, the keyring at rest, the audit key, device keys and signed pushes.
 export {
   type AuditKey,
   type Checkpoint,
@@ -17,7 +25,6 @@ export {
   toAuditKey,
   verifyCheckpoint,
 } from '../activity/checkpoint/checkpoint.js';
-// The catalogs an app shows or filters by: event types, roles and permissions, backup contents.
 export {
   describeEventTypes,
   EVENT_TYPES,
@@ -30,18 +37,15 @@ export type { BootstrapOptions } from '../auth/bootstrap.js';
 export type { ExternalIdentity, HostAuthenticate } from '../auth/host-identity.js';
 export { PERMISSIONS, type Permission, ROLE_PERMISSIONS } from '../auth/permissions.js';
 export { generateApiToken, hashToken } from '../auth/tokens.js';
-// Building a core: its options, the store it keeps everything in and the parsers of option values.
 export type { RestoreLimitsOption } from '../backup/restore/limits.js';
 export type { ExportFault, ExportVerdict, VerifyExportOptions } from '../client/verify-export.js';
 export type { CoreOptions } from '../config/options.js';
 export { type Core, createCore } from '../core.js';
 export type { KeyringOption, WebhookOptions } from '../delivery/config.js';
-// What the methods of a core take and answer.
 export type { StartDeliveriesOptions } from '../delivery/engine/control.js';
 export type { DeliveryEngine } from '../delivery/engine/engine.js';
 export { parseRetrySchedule, type RetryPolicy } from '../delivery/retry-schedule.js';
 export { type AllowHosts, parseAllowHosts, type ResolveHost } from '../delivery/sending/ssrf.js';
-// Errors: one class, its guard and the table from code to status.
 export {
   ERROR_DESCRIPTIONS,
   ERROR_STATUS,
@@ -53,7 +57,6 @@ export {
   type LatchkeyErrorOptions,
 } from '../errors/latchkey-error.js';
 export type { HealthReport } from '../health/probe.js';
-// Serving: the Web bridge, and what an adapter or a server adds around `core.handle`.
 export { probeResponse } from '../health/probe.js';
 export type {
   DeliveriesCheck,
@@ -86,9 +89,7 @@ export type { MintedPortalSession } from '../portal/mint-session.js';
 export type { PortalOptions } from '../portal/settings.js';
 export { type IdGenerator, randomId } from '../runtime/ids.js';
 export type { CoreLogger } from '../runtime/logger.js';
-// The API's request and answer schemas, one namespace (the dashboard derives its types from it).
 export * as schemas from '../schemas/namespace.js';
 export type { PushAddress } from '../secrets/signatures.js';
 export type { LatchkeyStore, StoreStatus } from '../store/types.js';
-// Device keys, signing and the export check, as `/client` lists them.
 export * from './client-node.js';
