@@ -24,7 +24,7 @@ const { values: args } = parseArgs({
 const seconds = Number(args.seconds);
 const concurrency = Number(args.concurrency);
 
-/** The driver before: PGlite's own `query` and `transaction`, as `drivers/pglite.ts` used them. */
+/** The driver before: PGlite's own `query` and `transaction`, as `drivers/pglite/pglite.ts` used them. */
 async function pgliteOwnQueries(): Promise<SqlDriver & { db: PGlite }> {
   const params: Record<string, string> = {
     shared_buffers: PGLITE_MEMORY_DEFAULTS.sharedBuffers,

@@ -10,6 +10,7 @@
  * const store = await createPostgresStore({ driver: await pgliteDriver('./data/latchkey') });
  * ```
  */
-export { type PgliteDriverOptions, type PgliteSqlDriver, pgliteDriver } from './drivers/pglite.js';
-export { PGLITE_WASM_COMPILERS, type PgliteWasmCompiler } from './drivers/pglite-compiler.js';
-export { PGLITE_MEMORY_DEFAULTS, type PgliteMemorySettings } from './drivers/pglite-memory.js';
+
+export { PGLITE_WASM_COMPILERS, type PgliteWasmCompiler } from './drivers/pglite/compiler.js';
+export { PGLITE_MEMORY_DEFAULTS, type PgliteMemorySettings } from './drivers/pglite/memory.js';
+export { type PgliteDriverOptions, type PgliteSqlDriver, pgliteDriver } from './drivers/pglite/pglite.js';

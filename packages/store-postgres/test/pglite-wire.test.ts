@@ -1,10 +1,10 @@
 /**
- * The PGlite driver speaks PGlite's wire protocol itself (`drivers/pglite-wire.ts`): statements
+ * The PGlite driver speaks PGlite's wire protocol itself (`drivers/pglite/wire.ts`): statements
  * prepared once, a transaction's BEGIN and deferred statements sent with its other statements.
  * What callers see must be what PGlite's own `query` and `transaction` gave them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PGLITE_PREPARED_LIMIT } from '../src/drivers/pglite-wire.js';
+import { PGLITE_PREPARED_LIMIT } from '../src/drivers/pglite/wire.js';
 import type { SqlDriver } from '../src/index.js';
 import { pgliteDriver } from '../src/pglite.js';
 

@@ -1,14 +1,14 @@
 /** The embedded driver: PGlite, PostgreSQL compiled to WebAssembly, in a data directory or in memory. */
 import { rm } from 'node:fs/promises';
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
-import type { SqlDriver, SqlQueryable } from '../driver.js';
-import { createFromTemplate } from '../pglite-template.js';
-import { hasMethods } from './has-methods.js';
-import { applyWasmCompiler, type PgliteWasmCompiler } from './pglite-compiler.js';
-import { memoryStartParams, type PgliteMemorySettings } from './pglite-memory.js';
-import { type PgliteWire, pgliteWire } from './pglite-wire.js';
-import { withRetries } from './retry.js';
-import { translated } from './translated.js';
+import type { SqlDriver, SqlQueryable } from '../../driver.js';
+import { createFromTemplate } from '../../pglite-template.js';
+import { hasMethods } from '../has-methods.js';
+import { withRetries } from '../retry.js';
+import { translated } from '../translated.js';
+import { applyWasmCompiler, type PgliteWasmCompiler } from './compiler.js';
+import { memoryStartParams, type PgliteMemorySettings } from './memory.js';
+import { type PgliteWire, pgliteWire } from './wire.js';
 
 /** Options of {@link pgliteDriver} when it opens the database. */
 export interface PgliteDriverOptions {
@@ -25,7 +25,7 @@ export interface PgliteDriverOptions {
   /**
    * How V8 compiles PGlite's WebAssembly: `liftoff` (the default), its baseline compiler only,
    * about 100 MB less at the peak of the start; `optimizing`, V8's own tiering. A process-wide V8
-   * flag, set before PGlite compiles (see `drivers/pglite-compiler.ts`).
+   * flag, set before PGlite compiles (see `drivers/pglite/compiler.ts`).
    */
   wasmCompiler?: PgliteWasmCompiler;
   /**

@@ -8,7 +8,7 @@
  * as on node-postgres. PostgreSQL runs the messages of a buffer in order, as it would from a socket.
  */
 import type { messages, PGlite } from '@electric-sql/pglite';
-import type { SqlQueryable, SqlResult } from '../driver.js';
+import type { SqlQueryable, SqlResult } from '../../driver.js';
 
 type PgliteLibrary = typeof import('@electric-sql/pglite');
 type BackendMessage = messages.BackendMessage;
