@@ -35,6 +35,23 @@ describe('the faces of the published packages', () => {
     180_000,
   );
 
+  it("points every entry of core into core's faces folder", () => {
+    const core = faces.filter((face) => face.specifier.split('/').slice(0, 2).join('/') === '@latchkey/core');
+    expect(core.length).toBeGreaterThanOrEqual(6);
+    expect(
+      core.map((face) => face.file).filter((file) => !file.startsWith('packages/core/src/faces/')),
+    ).toEqual([]);
+  });
+
+  it('lists every name of the browser client face on the Node client face too', () => {
+    const client = faces.filter((face) => face.specifier === '@latchkey/core/client');
+    const [node, browser] = ['null', 'browser'].map(
+      (condition) => compiled.get(client.find((face) => String(face.condition) === condition)!.file)!,
+    );
+    expect(browser!.length).toBeGreaterThan(0);
+    expect(browser!.filter((name) => !node!.includes(name))).toEqual([]);
+  });
+
   it('keeps no snapshot of a face that is gone', () => {
     const expected = faces.map((face) => face.snapshot).sort();
     expect(readdirSync(join(root, 'scripts/test/faces')).sort()).toEqual(expected);
