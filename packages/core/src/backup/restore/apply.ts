@@ -78,6 +78,7 @@ export async function checkRestore(tx: StoreTransaction, input: RestoreInput): P
     hasKeyring: input.keyring !== undefined,
     trustedAuditKeys: input.trustedAuditKeys,
     webhooks: input.webhooks,
+    trustedIssuers: input.trustedIssuers,
   });
 }
 

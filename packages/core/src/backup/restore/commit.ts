@@ -16,7 +16,7 @@ export async function commitRestore(
   caller: RestoreCaller & { event: MakeEvent },
   id: string,
 ): Promise<RestoreResult> {
-  const { store, keyring, ids, restores, trustedAuditKeys, webhooks } = caller.deps;
+  const { store, keyring, ids, restores, trustedAuditKeys, webhooks, workload } = caller.deps;
   const own = await ownRestore(caller, id);
   const inputFor = (session: RestoreSession): RestoreInput => ({
     session,
@@ -25,6 +25,7 @@ export async function commitRestore(
     keyring,
     trustedAuditKeys,
     webhooks,
+    trustedIssuers: workload.trusted,
     ids,
     at: caller.at,
     maxLineBytes: restores.maxLineBytes,

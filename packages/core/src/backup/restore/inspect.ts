@@ -5,18 +5,21 @@
  * references, the chain, the SHA-256 and the counts; this adds what needs more than one line or
  * this server's settings: the signed checkpoint and the history under it (`backup/restore/history.ts`)
  * and the Merkle root it signs (`backup/restore/tree.ts`),
- * webhook URLs through the create-time SSRF check with this server's allowlist, device keys, the
- * webhook signing keys (`signing-key-records.ts`). Any fault is a 422 `backup_invalid` naming the line.
+ * webhook URLs and workload identities' issuers through the create-time SSRF check with this
+ * server's allowlist (and its trusted issuers), device keys, the webhook signing keys
+ * (`signing-key-records.ts`). Any fault is a 422 `backup_invalid` naming the line.
  */
 
 import type { TrustedAuditKeys } from '../../activity/trusted-audit-keys.js';
 import type { WebhookSettings } from '../../delivery/config.js';
+import { vetTarget } from '../../delivery/sending/ssrf.js';
 import { vetWebhookUrl } from '../../delivery/sending/webhook-url.js';
 import { parseEd25519PublicKey } from '../../encoding/ed25519-public-key.js';
 import { LatchkeyError } from '../../errors/latchkey-error.js';
 import type { BackupCounts, BackupManifest } from '../../model/backup-format.js';
 import type { Role } from '../../model/roles.js';
 import type { RestoredIdKind } from '../../store/types.js';
+import type { TrustedIssuers } from '../../workload/trusted-issuers.js';
 import type { BackupHeader } from '../backup-records.js';
 import { signingKeysFault } from '../signing-key-records.js';
 import { backedUpCertificateFault } from '../webhook-credentials.js';
@@ -34,6 +37,7 @@ export interface InspectInput {
   hasKeyring: boolean;
   trustedAuditKeys: TrustedAuditKeys;
   webhooks: Pick<WebhookSettings, 'resolve' | 'allowHosts'>;
+  trustedIssuers: TrustedIssuers;
 }
 
 /** What the first pass learned, for the second to write. */
@@ -101,9 +105,12 @@ export async function inspectBackup(
         break;
       case 'project':
       case 'environment':
-      case 'workload_identity':
       case 'change_request':
         keep(record.kind, record.id);
+        break;
+      case 'workload_identity':
+        keep(record.kind, record.id);
+        await vetIssuer(record.issuer, line, input);
         break;
       case 'device':
         keep('device', record.id);
@@ -138,6 +145,14 @@ export async function inspectBackup(
     ids,
     webhookUrls,
   };
+}
+
+/** The identity create's issuer check: an https URL whose host is public, or a trusted issuer's. */
+async function vetIssuer(issuer: string, line: number, input: InspectInput): Promise<void> {
+  const allow = new Set([...input.webhooks.allowHosts, ...input.trustedIssuers.hosts]);
+  const vetted = await vetTarget(issuer, input.webhooks.resolve, allow);
+  if (!vetted.ok)
+    throw invalidBackup(line, `the workload identity's issuer cannot be trusted: ${vetted.message}`);
 }
 
 /** The create-time SSRF check, with this server's resolver and allowlist. */

@@ -4,6 +4,7 @@ import { toTrustedAuditKeys } from '../../activity/trusted-audit-keys.js';
 import type { CoreDeps } from '../../http/core-deps.js';
 import { createMemoryStore } from '../../memory/index.js';
 import { emptyBackupCounts } from '../../model/backup-format.js';
+import { toTrustedIssuers } from '../../workload/trusted-issuers.js';
 import { commitRestore } from './commit.js';
 import { toRestoreLimits } from './limits.js';
 import { abandonRestore, beginRestore, ownRestore, putRestorePart, type RestoreCaller } from './session.js';
@@ -22,6 +23,7 @@ function callerOf(user = 'owner@example.com', services?: CoreDeps) {
       trustedAuditKeys: toTrustedAuditKeys(toAuditKey(generateAuditKey().privateKeyPem)),
       ids: (prefix: string) => `${prefix}_${++n}`,
       keyring: undefined,
+      workload: { trusted: toTrustedIssuers() },
     } as unknown as CoreDeps);
   return {
     deps: own,

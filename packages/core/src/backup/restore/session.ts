@@ -14,6 +14,7 @@ import type { BackupManifest } from '../../model/backup-format.js';
 import type { Organization } from '../../model/model.js';
 import type { IdGenerator } from '../../runtime/ids.js';
 import type { LatchkeyStore, RestoreSession } from '../../store/types.js';
+import type { TrustedIssuers } from '../../workload/trusted-issuers.js';
 import { isEmptyOrganization, notEmpty, partContext } from './apply.js';
 import { noTrustedKeys } from './history.js';
 import { checkDeclaredBytes, checkPartNumber, type RestoreLimits, tooManyBytes } from './limits.js';
@@ -33,6 +34,8 @@ export interface RestoreDeps {
   trustedAuditKeys: TrustedAuditKeys;
   /** Audit webhook settings (the restored webhooks are checked against them). */
   webhooks: WebhookSettings;
+  /** The trusted issuers (a restored workload identity's issuer is checked as at create). */
+  workload: { trusted: TrustedIssuers };
 }
 
 /** Who acts on a staged restore, and when: the caller in their organization, at the request's time. */

@@ -20,6 +20,7 @@ import type {
   RestoreSession,
   StoreTransaction,
 } from '../../store/types.js';
+import type { TrustedIssuers } from '../../workload/trusted-issuers.js';
 import { restoredChangeRequest, restoredWorkloadIdentity } from '../request-records.js';
 import { restoreSigningKeys } from '../signing-key-records.js';
 import { restoredCredentials } from '../webhook-credentials.js';
@@ -48,6 +49,8 @@ export interface RestoreInput {
   trustedAuditKeys: TrustedAuditKeys;
   /** The SSRF check's resolver and allowlist, as webhook create uses them. */
   webhooks: Pick<WebhookSettings, 'resolve' | 'allowHosts'>;
+  /** The trusted issuers, whose hosts the issuer check reaches at any address, as identity create does. */
+  trustedIssuers: TrustedIssuers;
   ids: (prefix: string) => string;
   at: string;
   /** The longest line the reader takes (core option `restores.maxLineBytes`). */

@@ -1,8 +1,8 @@
 /**
  * Item: a restore holds what it writes to the rules the API enforces at create, and accepts a
- * history only under a trusted signature. Ids outside the API's formats, webhook URLs the SSRF
- * check refuses, names with control characters, event times that are not RFC 3339 and duplicate
- * event ids are a 422 `backup_invalid` naming the line, on every store; the restorer stays an owner
+ * history only under a trusted signature. Ids outside the API's formats, webhook URLs and workload
+ * identities' issuers the SSRF check refuses, names with control characters, event times that are
+ * not RFC 3339 and duplicate event ids are a 422 `backup_invalid` naming the line, on every store; the restorer stays an owner
  * whatever the backup says; events claiming another organization, a checkpoint signed by a key the
  * server does not trust, or none, are refused; a genuine backup of another server whose key is
  * trusted restores under a `backup_restored` naming where it came from.
@@ -12,7 +12,8 @@ import { expect } from 'vitest';
 import { describe, it } from '../../keyed/keyed.js';
 import type { ConformanceContext } from '../harness/context.js';
 import { expectError } from '../harness/expect-error.js';
-import { type Line, rechain } from './restore-helpers.js';
+import { identityBody } from '../workload/workload-helpers.js';
+import { type Line, linesOf, rechain } from './restore-helpers.js';
 import { historyRuleTests, trustedSourceTests } from './restore-rule-histories.js';
 import { type RestoreRuleKit, restoreRuleKit } from './restore-rule-kit.js';
 
@@ -28,7 +29,7 @@ export function describeRestoreRuleTests(ctx: ConformanceContext): void {
 
 /** Restored records hold to the create schemas: ids, webhook URLs, names and event fields. */
 function recordRuleTests(kit: RestoreRuleKit): void {
-  const { ctx, newOrganization, restoreLines, refused, as, setUp, edited, firstEvent } = kit;
+  const { ctx, backupOf, newOrganization, restoreLines, refused, as, setUp, edited, firstEvent } = kit;
   it('refuses ids outside the formats the API takes, naming the line', async () => {
     const { source } = await setUp();
     const target = 'rules-ids';
@@ -62,6 +63,34 @@ function recordRuleTests(kit: RestoreRuleKit): void {
         url,
       );
     }
+  });
+
+  it('refuses workload identities whose issuer the create-time SSRF check refuses', async () => {
+    const sourceToken = await newOrganization('rules-issuer-src');
+    const created = await as(sourceToken)(
+      'POST',
+      'rules-issuer-src/workload-identities',
+      identityBody(ctx, 'ci'),
+    );
+    expect(created.status, created.text).toBe(201);
+    const source = linesOf(await backupOf('rules-issuer-src', sourceToken));
+    const target = 'rules-issuers';
+    const token = await newOrganization(target);
+    for (const issuer of ['https://internal.example.com', 'https://10.0.0.1', 'https://127.0.0.1:8443']) {
+      const { lines, line } = edited(source, 'workload_identity', (l) => ({ ...l, issuer }));
+      refused(
+        await restoreLines(target, token, lines),
+        new RegExp(
+          `^The backup is not valid: line ${line}: the workload identity's issuer cannot be trusted`,
+        ),
+        issuer,
+      );
+    }
+    expect((await as(token)('GET', `${target}/workload-identities`)).json).toEqual({
+      workload_identities: [],
+    });
+    // The backup as made, its issuer trusted here, restores.
+    expect((await restoreLines(target, token, source)).status).toBe(200);
   });
 
   it('refuses names with control characters or NUL', async () => {
