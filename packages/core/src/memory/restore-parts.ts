@@ -7,7 +7,7 @@ import type { Journal, MemoryState } from './state.js';
 export function memoryRestoreParts(
   state: MemoryState,
   journal: Journal,
-): Pick<RestoreRepository, 'putPart' | 'partStats' | 'parts'> {
+): Pick<RestoreRepository, 'putPart' | 'partStats' | 'parts' | 'dropParts'> {
   const { parts: bySession } = state.restores;
   return {
     async putPart(sessionId, index, data, bytes, maxBytes) {
@@ -26,6 +26,9 @@ export function memoryRestoreParts(
     async *parts(sessionId) {
       const parts = bySession.get(sessionId) ?? new Map<number, { data: string }>();
       for (const index of [...parts.keys()].sort((a, b) => a - b)) yield parts.get(index)!.data;
+    },
+    async dropParts(sessionId) {
+      if (bySession.has(sessionId)) journaledSet(bySession, sessionId, new Map(), journal);
     },
   };
 }

@@ -99,7 +99,7 @@ export function describeRestoreStoreTests(fixture: () => RestoreStoreFixture): v
     await store.restores.end(open.id);
   });
 
-  it('restores: a claim marks a session once, and an expired claimed session outlives the sweep of expired ones', async () => {
+  it('restores: a claim marks a session once, and an expired claimed session outlives the sweep of expired ones and the drop of its parts', async () => {
     const { store, id } = fixture();
     const orgId = await organization();
     const open = session(orgId, id('rst'));
@@ -117,6 +117,12 @@ export function describeRestoreStoreTests(fixture: () => RestoreStoreFixture): v
     const after = later(3 * HOUR);
     expect(await store.restores.begin(session(await organization(), id('rst'), after), after)).toBeNull();
     expect(await store.restores.partStats(open.id)).toEqual({ count: 1, maxIndex: 0 });
+    // Its parts dropped (as a restore in steps does once it has read them), the session stays.
+    await store.restores.putPart(open.id, 1, 'y', 1, 10);
+    await store.restores.dropParts(open.id);
+    expect(await store.restores.partStats(open.id)).toEqual({ count: 0, maxIndex: -1 });
+    expect(await store.restores.get(orgId, open.id, T0)).toMatchObject({ id: open.id });
+    expect(await store.restores.claim(orgId, open.id, T0)).toBeNull();
     await store.restores.end(open.id);
     expect(await store.restores.partStats(open.id)).toEqual({ count: 0, maxIndex: -1 });
     // Ended, the organization may begin again (and that session may be claimed).

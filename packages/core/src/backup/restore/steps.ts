@@ -45,6 +45,8 @@ export async function applyRestoreInSteps(
     await store.restores.clearOrganization(organizationId, { inSteps: true });
     try {
       await writeRestore(store, steps, plan);
+      // Read twice and no longer needed: dropped in steps, not by the transaction that ends it.
+      await store.restores.dropParts(session.id);
       return await store.transaction((tx) => finishRestore(tx, input, plan, replaced));
     } catch (error) {
       await store.restores.clearOrganization(organizationId, { inSteps: true });

@@ -85,6 +85,12 @@ export interface RestoreRepository {
   /** Drops the session and its parts (nothing when it is already gone). */
   end(sessionId: string): Promise<void>;
   /**
+   * Drops the session's parts and keeps the session (its mark still tells a restart that the
+   * restore did not end): a restore in steps, done reading them, drops them before the short
+   * transaction that ends it. A SQL store deletes them one per statement, each its own step.
+   */
+  dropParts(sessionId: string): Promise<void>;
+  /**
    * Removes the organization's content: projects, environments, secrets, members, devices, audit
    * webhooks with their deliveries, attempts and metrics, and the activity chain. The organization
    * itself and its API tokens stay. With `inSteps` (a restore in steps, its organization unavailable

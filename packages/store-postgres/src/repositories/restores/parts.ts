@@ -1,4 +1,5 @@
 /** A staged restore's parts: stored under the session's running total of their sizes, read back in order. */
+import { setImmediate } from 'node:timers/promises';
 import type { RestoreRepository } from '@latchkey/core/store';
 import type { Runner } from '../../runner.js';
 import type { Tables } from '../../schema-name.js';
@@ -13,7 +14,7 @@ const PARTS_PER_READ = 1;
 export function sqlRestoreParts(
   db: Runner,
   t: Tables,
-): Pick<RestoreRepository, 'putPart' | 'partStats' | 'parts'> {
+): Pick<RestoreRepository, 'putPart' | 'partStats' | 'parts' | 'dropParts'> {
   return {
     async putPart(sessionId, index, data, bytes, maxBytes) {
       return db.atomic(async (q) => {
@@ -57,6 +58,20 @@ export function sqlRestoreParts(
         for (const row of rows) yield row.data;
         if (rows.length < PARTS_PER_READ) return;
         after = Number(rows.at(-1)!.part);
+      }
+    },
+    // One part per statement, a turn of the event loop between: on PGlite, deleting a large
+    // restore's parts (15 MB of them) in the statement that drops its session held every other
+    // caller for 50-75 ms.
+    async dropParts(sessionId) {
+      for (;;) {
+        const { rowCount } = await db.query(
+          `DELETE FROM ${t.restoreParts} WHERE session_id = $1
+           AND part = (SELECT min(part) FROM ${t.restoreParts} WHERE session_id = $1)`,
+          [sessionId],
+        );
+        if (rowCount === 0) return;
+        await setImmediate();
       }
     },
   };
