@@ -19,15 +19,22 @@ export function describeChangeRequestLifecycleTests(ctx: ConformanceContext): vo
       const env = await protectedEnvironment(ctx, { expires_after_hours: 1 });
       const { owner, admin } = await reviewers(ctx);
       const made = requestOf(await env.propose(owner, [{ key: 'E', value: '1', if_version: 0 }]));
+      const ready = requestOf(await env.propose(owner, [{ key: 'F', value: '1', if_version: 0 }]));
+      expect(requestOf(await env.act(admin, ready.id, 'approve', {})).status).toBe('approved');
       const before = (await ctx.events('change_request_expired')).length;
-      ctx.clock.pinnedMs = Date.parse(made.expires_at) + 1000;
+      ctx.clock.pinnedMs = Date.parse(ready.expires_at) + 1000;
       expect(requestOf(await env.read(made.id)).status).toBe('expired');
       expect(requestOf(await env.read(made.id)).status).toBe('expired');
       expectError(await env.act(admin, made.id, 'approve', {}), 409, 'change_request_expired');
+      expectError(await env.act(admin, made.id, 'reject', { reason: 'late' }), 409, 'change_request_expired');
       expectError(await env.act(owner, made.id, 'cancel'), 409, 'change_request_expired');
+      // Approved, but past its expiry: it applies nothing.
+      expectError(await env.act(owner, ready.id, 'apply'), 409, 'change_request_expired');
+      expect(await ctx.pull(env.path)).toEqual([]);
       const expired = await ctx.events('change_request_expired');
-      expect(expired.length).toBe(before + 1);
-      expect(expired[0]?.data).toEqual({ change_request: made.id, expires_at: made.expires_at });
+      expect(expired.length).toBe(before + 2);
+      expect(expired[0]?.data).toEqual({ change_request: ready.id, expires_at: ready.expires_at });
+      expect(expired[1]?.data).toEqual({ change_request: made.id, expires_at: made.expires_at });
     });
 
     it('requires a device signature over the digest when the policy says so', async () => {
@@ -59,6 +66,13 @@ export function describeChangeRequestLifecycleTests(ctx: ConformanceContext): vo
       expectError(await env.act(admin, made.id, 'approve', wrong), 401, 'invalid_client_signature');
       const otherDevice = signApproval(made.id, digest, developer.deviceId, admin.keys.privateKey);
       expectError(await env.act(admin, made.id, 'approve', otherDevice), 403, 'device_not_owned');
+      // A device of the approver's own, revoked: its signature verifies, and still approves nothing.
+      const spare = await ctx.enroll(admin.token);
+      const revoked = await ctx.send('POST', `/api/v2/organizations/acme/devices/${spare.deviceId}/revoke`);
+      expect(revoked.status).toBe(200);
+      const byRevoked = signApproval(made.id, digest, spare.deviceId, spare.keys.privateKey);
+      expectError(await env.act(admin, made.id, 'approve', byRevoked), 403, 'device_revoked');
+      expect(requestOf(await env.read(made.id)).approvals).toEqual([]);
       const signed = signApproval(made.id, digest, admin.deviceId, admin.keys.privateKey);
       const once = requestOf(await env.act(admin, made.id, 'approve', signed));
       expect(once.approvals).toEqual([
