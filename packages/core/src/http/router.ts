@@ -89,11 +89,22 @@ export interface RouteDefinition<Body = unknown, Query = unknown> {
 /** A route of the table with its input types erased. */
 export type AnyRoute = RouteDefinition<never, never>;
 
-/** Keeps a route's types while placing it in a table of mixed routes. */
+/** What a route declares after its method and path. */
+export type RouteFields<Body = unknown, Query = unknown> = Omit<
+  RouteDefinition<Body, Query>,
+  'method' | 'path'
+>;
+
+/**
+ * Declares a route as its OpenAPI operation reads, `POST /path` first, and keeps its types while
+ * placing it in a table of mixed routes.
+ */
 export function defineRoute<Body = undefined, Query = undefined>(
-  route: RouteDefinition<Body, Query>,
+  method: RouteDefinition['method'],
+  path: string,
+  route: RouteFields<Body, Query>,
 ): AnyRoute {
-  return route as unknown as AnyRoute;
+  return { method, path, ...route } as unknown as AnyRoute;
 }
 
 interface CompiledRoute {

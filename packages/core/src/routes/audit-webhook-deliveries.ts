@@ -16,9 +16,7 @@ import { WEBHOOK } from './paths.js';
 import { webhookAction, webhookParam, webhookRoute } from './webhook-route.js';
 
 export const auditWebhookDeliveryRoutes = [
-  webhookRoute({
-    method: 'GET',
-    path: `${WEBHOOK}/deliveries`,
+  webhookRoute('GET', `${WEBHOOK}/deliveries`, {
     operationId: 'listAuditWebhookDeliveries',
     summary:
       'The attempt log of the webhook, newest first: each attempt with its event, outcome, status code, latency, error and scheduled retry.',
@@ -31,9 +29,7 @@ export const auditWebhookDeliveryRoutes = [
     },
   }),
 
-  webhookRoute({
-    method: 'POST',
-    path: `${WEBHOOK}/recover`,
+  webhookRoute('POST', `${WEBHOOK}/recover`, {
     operationId: 'recoverAuditWebhook',
     summary:
       'Queue again, for this webhook, every event of the organization that occurred at or after `since` and before `until` (exclusive, when given) and that its current event_types filter selects (not already owed to it), in seq order, a batch at a time (webhooks.replay.batch, default 100): each batch once the webhook has nothing due, so live events go first. queued is how many events the replay covers, at most webhooks.replay.maxEvents (default 100,000); one replay of a webhook at a time. Waits while the webhook is dead-lettered; refused while it is disabled.',

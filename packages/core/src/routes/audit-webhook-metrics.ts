@@ -29,9 +29,7 @@ interface WindowRoute {
 
 /** A `GET` of the organization's delivery metrics over the window the query names. */
 function windowRoute({ path, operationId, summary, description, schema, read }: WindowRoute) {
-  return webhookRoute({
-    method: 'GET',
-    path,
+  return webhookRoute('GET', path, {
     operationId,
     summary,
     query: MetricsQuery,

@@ -9,9 +9,7 @@ import { WEBHOOK } from './paths.js';
 import { webhookAction, webhookRoute } from './webhook-route.js';
 
 export const auditWebhookTestRoutes = [
-  webhookRoute({
-    method: 'POST',
-    path: `${WEBHOOK}/test`,
+  webhookRoute('POST', `${WEBHOOK}/test`, {
     operationId: 'testAuditWebhook',
     summary:
       'Send a webhook_test event to the webhook now and report the outcome: delivered (2xx), status code, latency and error. Counts as an attempt in the metrics.',

@@ -11,9 +11,7 @@ import { WEBHOOK } from './paths.js';
 import { webhookAction, webhookRoute } from './webhook-route.js';
 
 export const auditWebhookUpdateRoutes = [
-  webhookRoute({
-    method: 'PATCH',
-    path: WEBHOOK,
+  webhookRoute('PATCH', WEBHOOK, {
     operationId: 'updateAuditWebhook',
     summary:
       'Change the name, URL (checked against SSRF as at create), event_types filter, custom headers (a merge patch), client certificate (null removes it) or signature_scheme of an audit webhook. A new filter applies to events recorded after the change; recover replays by the filter as it then is. Moving into latchkey or standard-webhooks issues a new signing secret, in this answer only (signing_secret).',

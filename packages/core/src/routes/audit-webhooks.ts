@@ -31,8 +31,7 @@ function createdView(created: WebhookCreated) {
 }
 
 export const auditWebhookRoutes = [
-  webhookRoute({
-    path: WEBHOOKS,
+  webhookRoute('GET', WEBHOOKS, {
     operationId: 'listAuditWebhooks',
     summary: 'List the audit webhooks of the organization (never their secrets).',
     ...listing('audit_webhooks', AuditWebhookResponse, toAuditWebhookView, (ctx) =>
@@ -40,9 +39,7 @@ export const auditWebhookRoutes = [
     ),
   }),
 
-  webhookRoute({
-    method: 'POST',
-    path: WEBHOOKS,
+  webhookRoute('POST', WEBHOOKS, {
     operationId: 'createAuditWebhook',
     summary: `Create an audit webhook: the activity events of the organization its event_types filter selects (every event without one) are delivered to its https URL, signed; replay_since back-fills it from the log, a batch at a time (webhooks.replay; live events go first; replayed counts the events it covers, at most webhooks.replay.maxEvents); headers and client_certificate are sent with every attempt for receivers that demand them (header values and the key are sealed, never shown again). The signing secret is in this answer only. An organization has at most limits.auditWebhooksPerOrganization webhooks (default ${LIMIT_DEFAULTS.auditWebhooksPerOrganization}, disabled ones included).`,
     body: CreateAuditWebhookBody,
@@ -57,9 +54,7 @@ export const auditWebhookRoutes = [
     },
   }),
 
-  webhookRoute({
-    method: 'GET',
-    path: WEBHOOK,
+  webhookRoute('GET', WEBHOOK, {
     operationId: 'getAuditWebhook',
     summary: 'One audit webhook, with its delivery health (never its secret).',
     responses: answers(200, 'The audit webhook', AuditWebhookResponse),
@@ -69,9 +64,7 @@ export const auditWebhookRoutes = [
     },
   }),
 
-  webhookRoute({
-    method: 'POST',
-    path: `${WEBHOOK}/rotate-secret`,
+  webhookRoute('POST', `${WEBHOOK}/rotate-secret`, {
     operationId: 'rotateAuditWebhookSecret',
     summary:
       'Issue a new signing secret, in this answer only. latchkey: the old one stops signing at once (receivers may accept both while they switch); standard-webhooks: the old one keeps signing beside the new one for 24 h (two v1 signatures). Not for standard-webhooks-ed25519 (rotate the organization signing keys).',
@@ -82,9 +75,7 @@ export const auditWebhookRoutes = [
     })),
   }),
 
-  webhookRoute({
-    method: 'POST',
-    path: `${WEBHOOK}/disable`,
+  webhookRoute('POST', `${WEBHOOK}/disable`, {
     operationId: 'disableAuditWebhook',
     summary:
       'Disable the webhook: nothing more is queued for it, and what was owed is dropped (recover replays from the log).',
@@ -92,9 +83,7 @@ export const auditWebhookRoutes = [
     handler: webhookAction(disableWebhook, toAuditWebhookView),
   }),
 
-  webhookRoute({
-    method: 'POST',
-    path: `${WEBHOOK}/enable`,
+  webhookRoute('POST', `${WEBHOOK}/enable`, {
     operationId: 'enableAuditWebhook',
     summary:
       'Enable a disabled or dead-lettered webhook: it is active again, and the events held while it was dead-lettered are delivered.',

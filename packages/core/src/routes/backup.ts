@@ -54,9 +54,7 @@ async function* withEvent(ctx: RouteContext, key: AuditKey) {
 }
 
 export const backupRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: `${ORGANIZATION}/backup`,
+  defineRoute('GET', `${ORGANIZATION}/backup`, {
     operationId: 'createBackup',
     summary:
       'The organization as NDJSON for an encrypted backup: a latchkey_backup header line (format_version 4, with the chain head it covers and its signed checkpoint, as GET …/activity/checkpoint gives it, tree_size and root_hash included), then project, environment, secret (live, with value and version), deleted_secret (a deleted key with its tombstone version, no value), secret_version (each version of each key: version, deleted, occurred_at, actor, device_id, event_id, and value while it is kept), member, device (enrolled ones; never a workload’s ephemeral device), audit_webhook (with signing_secret), workload_identity (never its tokens or exchanged jtis) and change_request lines (each request still open or approved, with its changes’ if_version and values and its approvals), then an events line followed by the activity log as the export writes it. Owners and admins (backup:create). Needs the host’s audit key: without one, 503.',

@@ -49,9 +49,7 @@ const reviewer = error('forbidden: your role is not one of the policy’s approv
 const found = { 404: error('not_found: no such change request in this environment') };
 
 export const changeRequestRoutes = [
-  requestRoute({
-    method: 'POST',
-    path: REQUESTS,
+  requestRoute('POST', REQUESTS, {
     operationId: 'createChangeRequest',
     summary: 'Propose signed changes to a protected environment, applied once enough approvers agree.',
     permission: 'changes:propose',
@@ -77,9 +75,7 @@ export const changeRequestRoutes = [
     },
   }),
 
-  requestRoute({
-    method: 'GET',
-    path: REQUESTS,
+  requestRoute('GET', REQUESTS, {
     operationId: 'listChangeRequests',
     summary: 'List an environment’s change requests, newest first.',
     permission: 'activity:read',
@@ -107,9 +103,7 @@ export const changeRequestRoutes = [
     },
   }),
 
-  requestRoute({
-    method: 'GET',
-    path: REQUEST,
+  requestRoute('GET', REQUEST, {
     operationId: 'getChangeRequest',
     summary: 'Read a change request; its values too with include_values=true (secrets:read; recorded).',
     permission: 'activity:read',
@@ -138,9 +132,7 @@ export const changeRequestRoutes = [
     },
   }),
 
-  requestRoute({
-    method: 'POST',
-    path: `${REQUEST}/approve`,
+  requestRoute('POST', `${REQUEST}/approve`, {
     operationId: 'approveChangeRequest',
     summary: 'Approve a change request (device-signed when the policy requires it).',
     permission: 'changes:approve',
@@ -160,9 +152,7 @@ export const changeRequestRoutes = [
     },
   }),
 
-  requestRoute({
-    method: 'POST',
-    path: `${REQUEST}/reject`,
+  requestRoute('POST', `${REQUEST}/reject`, {
     operationId: 'rejectChangeRequest',
     summary: 'Reject a change request (an approver).',
     permission: 'changes:approve',
@@ -179,9 +169,7 @@ export const changeRequestRoutes = [
     },
   }),
 
-  requestRoute({
-    method: 'POST',
-    path: `${REQUEST}/cancel`,
+  requestRoute('POST', `${REQUEST}/cancel`, {
     operationId: 'cancelChangeRequest',
     summary: 'Cancel your change request.',
     permission: 'changes:propose',
@@ -196,9 +184,7 @@ export const changeRequestRoutes = [
     },
   }),
 
-  requestRoute({
-    method: 'POST',
-    path: `${REQUEST}/apply`,
+  requestRoute('POST', `${REQUEST}/apply`, {
     operationId: 'applyChangeRequest',
     summary: 'Apply an approved change request, strictly against its if_versions, in one transaction.',
     permission: 'changes:propose',

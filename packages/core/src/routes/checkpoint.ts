@@ -12,9 +12,7 @@ import { ORGANIZATION } from './paths.js';
 const NOTE_TYPE = 'text/plain; charset=utf-8';
 
 export const checkpointRoutes = [
-  defineRoute<undefined, { tree_size?: number | undefined }>({
-    method: 'GET',
-    path: `${ORGANIZATION}/activity/checkpoint`,
+  defineRoute<undefined, { tree_size?: number | undefined }>('GET', `${ORGANIZATION}/activity/checkpoint`, {
     operationId: 'getActivityCheckpoint',
     summary:
       'The current head of the activity chain, signed with the audit key (Ed25519 over the JCS of the record without signature and public_key), with the same head as a C2SP checkpoint note (note, tree_size, root_hash, verifier_key) carrying every cosignature its witnesses sent for it. With tree_size, the same for the head after that many events (an earlier head, as witnesses cosigned it). With Accept: text/plain (weighed above application/json), the note alone as text/plain; charset=utf-8. 404 when the host supplies no audit key.',

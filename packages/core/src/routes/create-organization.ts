@@ -13,9 +13,7 @@ import { CreatedOrganizationResponse, CreateOrganizationBody } from '../schemas/
 import { answers, error } from './docs.js';
 
 export const createOrganizationRoutes = [
-  defineRoute({
-    method: 'POST',
-    path: '/organizations',
+  defineRoute('POST', '/organizations', {
     operationId: 'createOrganization',
     summary: `Create an organization; you become its owner and get an owner token for it, once. A user may create at most limits.organizationsPerUser organizations (default ${LIMIT_DEFAULTS.organizationsPerUser}).`,
     tag: 'Organizations',

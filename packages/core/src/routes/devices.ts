@@ -18,9 +18,7 @@ const DEVICES = `${ORGANIZATION}/devices`;
 const deviceRoute = routeGroup({ tag: 'Devices', permission: 'devices:manage' });
 
 export const deviceRoutes = [
-  deviceRoute({
-    method: 'POST',
-    path: DEVICES,
+  deviceRoute('POST', DEVICES, {
     operationId: 'enrollDevice',
     summary: 'Enroll a device (Ed25519 public key) owned by the caller.',
     body: EnrollDeviceBody,
@@ -46,8 +44,7 @@ export const deviceRoutes = [
     },
   }),
 
-  deviceRoute({
-    path: DEVICES,
+  deviceRoute('GET', DEVICES, {
     operationId: 'listDevices',
     summary: "List devices: your own, or everyone's with devices:manage_all.",
     ...listing(
@@ -61,9 +58,7 @@ export const deviceRoutes = [
     ),
   }),
 
-  deviceRoute({
-    method: 'POST',
-    path: `${DEVICES}/{device}/revoke`,
+  deviceRoute('POST', `${DEVICES}/{device}/revoke`, {
     operationId: 'revokeDevice',
     summary: 'Revoke a device; its pushes are refused with device_revoked from then on.',
     responses: answers(200, 'Revoked', DeviceResponse),

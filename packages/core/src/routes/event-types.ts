@@ -9,9 +9,7 @@ import { EventTypesResponse } from '../schemas/audit-webhooks.js';
 import { answers } from './docs.js';
 
 export const eventTypeRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: '/event-types',
+  defineRoute('GET', '/event-types', {
     operationId: 'listEventTypes',
     summary:
       'Every activity event type: its name, resource group, one-line description and the JSON Schema (2020-12) of its data. Audit webhook filters name these types (or prefixes of them ending in *).',

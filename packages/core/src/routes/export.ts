@@ -81,9 +81,7 @@ async function* lines(ctx: RouteContext<undefined, Query>, filter: ExportFilter,
 }
 
 export const exportRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: `${ORGANIZATION}/activity/export`,
+  defineRoute('GET', `${ORGANIZATION}/activity/export`, {
     operationId: 'exportActivity',
     summary:
       'The activity log, oldest first, streamed as NDJSON (one event per line, default) or CSV (RFC 4180, columns seq,id,type,occurred_at,organization,project,environment,actor_type,actor_id,device_id,data,prev_hash,hash).',

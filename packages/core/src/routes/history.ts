@@ -6,12 +6,13 @@
 
 import { readableEnvironments } from '../auth/readable-environments.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import { defineRoute, type RouteContext } from '../http/router.js';
+import type { RouteContext } from '../http/router.js';
 import type { ActivityEvent } from '../model/model.js';
 import { HistoryQuery, HistoryResponse } from '../schemas/api.js';
 import type { ActivityQuery } from '../store/types.js';
 import { answers } from './docs.js';
 import { ORGANIZATION, PROJECT } from './paths.js';
+import { routeGroup } from './route-group.js';
 
 type Query = typeof HistoryQuery._zod.output;
 
@@ -55,25 +56,22 @@ async function page(ctx: RouteContext<undefined, Query>, filter: Partial<Activit
   };
 }
 
+/** The routes of the activity history: tagged Activity, each reading at its own scope. */
+const historyRoute = routeGroup({ tag: 'Activity' });
+
 export const historyRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: `${ORGANIZATION}/history`,
+  historyRoute('GET', `${ORGANIZATION}/history`, {
     operationId: 'getOrganizationHistory',
     summary: 'The organization’s whole history, newest first (owners and admins).',
-    tag: 'Activity',
     permission: 'activity:read_organization',
     query: HistoryQuery,
     responses,
     handler: (ctx) => page(ctx, {}),
   }),
 
-  defineRoute({
-    method: 'GET',
-    path: `${PROJECT}/history`,
+  historyRoute('GET', `${PROJECT}/history`, {
     operationId: 'getProjectHistory',
     summary: 'A project’s own events and those of the environments you may read, newest first.',
-    tag: 'Activity',
     permission: 'activity:read',
     query: HistoryQuery,
     responses,
@@ -83,12 +81,9 @@ export const historyRoutes = [
     },
   }),
 
-  defineRoute({
-    method: 'GET',
-    path: `${PROJECT}/environments/{environment}/history`,
+  historyRoute('GET', `${PROJECT}/environments/{environment}/history`, {
     operationId: 'getEnvironmentHistory',
     summary: 'An environment’s events, newest first.',
-    tag: 'Activity',
     permission: 'activity:read',
     query: HistoryQuery,
     responses,

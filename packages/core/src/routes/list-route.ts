@@ -4,14 +4,14 @@ import type { RouteContext, RouteDefinition } from '../http/router.js';
 import { listOf } from '../schemas/api.js';
 import { answers } from './docs.js';
 
-/** What a list route adds to its path, name and summary: the method, the documented answer, the handler. */
-export type Listing = Pick<RouteDefinition, 'method' | 'responses' | 'handler'>;
+/** What a list route (a `GET`) adds to its name and summary: the documented answer and the handler. */
+export type Listing = Pick<RouteDefinition, 'responses' | 'handler'>;
 
 /** The answer's description: the key as a title, `audit_webhooks` → `Audit webhooks`. */
 const title = (key: string): string => key.charAt(0).toUpperCase() + key.slice(1).replaceAll('_', ' ');
 
 /**
- * A list route's method, answer and handler: `{ [key]: [view(record, ctx), …] }` of the records `read`
+ * A list route's answer and handler: `{ [key]: [view(record, ctx), …] }` of the records `read`
  * returns, documented as `listOf(key, item)`.
  */
 export function listing<T>(
@@ -21,7 +21,6 @@ export function listing<T>(
   read: (ctx: RouteContext) => Promise<readonly T[]>,
 ): Listing {
   return {
-    method: 'GET',
     responses: answers(200, title(key), listOf(key, item)),
     async handler(ctx) {
       const records = await read(ctx);

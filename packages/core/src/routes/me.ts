@@ -9,9 +9,7 @@ import { MeResponse } from '../schemas/api.js';
 import { answers } from './docs.js';
 
 export const meRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: '/me',
+  defineRoute('GET', '/me', {
     operationId: 'getMe',
     summary:
       'The caller: user, organization and role (and grants). Answers any valid credential, so a client can check one and learn what to show.',

@@ -41,9 +41,7 @@ function refused(change: Extract<MemberChange, { ok: false }>): LatchkeyError {
 const memberChangeRoute = routeGroup({ tag: 'Members', permission: 'members:manage' });
 
 export const memberLifecycleRoutes = [
-  memberChangeRoute({
-    method: 'PATCH',
-    path: MEMBER,
+  memberChangeRoute('PATCH', MEMBER, {
     operationId: 'updateMember',
     summary: 'Change a member’s role and/or grants.',
     body: UpdateMemberBody,
@@ -83,9 +81,7 @@ export const memberLifecycleRoutes = [
     },
   }),
 
-  memberChangeRoute({
-    method: 'DELETE',
-    path: MEMBER,
+  memberChangeRoute('DELETE', MEMBER, {
     operationId: 'removeMember',
     summary: 'Remove a member: their API tokens stop working at once and their devices are revoked.',
     responses: answers(200, 'Removed', RemovedMemberResponse, { 409: lastOwnerError }),

@@ -4,7 +4,7 @@ import { effectiveGrants } from '../auth/effective-grants.js';
 import { grantsWithRole } from '../auth/member-grants.js';
 import { permissionMatrix } from '../auth/permission-matrix.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import { defineRoute, type RouteContext } from '../http/router.js';
+import type { RouteContext } from '../http/router.js';
 import { toMemberView } from '../http/views.js';
 import type { Grant } from '../model/roles.js';
 import { AddMemberBody, MemberResponse, PermissionMatrixResponse } from '../schemas/api.js';
@@ -13,14 +13,15 @@ import { refuseAbove } from './guards.js';
 import { listing } from './list-route.js';
 import { ORGANIZATION } from './paths.js';
 import { recordChange } from './record-change.js';
+import { routeGroup } from './route-group.js';
+
+/** The routes of members: tagged Members. */
+const memberRoute = routeGroup({ tag: 'Members' });
 
 export const memberRoutes = [
-  defineRoute({
-    method: 'POST',
-    path: `${ORGANIZATION}/members`,
+  memberRoute('POST', `${ORGANIZATION}/members`, {
     operationId: 'addMember',
     summary: 'Add a member with a role and, for developers and viewers, project/environment grants.',
-    tag: 'Members',
     permission: 'members:manage',
     body: AddMemberBody,
     responses: answers(201, 'Added', MemberResponse, { 409: conflictError }),
@@ -49,23 +50,18 @@ export const memberRoutes = [
     },
   }),
 
-  defineRoute({
-    path: `${ORGANIZATION}/members`,
+  memberRoute('GET', `${ORGANIZATION}/members`, {
     operationId: 'listMembers',
     summary: 'List members.',
-    tag: 'Members',
     permission: 'members:read',
     ...listing('members', MemberResponse, toMemberView, (ctx) =>
       ctx.deps.store.members.list(ctx.organization.id),
     ),
   }),
 
-  defineRoute({
-    method: 'GET',
-    path: `${ORGANIZATION}/permission-matrix`,
+  memberRoute('GET', `${ORGANIZATION}/permission-matrix`, {
     operationId: 'getPermissionMatrix',
     summary: 'Roles x permissions with each permission scope, and every member’s effective grants.',
-    tag: 'Members',
     permission: 'members:manage',
     responses: answers(200, 'The matrix', PermissionMatrixResponse),
     async handler(ctx) {

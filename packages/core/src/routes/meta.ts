@@ -3,9 +3,7 @@ import { publicErrors } from './docs.js';
 
 /** Routes that need no credential. */
 export const metaRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: '/openapi.json',
+  defineRoute('GET', '/openapi.json', {
     operationId: 'getOpenApi',
     summary: 'The OpenAPI 3.1 document, generated from the schemas that validate requests.',
     tag: 'Meta',

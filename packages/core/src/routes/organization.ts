@@ -23,9 +23,7 @@ const environmentView = (environment: Environment, ctx: RouteContext) =>
   toEnvironmentView(environment, ctx.project!.slug);
 
 export const organizationRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: ORGANIZATION,
+  defineRoute('GET', ORGANIZATION, {
     operationId: 'getOrganization',
     summary: 'Read your organization.',
     tag: 'Organizations',
@@ -36,9 +34,7 @@ export const organizationRoutes = [
     },
   }),
 
-  defineRoute({
-    method: 'POST',
-    path: `${ORGANIZATION}/projects`,
+  defineRoute('POST', `${ORGANIZATION}/projects`, {
     operationId: 'createProject',
     summary: 'Create a project.',
     tag: 'Projects',
@@ -66,8 +62,7 @@ export const organizationRoutes = [
     },
   }),
 
-  defineRoute({
-    path: `${ORGANIZATION}/projects`,
+  defineRoute('GET', `${ORGANIZATION}/projects`, {
     operationId: 'listProjects',
     summary: 'List the projects you can see.',
     tag: 'Projects',
@@ -78,9 +73,7 @@ export const organizationRoutes = [
     }),
   }),
 
-  defineRoute({
-    method: 'POST',
-    path: `${PROJECT}/environments`,
+  defineRoute('POST', `${PROJECT}/environments`, {
     operationId: 'createEnvironment',
     summary: 'Create an environment in a project.',
     tag: 'Projects',
@@ -119,8 +112,7 @@ export const organizationRoutes = [
     },
   }),
 
-  defineRoute({
-    path: `${PROJECT}/environments`,
+  defineRoute('GET', `${PROJECT}/environments`, {
     operationId: 'listEnvironments',
     summary: 'List the environments of a project.',
     tag: 'Projects',
@@ -130,9 +122,7 @@ export const organizationRoutes = [
     ),
   }),
 
-  defineRoute({
-    method: 'PATCH',
-    path: `${PROJECT}/environments/{environment}`,
+  defineRoute('PATCH', `${PROJECT}/environments/{environment}`, {
     operationId: 'updateEnvironment',
     summary:
       'Change environment settings: require strict conflict mode for every push, or an approval policy.',

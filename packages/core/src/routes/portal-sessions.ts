@@ -41,9 +41,7 @@ async function reachableMember(ctx: RouteContext, user: string, what: string) {
 }
 
 export const portalSessionRoutes = [
-  sessionRoute({
-    method: 'POST',
-    path: SESSIONS,
+  sessionRoute('POST', SESSIONS, {
     operationId: 'createPortalSession',
     summary:
       'Mint a portal session for a member: the embedded page’s URL, its token in the fragment, shown once.',
@@ -76,9 +74,7 @@ export const portalSessionRoutes = [
     },
   }),
 
-  sessionRoute({
-    method: 'GET',
-    path: SESSIONS,
+  sessionRoute('GET', SESSIONS, {
     operationId: 'listPortalSessions',
     summary:
       'List live portal sessions (never their tokens): an owner sees all, others those they act as or minted.',
@@ -99,9 +95,7 @@ export const portalSessionRoutes = [
     },
   }),
 
-  sessionRoute({
-    method: 'DELETE',
-    path: `${SESSIONS}/{portalSession}`,
+  sessionRoute('DELETE', `${SESSIONS}/{portalSession}`, {
     operationId: 'deletePortalSession',
     summary: 'End a portal session at once: its token is refused from the next request on.',
     responses: answers(200, 'Ended', PortalSessionResponse, {
@@ -121,9 +115,7 @@ export const portalSessionRoutes = [
     },
   }),
 
-  sessionRoute({
-    method: 'POST',
-    path: `${SESSIONS}/expire-all`,
+  sessionRoute('POST', `${SESSIONS}/expire-all`, {
     operationId: 'expireAllPortalSessions',
     summary: "End every live portal session of a member (default the caller's own) at once.",
     body: ExpireAllPortalSessionsBody,
@@ -140,9 +132,7 @@ export const portalSessionRoutes = [
     },
   }),
 
-  routeGroup({ tag: 'Portal sessions' })({
-    method: 'GET',
-    path: '/portal-session',
+  routeGroup({ tag: 'Portal sessions' })('GET', '/portal-session', {
     operationId: 'getCurrentPortalSession',
     summary: 'The portal session whose token calls: its organization, member, capabilities and expiry.',
     responses: answers(200, 'The calling session', CurrentPortalSessionResponse, {

@@ -5,7 +5,6 @@
 import { notedTreeHead, treeChainHead } from '../activity/checkpoint/tree-checkpoint.js';
 import { eventAt, proveConsistency, proveInclusion } from '../activity/tree-proofs.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import { defineRoute } from '../http/router.js';
 import {
   ConsistencyProofQuery,
   ConsistencyProofResponse,
@@ -16,18 +15,18 @@ import {
 } from '../schemas/proofs.js';
 import { answers } from './docs.js';
 import { ORGANIZATION } from './paths.js';
+import { routeGroup } from './route-group.js';
 
 const ACTIVITY = `${ORGANIZATION}/activity`;
 
+/** The routes of the activity log's proofs: tagged Activity, for holders of activity:read_organization. */
+const proofRoute = routeGroup({ tag: 'Activity', permission: 'activity:read_organization' });
+
 export const proofRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: `${ACTIVITY}/proofs/inclusion`,
+  proofRoute('GET', `${ACTIVITY}/proofs/inclusion`, {
     operationId: 'getActivityInclusionProof',
     summary:
       'The RFC 6962 audit path of event seq (leaf index seq - 1) in the Merkle tree of tree_size events (default: the latest). Hashes are standard base64.',
-    tag: 'Activity',
-    permission: 'activity:read_organization',
     query: InclusionProofQuery,
     responses: answers(200, 'The inclusion proof', InclusionProofResponse),
     async handler(ctx) {
@@ -38,14 +37,10 @@ export const proofRoutes = [
       };
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: `${ACTIVITY}/proofs/consistency`,
+  proofRoute('GET', `${ACTIVITY}/proofs/consistency`, {
     operationId: 'getActivityConsistencyProof',
     summary:
       'The RFC 6962 consistency proof that the Merkle tree of `to` events (default: the latest) extends the tree of `from` events. Hashes are standard base64.',
-    tag: 'Activity',
-    permission: 'activity:read_organization',
     query: ConsistencyProofQuery,
     responses: answers(200, 'The consistency proof', ConsistencyProofResponse),
     async handler(ctx) {
@@ -53,14 +48,10 @@ export const proofRoutes = [
       return { status: 200, body: await proveConsistency(ctx.deps.store, ctx.organization.id, from, to) };
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: `${ACTIVITY}/events/{seq}`,
+  proofRoute('GET', `${ACTIVITY}/events/{seq}`, {
     operationId: 'getActivityEventWithProof',
     summary:
       'One event, its inclusion proof against the latest tree head, and that head signed as a checkpoint (null without an audit key) carrying the same head as a C2SP checkpoint note with its cosignatures (note, verifier_key, cosignatures), so the event is checkable offline, by Go’s note.Open and tlog.CheckRecord too.',
-    tag: 'Activity',
-    permission: 'activity:read_organization',
     responses: answers(200, 'The event and its proof', EventProofResponse),
     async handler(ctx) {
       const parsed = treePosition('the event').safeParse(ctx.params['seq']);

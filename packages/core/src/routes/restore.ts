@@ -56,9 +56,7 @@ const tooLargeError = (what: string) =>
 const restoreRoute = routeGroup({ tag: 'Backup', permission: 'backup:restore' });
 
 export const restoreRoutes = [
-  restoreRoute<typeof BeginRestoreBody._zod.output>({
-    method: 'POST',
-    path: RESTORES,
+  restoreRoute<typeof BeginRestoreBody._zod.output>('POST', RESTORES, {
     operationId: 'beginRestore',
     summary:
       'Begin restoring a backup: give the manifest of its content (SHA-256, length in bytes, counts). Refused for an organization that is not empty unless force is true, and while the organization has another restore open (one at a time). Owners only (backup:restore).',
@@ -76,9 +74,7 @@ export const restoreRoutes = [
     },
   }),
 
-  restoreRoute<typeof PartBody._zod.output>({
-    method: 'PUT',
-    path: `${RESTORE}/parts/{part}`,
+  restoreRoute<typeof PartBody._zod.output>('PUT', `${RESTORE}/parts/{part}`, {
     operationId: 'putRestorePart',
     summary:
       'Send part {part} (0, 1, 2, …) of the backup content, within the body limit; a line may run on into the next part. Sending a part again replaces it. The parts may hold no more bytes in all than the manifest declares, and numbers stop at the server maximum (core option restores.maxParts, default 10,000).',
@@ -94,9 +90,7 @@ export const restoreRoutes = [
     },
   }),
 
-  restoreRoute({
-    method: 'POST',
-    path: `${RESTORE}/commit`,
+  restoreRoute('POST', `${RESTORE}/commit`, {
     operationId: 'commitRestore',
     summary:
       'Check the whole content against the manifest (SHA-256, length, counts, every line, the activity chain), hold every record to the rules of create (ids, names, webhook URLs and workload identities’ issuers through the SSRF check), and take the history in only under the backup’s signed checkpoint, verified with this server’s audit key or one listed in trustedAuditKeys, with every event naming the backup’s organization and, when the checkpoint signs a tree head (tree_size, root_hash), the RFC 6962 tree rebuilt from the events having that root (a checkpoint of an older backup signs the chain head only, whose hash covers every event); then replace the organization’s content with it in one transaction: projects, environments, secrets with their versions, members and grants, devices, audit webhooks (signing secrets sealed with this server’s keyring) and the activity log, followed by a backup_restored event naming the source organization, its checkpoint and key id. The restorer stays an owner whatever the backup says. A commit that fails drops the staged restore: begin again.',
@@ -114,9 +108,7 @@ export const restoreRoutes = [
     },
   }),
 
-  restoreRoute({
-    method: 'DELETE',
-    path: RESTORE,
+  restoreRoute('DELETE', RESTORE, {
     operationId: 'abandonRestore',
     summary: 'Abandon a staged restore: its parts are dropped and nothing is written.',
     responses: answers(200, 'Dropped', z.strictObject({ id: z.string() })),

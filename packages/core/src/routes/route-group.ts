@@ -1,6 +1,6 @@
 /** Routes of one file that share their tag, and their permission where all need the same. */
 import type { Permission } from '../auth/permissions.js';
-import type { AnyRoute, RouteDefinition } from '../http/router.js';
+import type { AnyRoute, RouteDefinition, RouteFields } from '../http/router.js';
 
 /** What a group's routes share: always the tag, and the permission when every route checks the same. */
 export interface SharedFields {
@@ -14,8 +14,10 @@ export interface SharedFields {
  */
 export function routeGroup<const S extends SharedFields>(shared: S) {
   return <Body = undefined, Query = undefined>(
-    route: Omit<RouteDefinition<Body, Query>, keyof S>,
+    method: RouteDefinition['method'],
+    path: string,
+    route: Omit<RouteFields<Body, Query>, keyof S>,
   ): AnyRoute =>
     // The shared fields complete the route; as defineRoute does, its input types are erased in the table.
-    ({ ...shared, ...route }) as unknown as AnyRoute;
+    ({ method, path, ...shared, ...route }) as unknown as AnyRoute;
 }

@@ -6,9 +6,7 @@ import { answers, error } from './docs.js';
 import { PROJECT } from './paths.js';
 
 export const secretVersionRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: `${PROJECT}/environments/{environment}/secrets/{key}/versions`,
+  defineRoute('GET', `${PROJECT}/environments/{environment}/secrets/{key}/versions`, {
     operationId: 'listSecretVersions',
     summary:
       'A key’s versions, newest first (tombstones included); with include_values=true, each kept value.',

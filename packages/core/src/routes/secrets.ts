@@ -1,6 +1,5 @@
 /** Signed pushes with optimistic concurrency (decided by `secrets/push-service.ts`), and pulls. */
 
-import { defineRoute } from '../http/router.js';
 import {
   ErrorResponse,
   IfVersionRequiredResponse,
@@ -13,17 +12,18 @@ import { pushDeviceId } from '../secrets/push-device-id.js';
 import { applySignedPush } from '../secrets/push-service.js';
 import { openSecretValue } from '../secrets/values.js';
 import { commonErrors } from './docs.js';
+import { routeGroup } from './route-group.js';
 
 const ENV = '/organizations/{organization}/projects/{project}/environments/{environment}';
 
+/** The routes of secrets: tagged Secrets. */
+const secretRoute = routeGroup({ tag: 'Secrets' });
+
 /** The push and pull routes of an environment's secrets. */
 export const secretRoutes = [
-  defineRoute({
-    method: 'POST',
-    path: `${ENV}/push`,
+  secretRoute('POST', `${ENV}/push`, {
     operationId: 'push',
     summary: 'Push signed changes with optimistic concurrency. All changes apply, or none.',
-    tag: 'Secrets',
     permission: 'secrets:push',
     body: PushBody,
     rejectedEvent: 'push_rejected',
@@ -70,12 +70,9 @@ export const secretRoutes = [
     },
   }),
 
-  defineRoute({
-    method: 'GET',
-    path: `${ENV}/secrets`,
+  secretRoute('GET', `${ENV}/secrets`, {
     operationId: 'pullSecrets',
     summary: 'Pull the live secrets of an environment with their versions.',
-    tag: 'Secrets',
     permission: 'secrets:read',
     responses: { 200: { description: 'Secrets', schema: SecretsResponse }, ...commonErrors },
     async handler(ctx) {

@@ -15,9 +15,7 @@ import { routeGroup } from './route-group.js';
 const tokenRoute = routeGroup({ tag: 'Tokens', permission: 'tokens:manage' });
 
 export const tokenRoutes = [
-  tokenRoute({
-    method: 'POST',
-    path: `${ORGANIZATION}/tokens`,
+  tokenRoute('POST', `${ORGANIZATION}/tokens`, {
     operationId: 'createToken',
     summary: 'Create an API token for a member. The token is returned once.',
     body: CreateTokenBody,
@@ -51,8 +49,7 @@ export const tokenRoutes = [
     },
   }),
 
-  tokenRoute({
-    path: `${ORGANIZATION}/tokens`,
+  tokenRoute('GET', `${ORGANIZATION}/tokens`, {
     operationId: 'listTokens',
     summary: 'List API tokens (never their values).',
     ...listing('tokens', TokenResponse, toTokenView, (ctx) =>
@@ -60,9 +57,7 @@ export const tokenRoutes = [
     ),
   }),
 
-  tokenRoute({
-    method: 'POST',
-    path: `${ORGANIZATION}/tokens/{token}/revoke`,
+  tokenRoute('POST', `${ORGANIZATION}/tokens/{token}/revoke`, {
     operationId: 'revokeToken',
     summary: 'Revoke an API token.',
     responses: answers(200, 'Revoked', TokenResponse),

@@ -18,9 +18,7 @@ const keyRoute = routeGroup({ tag: 'Audit webhooks' });
 const SIGNING_KEYS = `${WEBHOOKS}/signing-keys`;
 
 export const webhookSigningKeyRoutes = [
-  keyRoute({
-    method: 'GET',
-    path: SIGNING_KEYS,
+  keyRoute('GET', SIGNING_KEYS, {
     permission: 'organization:read',
     operationId: 'listWebhookSigningKeys',
     summary:
@@ -32,9 +30,7 @@ export const webhookSigningKeyRoutes = [
     },
   }),
 
-  keyRoute({
-    method: 'POST',
-    path: `${SIGNING_KEYS}/rotate`,
+  keyRoute('POST', `${SIGNING_KEYS}/rotate`, {
     permission: 'audit_webhooks:manage',
     operationId: 'rotateWebhookSigningKey',
     summary: `Make a new signing key: published and signing at once beside the current one, which keeps signing for 24 h and then retires; a key still retiring from an earlier rotation retires at once. At most ${MAX_SIGNING_KEYS_PER_DAY} keys are made per organization in any 24 h; the ${MAX_STORED_SIGNING_KEYS} newest are kept, older retired ones deleted.`,

@@ -33,9 +33,7 @@ function requireAuditKey(services: { auditKey: unknown }): void {
 }
 
 export const witnessRoutes = [
-  witnessRoute({
-    method: 'POST',
-    path: WITNESSES,
+  witnessRoute('POST', WITNESSES, {
     operationId: 'addWitness',
     summary: `Register a witness (owner only): a C2SP note key name and its Ed25519 public key. From then on its tlog-cosignature/v1 cosignatures of this log's tree heads are kept and served in the checkpoint note. At most limits.witnessesPerOrganization (default ${LIMIT_DEFAULTS.witnessesPerOrganization}, a bound on what each cosignature check reads): one more is 409 limit_exceeded. Recorded as witness_added.`,
     body: CreateWitnessBody,
@@ -91,8 +89,7 @@ export const witnessRoutes = [
     },
   }),
 
-  witnessRoute({
-    path: WITNESSES,
+  witnessRoute('GET', WITNESSES, {
     operationId: 'listWitnesses',
     summary: 'The registered witnesses, by name (owner only).',
     ...listing('witnesses', WitnessResponse, toWitnessView, (ctx) =>
@@ -100,9 +97,7 @@ export const witnessRoutes = [
     ),
   }),
 
-  witnessRoute({
-    method: 'DELETE',
-    path: `${WITNESSES}/{witness}`,
+  witnessRoute('DELETE', `${WITNESSES}/{witness}`, {
     operationId: 'removeWitness',
     summary: 'Remove a witness and the cosignatures it sent (owner only); recorded as witness_removed.',
     responses: answers(200, 'Removed', WitnessResponse),
@@ -125,32 +120,34 @@ export const witnessRoutes = [
     },
   }),
 
-  routeGroup({ tag: 'Activity', permission: 'activity:read_organization' })({
-    method: 'POST',
-    path: `${ORGANIZATION}/activity/checkpoint/cosignatures`,
-    operationId: 'addCheckpointCosignature',
-    summary:
-      'Post a witness cosignature (C2SP tlog-cosignature/v1) of one of this log’s tree heads: a signature line with the checkpoint body it signs (default: the current head), or the whole cosigned note. Kept only when a registered witness signed a head this log had (its origin line, size and root hash), with a timestamp at most 5 minutes ahead; kept per tree head, the newest per witness, for the 16 largest heads. Any credential that may read the organization’s checkpoint may post: the cosignature authenticates itself. Not recorded as an event (that would move the head it signs).',
-    body: CosignatureBody,
-    responses: answers(200, 'Kept', listOf('cosignatures', CosignatureResponse), {
-      422: error(
-        'cosignature_invalid: not a note signature line or cosigned note, a checkpoint that is not one of this log’s tree heads, or no line is a registered witness’s valid cosignature',
-      ),
-    }),
-    async handler(ctx) {
-      requireAuditKey(ctx.deps);
-      const kept = await acceptCosignature(ctx.deps, ctx.organization, ctx.body);
-      return {
-        status: 200,
-        body: {
-          cosignatures: kept.map((c) => ({
-            witness: c.witness,
-            tree_size: c.tree_size,
-            root_hash: c.root_hash,
-            timestamp: c.timestamp,
-          })),
-        },
-      };
+  routeGroup({ tag: 'Activity', permission: 'activity:read_organization' })(
+    'POST',
+    `${ORGANIZATION}/activity/checkpoint/cosignatures`,
+    {
+      operationId: 'addCheckpointCosignature',
+      summary:
+        'Post a witness cosignature (C2SP tlog-cosignature/v1) of one of this log’s tree heads: a signature line with the checkpoint body it signs (default: the current head), or the whole cosigned note. Kept only when a registered witness signed a head this log had (its origin line, size and root hash), with a timestamp at most 5 minutes ahead; kept per tree head, the newest per witness, for the 16 largest heads. Any credential that may read the organization’s checkpoint may post: the cosignature authenticates itself. Not recorded as an event (that would move the head it signs).',
+      body: CosignatureBody,
+      responses: answers(200, 'Kept', listOf('cosignatures', CosignatureResponse), {
+        422: error(
+          'cosignature_invalid: not a note signature line or cosigned note, a checkpoint that is not one of this log’s tree heads, or no line is a registered witness’s valid cosignature',
+        ),
+      }),
+      async handler(ctx) {
+        requireAuditKey(ctx.deps);
+        const kept = await acceptCosignature(ctx.deps, ctx.organization, ctx.body);
+        return {
+          status: 200,
+          body: {
+            cosignatures: kept.map((c) => ({
+              witness: c.witness,
+              tree_size: c.tree_size,
+              root_hash: c.root_hash,
+              timestamp: c.timestamp,
+            })),
+          },
+        };
+      },
     },
-  }),
+  ),
 ];

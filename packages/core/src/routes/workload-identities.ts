@@ -14,9 +14,7 @@ const IDENTITIES = `${ORGANIZATION}/workload-identities`;
 const identityRoute = routeGroup({ tag: 'Workload identity', permission: 'workload_identities:manage' });
 
 export const workloadIdentityRoutes = [
-  identityRoute({
-    method: 'POST',
-    path: IDENTITIES,
+  identityRoute('POST', IDENTITIES, {
     operationId: 'createWorkloadIdentity',
     summary: `Create a workload identity: the issuer, audience, exact subject and exact claims a CI job's OIDC ID token must carry to be exchanged (POST /workload-tokens) for a token holding only these actions on these grants for token_ttl_seconds. An empty value, or one holding "*", is 400. At most limits.workloadIdentitiesPerOrganization (default ${LIMIT_DEFAULTS.workloadIdentitiesPerOrganization}). Recorded as workload_identity_created.`,
     body: CreateWorkloadIdentityBody,
@@ -58,9 +56,7 @@ export const workloadIdentityRoutes = [
     },
   }),
 
-  identityRoute({
-    method: 'GET',
-    path: IDENTITIES,
+  identityRoute('GET', IDENTITIES, {
     operationId: 'listWorkloadIdentities',
     summary: 'The workload identities, by name.',
     responses: answers(200, 'Workload identities', listOf('workload_identities', WorkloadIdentityResponse)),
@@ -70,9 +66,7 @@ export const workloadIdentityRoutes = [
     },
   }),
 
-  identityRoute({
-    method: 'DELETE',
-    path: `${IDENTITIES}/{workloadIdentity}`,
+  identityRoute('DELETE', `${IDENTITIES}/{workloadIdentity}`, {
     operationId: 'deleteWorkloadIdentity',
     summary:
       'Delete a workload identity (by name or id): every token issued to it stops working at once and its devices are revoked. Recorded as workload_identity_removed.',

@@ -9,9 +9,7 @@ import { routeGroup } from './route-group.js';
 
 const exchangeRoute = routeGroup({ tag: 'Workload identity' });
 
-const route: AnyRoute = exchangeRoute({
-  method: 'POST',
-  path: '/workload-tokens',
+const route: AnyRoute = exchangeRoute('POST', '/workload-tokens', {
   operationId: 'exchangeWorkloadToken',
   summary:
     "Exchange a CI job's OIDC ID token for a workload token. The JWT is checked with the issuer's keys (OIDC discovery over HTTPS under the SSRF rules, cached, fetched again once for an unknown kid): RS256, ES256 or EdDSA; iss, aud, exp (in the future, at most 1 h after iat), iat and nbf (at most 60 s ahead), sub and every listed claim exactly, and a jti exchanged once. The token holds only the identity's actions on its grants for token_ttl_seconds; its pushes are signed by the device made from public_key, which expires with it, and are strict. Recorded as workload_token_issued, never the JWT.",
