@@ -13,25 +13,18 @@
  * bench/RESULTS.md.
  */
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { createCore, generateDeviceKeyPair, signChangeRequest, signPush } from '@latchkey/core';
 import { createPostgresStore } from '@latchkey/store-postgres';
 import { pgDriver } from '@latchkey/store-postgres/pg';
 import pg from 'pg';
+import { benchArgs } from '../args.js';
 import { coreCaller } from '../core-call.js';
 import { codeVersion, machine, publishResults } from '../push/report.js';
 
-const { values: args } = parseArgs({
-  options: {
-    keys: { type: 'string', default: '5' },
-    ops: { type: 'string', default: '200' },
-    rounds: { type: 'string', default: '3' },
-    write: { type: 'boolean', default: false },
-  },
-});
-const KEYS = Number(args.keys);
-const OPS = Number(args.ops);
-const ROUNDS = Number(args.rounds);
+const args = benchArgs({ keys: 5, ops: 200, rounds: 3 });
+const KEYS = args.keys;
+const OPS = args.ops;
+const ROUNDS = args.rounds;
 const GOAL = 1.2;
 const url = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `bench_changes_${process.pid}`;

@@ -10,29 +10,18 @@
  * DATABASE_URL (default: the local server) names the database; the run uses schemas of its own and
  * drops them at the end. `--write` records the table in bench/RESULTS.md.
  */
-import { parseArgs } from 'node:util';
 import { createMemoryStore } from '@latchkey/core';
 import { createPostgresStore } from '@latchkey/store-postgres';
 import { pgDriver } from '@latchkey/store-postgres/pg';
 import { pgliteDriver } from '@latchkey/store-postgres/pglite';
 import pg from 'pg';
+import { benchArgs } from '../args.js';
 import { codeVersion, machine, publishResults } from '../push/report.js';
 import { closedLoop, type LoopResult } from './closed-loop.js';
 import { type Contender, corePushes, KEYS, rawPushes } from './contenders.js';
 
-const { values: args } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '3' },
-    rounds: { type: 'string', default: '3' },
-    concurrency: { type: 'string', default: '16' },
-    pool: { type: 'string', default: '10' },
-    write: { type: 'boolean', default: false },
-  },
-});
-const seconds = Number(args.seconds);
-const rounds = Number(args.rounds);
-const concurrency = Number(args.concurrency);
-const poolSize = Number(args.pool);
+const args = benchArgs({ seconds: 3, rounds: 3, concurrency: 16, pool: 10 });
+const { seconds, rounds, concurrency, pool: poolSize } = args;
 const url = process.env['DATABASE_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
 /** core.handle against raw transactions whose event is not chained: the floor of a push without an audit log. */
 const GOAL = 0.35;
