@@ -79,6 +79,8 @@ export async function* readBackup(
   for await (const part of parts) {
     hash.update(part, 'utf8');
     bytes += Buffer.byteLength(part, 'utf8');
+    // A turn between hashing a part and reading its lines, each a few milliseconds of a large part.
+    await nextTurn();
     for (const line of lines.push(part)) {
       const item = state.take(line);
       if (item) yield item;
