@@ -65,3 +65,12 @@ export function toLimits(option: LimitsOption = {}): Limits {
 export function limitExceeded(message: string): LatchkeyError {
   return new LatchkeyError('limit_exceeded', `${message} Nothing was created.`);
 }
+
+/**
+ * A create under a per-organization bound, as its store answered: `duplicate` is 409
+ * already_exists saying `taken`, `limit` is 409 limit_exceeded saying `bound`; anything else passes.
+ */
+export function refuseUncreated(answer: string, taken: string, bound: string): void {
+  if (answer === 'duplicate') throw new LatchkeyError('already_exists', taken);
+  if (answer === 'limit') throw limitExceeded(bound);
+}

@@ -8,7 +8,7 @@ import { isWeakEd25519Key } from '../activity/note/strict-ed25519.js';
 import { toWitnessView, witnessPublicKey } from '../activity/witness-keys.js';
 import { fromBase64 } from '../encoding/base64.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import { LIMIT_DEFAULTS, limitExceeded } from '../model/limits.js';
+import { LIMIT_DEFAULTS, refuseUncreated } from '../model/limits.js';
 import { listOf } from '../schemas/api.js';
 import {
   CosignatureBody,
@@ -68,16 +68,12 @@ export const witnessRoutes = [
       const max = ctx.deps.limits.witnessesPerOrganization;
       await recordChange(
         ctx,
-        async (tx) => {
-          const added = await tx.witnesses.add(witness, max);
-          if (added === 'duplicate')
-            throw new LatchkeyError('already_exists', 'A witness of that name or public key is registered.');
-          if (added === 'limit')
-            throw limitExceeded(
-              `An organization may register at most ${max} witnesses (limits.witnessesPerOrganization): remove one first.`,
-            );
-          return added;
-        },
+        async (tx) =>
+          refuseUncreated(
+            await tx.witnesses.add(witness, max),
+            'A witness of that name or public key is registered.',
+            `An organization may register at most ${max} witnesses (limits.witnessesPerOrganization): remove one first.`,
+          ),
         () =>
           ctx.event('witness_added', {
             name: view.name,

@@ -1,7 +1,7 @@
 /** Workload identities (owner, admin): which CI jobs' OIDC ID tokens may be exchanged, and for what. */
 
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import { LIMIT_DEFAULTS, limitExceeded } from '../model/limits.js';
+import { LIMIT_DEFAULTS, refuseUncreated } from '../model/limits.js';
 import { listOf } from '../schemas/api.js';
 import { CreateWorkloadIdentityBody, WorkloadIdentityResponse } from '../schemas/workload.js';
 import { checkIssuer, toWorkloadIdentityView, workloadIdentityFields } from '../workload/identity-view.js';
@@ -41,15 +41,12 @@ export const workloadIdentityRoutes = [
       const max = ctx.deps.limits.workloadIdentitiesPerOrganization;
       await recordChange(
         ctx,
-        async (tx) => {
-          const created = await tx.workloads.create(identity, max);
-          if (created === 'duplicate')
-            throw new LatchkeyError('already_exists', 'A workload identity of that name exists.');
-          if (created === 'limit')
-            throw limitExceeded(
-              `An organization may have at most ${max} workload identities (limits.workloadIdentitiesPerOrganization): delete one first.`,
-            );
-        },
+        async (tx) =>
+          refuseUncreated(
+            await tx.workloads.create(identity, max),
+            'A workload identity of that name exists.',
+            `An organization may have at most ${max} workload identities (limits.workloadIdentitiesPerOrganization): delete one first.`,
+          ),
         () => ctx.event('workload_identity_created', workloadIdentityFields(identity)),
       );
       return { status: 201, body: toWorkloadIdentityView(identity) };
