@@ -6,6 +6,7 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import { type ActivityEvent, signChangeRequest, verifyChain } from '@latchkey/core';
+import { expectedRaceEvents, raceEventCounts } from '@latchkey/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { setUpAcme, TOKEN } from './acme.js';
 import { DATABASE_URL, freshSchema, postgresStore, postgresUnavailable } from './databases.js';
@@ -118,25 +119,14 @@ describe.skipIf(postgresUnavailable !== null)(
       expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
       expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
       expect(verifyChain(events)).toBe(-1);
-      const count = (type: string) => events.filter((e) => e.type === type).length;
       const won = lines.filter((l) => l.status === 200);
       const appliedIds = events.filter((e) => e.type === 'push_applied').map((e) => e.id);
       for (const w of won) expect(appliedIds.filter((id) => id === w.event_id)).toHaveLength(1);
       const appliesWon = won.filter((l) => l.kind === 'apply').length;
       const appliesLost = lines.filter((l) => l.kind === 'apply' && l.status === 409).length;
-      expect({
-        push_applied: count('push_applied'),
-        push_conflict: count('push_conflict'),
-        change_request_applied: count('change_request_applied'),
-        change_request_conflicted: count('change_request_conflicted'),
-        change_bypassed: count('change_bypassed'),
-      }).toEqual({
-        push_applied: ROUNDS,
-        push_conflict: ROUNDS,
-        change_request_applied: appliesWon,
-        change_request_conflicted: appliesLost,
-        change_bypassed: ROUNDS - appliesWon,
-      });
+      expect(raceEventCounts(events)).toEqual(
+        expectedRaceEvents({ rounds: ROUNDS, appliesWon, appliesLost, bypassesWon: ROUNDS - appliesWon }),
+      );
       console.log(
         `${ROUNDS} rounds, 2 processes: ${appliesWon} applies and ${ROUNDS - appliesWon} bypass pushes won, ` +
           `${ROUNDS} conflicts (409 with conflicts[]), ${events.length} events in one verified chain`,

@@ -7,6 +7,7 @@
 export { LARGE_VERSIONS, partsOf, withLargeHistory } from './backup/large-backup.js';
 export { manifestOf } from './backup/restore.js';
 export { contentOf, linesOf } from './backup/restore-helpers.js';
+export { expectedRaceEvents, raceEventCounts } from './change-requests/race-events.js';
 export { postChunked, type RunningServer, running } from './harness/http-helpers.js';
 export {
   fetchTarget,

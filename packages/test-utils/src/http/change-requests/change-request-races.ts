@@ -11,6 +11,7 @@ import { describe, it } from '../../keyed/keyed.js';
 import type { ConformanceContext, Member } from '../harness/context.js';
 import type { TargetResponse } from '../harness/http-target.js';
 import { protectedEnvironment, requestOf, reviewers } from './change-request-helpers.js';
+import { expectedRaceEvents, raceEventCounts } from './race-events.js';
 
 const ROUNDS = 6;
 
@@ -116,7 +117,6 @@ async function expectEachEventOnce(
   expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
   expect(new Set(all.map((e) => e.seq)).size).toBe(all.length);
   const mine = all.filter((e) => e.environment === env.slug);
-  const count = (type: string) => mine.filter((e) => e.type === type).length;
   const applied = mine.filter((e) => e.type === 'push_applied').map((e) => e.id);
   const wins = outcomes.filter((o) => o.answer.status === 200);
   for (const w of wins) {
@@ -124,17 +124,12 @@ async function expectEachEventOnce(
   }
   const of = (kind: string, status: number) =>
     outcomes.filter((o) => o.side.kind === kind && o.answer.status === status).length;
-  expect({
-    push_applied: count('push_applied'),
-    push_conflict: count('push_conflict'),
-    change_request_applied: count('change_request_applied'),
-    change_request_conflicted: count('change_request_conflicted'),
-    change_bypassed: count('change_bypassed'),
-  }).toEqual({
-    push_applied: ROUNDS,
-    push_conflict: ROUNDS,
-    change_request_applied: of('apply', 200),
-    change_request_conflicted: of('apply', 409),
-    change_bypassed: of('push', 200),
-  });
+  expect(raceEventCounts(mine)).toEqual(
+    expectedRaceEvents({
+      rounds: ROUNDS,
+      appliesWon: of('apply', 200),
+      appliesLost: of('apply', 409),
+      bypassesWon: of('push', 200),
+    }),
+  );
 }
