@@ -31,8 +31,8 @@ export async function guardedOrganization(ctx: ConformanceContext, prefix: strin
   const device = await ctx.send('POST', `${base}/devices`, { name: 'cr', public_key: keys.publicKey }, token);
   const deviceId = (device.json as { id: string }).id;
   const address = { organization: slug, project: 'web', environment: 'prod' };
-  const propose = async (changes: UnsignedPush['changes'], title: string) =>
-    requestOf(
+  const propose = async (changes: UnsignedPush['changes'], title: string) => {
+    const request = requestOf(
       await ctx.send(
         'POST',
         `${env}/change-requests`,
@@ -40,6 +40,13 @@ export async function guardedOrganization(ctx: ConformanceContext, prefix: strin
         token,
       ),
     );
+    // Requests are listed and backed up oldest first, then by id: two made in one millisecond fall
+    // in the order of their random ids. The next one starts a millisecond later, so the tests can
+    // follow the order they were made in.
+    const made = Date.parse(request.created_at);
+    while (Date.now() <= made) await new Promise((resolve) => setTimeout(resolve, 1));
+    return request;
+  };
   return { slug, token, base, env, deviceId, propose };
 }
 

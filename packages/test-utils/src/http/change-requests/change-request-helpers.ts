@@ -86,6 +86,7 @@ export function requestOf(response: TargetResponse): ChangeRequestJson {
 export interface ChangeRequestJson {
   id: string;
   status: string;
+  created_at: string;
   created_by: string;
   device_id: string;
   expires_at: string;
