@@ -33,6 +33,8 @@ import { nobleReceiver, rawEd25519 } from './ed25519-peers.js';
 const QUICK = process.env['BENCH_QUICK'] === '1';
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? (QUICK ? 2 : 6));
 const ROUND_MS = QUICK ? 60 : 400;
+/** The length of one timed chunk; a turn alternates chunks of an implementation and of the raw limit. */
+const CHUNK_MS = 2;
 const SIZES = [1024, 65536] as const;
 /** Distinct bodies per size; every implementation cycles through the same pool. */
 const POOL = { 1024: 512, 65536: 256 } as const;
@@ -324,8 +326,6 @@ interface Prepared {
   implAt: number;
   rawAt: number;
 }
-
-const CHUNK_MS = 2;
 
 /**
  * Child mode: one implementation per process, so no two implementations (our variants included) share

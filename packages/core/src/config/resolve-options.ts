@@ -16,12 +16,15 @@ import { tracedStore } from '../telemetry/traced-store.js';
 import { workloadSettings } from '../workload/settings.js';
 import type { CoreOptions } from './options.js';
 
-/** The default path prefix of the API. */
-const DEFAULT_BASE_PATH = '/api/v2';
-/** The default largest request body: 1 MiB. */
-const DEFAULT_BODY_LIMIT = 1_048_576;
-/** The default tolerance of a push's `signed_at`, in seconds. */
-const DEFAULT_SIGNATURE_TOLERANCE_SECONDS = 300;
+/** The defaults of the options that are plain values, under the options' own names. */
+const DEFAULTS = {
+  /** The path prefix of the API. */
+  basePath: '/api/v2',
+  /** The largest request body: 1 MiB. */
+  bodyLimit: 1_048_576,
+  /** The tolerance of a push's `signed_at`, in seconds. */
+  signatureToleranceSeconds: 300,
+} satisfies Required<Pick<CoreOptions, 'basePath' | 'bodyLimit' | 'signatureToleranceSeconds'>>;
 
 /** Every option of a core with its default filled in. */
 export interface ResolvedOptions {
@@ -37,21 +40,21 @@ export interface ResolvedOptions {
 /** Fills in every default of `options`; parses the audit key, the keyring and the webhook settings. */
 export function resolveOptions(options: CoreOptions): ResolvedOptions {
   const store = tracedStore(options.store ?? createMemoryStore());
-  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const bodyLimit = options.bodyLimit ?? DEFAULTS.bodyLimit;
   const auditKey = options.auditKey === undefined ? undefined : toAuditKey(options.auditKey);
   const logger = options.logger ?? consoleLogger;
   const now = options.now ?? Date.now;
   const webhooks = webhookSettings(options.webhooks);
   return {
     store,
-    basePath: (options.basePath ?? DEFAULT_BASE_PATH).replace(/\/+$/, ''),
+    basePath: (options.basePath ?? DEFAULTS.basePath).replace(/\/+$/, ''),
     bodyLimit,
     logger,
     services: {
       store,
       now,
       ids: options.ids ?? randomId,
-      signatureToleranceSeconds: options.signatureToleranceSeconds ?? DEFAULT_SIGNATURE_TOLERANCE_SECONDS,
+      signatureToleranceSeconds: options.signatureToleranceSeconds ?? DEFAULTS.signatureToleranceSeconds,
       allowOrganizationCreation: options.allowOrganizationCreation ?? false,
       auditKey,
       trustedAuditKeys: toTrustedAuditKeys(auditKey, options.trustedAuditKeys),

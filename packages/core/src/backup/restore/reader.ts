@@ -20,6 +20,7 @@ import {
 } from '../backup-records.js';
 import { LineSplitter } from '../line-splitter.js';
 import { KeyHistoryCheck } from './key-history.js';
+import { type ByKind, handleRecord, type RecordOf, type RestoredRecord } from './record-kinds.js';
 
 /** Lines read between two turns of the event loop (besides one turn after each part). */
 const LINES_PER_TURN = 500;
@@ -27,7 +28,7 @@ const LINES_PER_TURN = 500;
 /** What the reader yields: the header, each record, then each event. */
 export type BackupItem =
   | { kind: 'header'; header: BackupHeader }
-  | { kind: 'record'; record: Exclude<BackupRecord, BackupHeader | { kind: 'events' }> }
+  | { kind: 'record'; record: RestoredRecord }
   | { kind: 'event'; event: ActivityEvent };
 
 /** The order of kinds in a backup; an environment's secrets follow it, so the two share a rank. */
@@ -157,60 +158,59 @@ class LineState {
     // Past the last secret: every key's history must have reached its head.
     if (this.rank <= RANK.secret && rank > RANK.secret) this.keys.finish(this.header!.format_version >= 3);
     this.rank = rank;
-    switch (record.kind) {
-      case 'latchkey_backup':
-        this.header = record;
-        return { kind: 'header', header: record };
-      case 'events':
-        this.inEvents = true;
-        this.throughSeq = record.through_seq;
-        return null;
-      case 'project':
-        this.once(`project/${record.slug}`);
-        this.once(`id/${record.id}`);
-        this.projects.add(record.slug);
-        break;
-      case 'environment': {
-        if (!this.projects.has(record.project))
-          throw invalidBackup(this.line, `environment ${record.slug} names an unknown project`);
-        this.once(`id/${record.id}`);
-        const path = `${record.project}/${record.slug}`;
-        if (this.environments.has(path)) throw invalidBackup(this.line, `environment ${path} appears twice`);
-        this.environments.add(path);
-        break;
-      }
-      case 'secret':
-      case 'deleted_secret':
-        if (!this.environments.has(`${record.project}/${record.environment}`))
-          throw invalidBackup(this.line, `secret ${record.key} names an unknown environment`);
-        this.keys.head(this.line, record);
-        break;
-      case 'secret_version':
-        this.secretVersion(record);
-        break;
-      case 'member':
-        this.once(`member/${record.user}`);
-        break;
-      case 'device':
-        this.once(`id/${record.id}`);
-        this.devices.add(record.id);
-        break;
-      case 'audit_webhook':
-        this.once(`id/${record.id}`);
-        break;
-      case 'workload_identity':
-        this.once(`id/${record.id}`);
-        this.once(`workload_identity/${record.name}`);
-        break;
-      case 'change_request':
-        this.changeRequest(record);
-        break;
+    if (record.kind === 'latchkey_backup') {
+      this.header = record;
+      return { kind: 'header', header: record };
     }
+    if (record.kind === 'events') {
+      this.inEvents = true;
+      this.throughSeq = record.through_seq;
+      return null;
+    }
+    handleRecord(this.checks, record);
     this.counts[record.kind]++;
     return { kind: 'record', record };
   }
 
-  private secretVersion(record: Extract<BackupRecord, { kind: 'secret_version' }>): void {
+  /** What each kind of record must hold against the lines before it: ids, names and references. */
+  private readonly checks: ByKind<void> = {
+    project: (record) => {
+      this.once(`project/${record.slug}`);
+      this.once(`id/${record.id}`);
+      this.projects.add(record.slug);
+    },
+    environment: (record) => {
+      if (!this.projects.has(record.project))
+        throw invalidBackup(this.line, `environment ${record.slug} names an unknown project`);
+      this.once(`id/${record.id}`);
+      const path = `${record.project}/${record.slug}`;
+      if (this.environments.has(path)) throw invalidBackup(this.line, `environment ${path} appears twice`);
+      this.environments.add(path);
+    },
+    secret: (record) => this.secretHead(record),
+    deleted_secret: (record) => this.secretHead(record),
+    secret_version: (record) => this.secretVersion(record),
+    member: (record) => this.once(`member/${record.user}`),
+    device: (record) => {
+      this.once(`id/${record.id}`);
+      this.devices.add(record.id);
+    },
+    audit_webhook: (record) => this.once(`id/${record.id}`),
+    workload_identity: (record) => {
+      this.once(`id/${record.id}`);
+      this.once(`workload_identity/${record.name}`);
+    },
+    change_request: (record) => this.changeRequest(record),
+  };
+
+  /** A key's head (its value, or its deletion), in an environment of the backup. */
+  private secretHead(record: RecordOf<'secret' | 'deleted_secret'>): void {
+    if (!this.environments.has(`${record.project}/${record.environment}`))
+      throw invalidBackup(this.line, `secret ${record.key} names an unknown environment`);
+    this.keys.head(this.line, record);
+  }
+
+  private secretVersion(record: RecordOf<'secret_version'>): void {
     const path = `${record.project}/${record.environment}`;
     if (!this.environments.has(path))
       throw invalidBackup(
@@ -233,7 +233,7 @@ class LineState {
    * device but a workload's, which lives minutes and is never backed up, so only a request a
    * workload made (its author an identity's id) may name a device the backup does not hold.
    */
-  private changeRequest(record: Extract<BackupRecord, { kind: 'change_request' }>): void {
+  private changeRequest(record: RecordOf<'change_request'>): void {
     if (!this.environments.has(`${record.project}/${record.environment}`))
       throw invalidBackup(this.line, `change request ${record.id} names an unknown environment`);
     const fromWorkload = record.created_by.startsWith('wid_');

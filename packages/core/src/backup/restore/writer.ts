@@ -26,6 +26,7 @@ import { restoreSigningKeys } from '../signing-key-records.js';
 import { restoredCredentials } from '../webhook-credentials.js';
 import type { RestorePlan } from './inspect.js';
 import type { BackupItem } from './reader.js';
+import { type ByKind, handleRecord, type RecordOf } from './record-kinds.js';
 
 /** Records per bulk insert: one statement each, inside the restore's transaction. */
 const BATCH = 1_000;
@@ -59,9 +60,6 @@ export interface RestoreInput {
   batch?: number;
   event(type: 'backup_restored', data: EventData<'backup_restored'>): ActivityDraft;
 }
-
-/** A backup record of the given kind, as the reader yields it. */
-type RecordOf<K extends string> = Extract<Extract<BackupItem, { kind: 'record' }>['record'], { kind: K }>;
 
 /** The second pass: writes each record, secrets and events in batches. */
 export class Writer {
@@ -101,29 +99,106 @@ export class Writer {
       if (this.events.length >= this.batch) await this.flushEvents();
       return;
     }
-    const { record } = item;
-    switch (record.kind) {
-      case 'project':
-        return this.project(record);
-      case 'environment':
-        return this.environment(record);
-      case 'secret':
-      case 'deleted_secret':
-        return this.secret(record);
-      case 'secret_version':
-        return this.secretVersion(record);
-      case 'member':
-        return this.member(record);
-      case 'device':
-        return this.device(record);
-      case 'audit_webhook':
-        return this.auditWebhook(record);
-      case 'workload_identity':
-        return this.workloadIdentity(record);
-      case 'change_request':
-        return this.changeRequest(record);
-    }
+    return handleRecord(this.writes, item.record);
   }
+
+  /** How each kind of record is written, in the order a backup holds them. */
+  private readonly writes: ByKind<Promise<void>> = {
+    project: async (record) => {
+      const project = { ...pick(record, 'slug', 'name', 'created_at'), organization_id: this.organizationId };
+      const full = { ...project, id: this.idFor('project', record.id, 'prj') };
+      await this.tx.projects.create(full);
+      this.projects.set(record.slug, full);
+    },
+    environment: async (record) => {
+      const environment: Environment = {
+        id: this.idFor('environment', record.id, 'env'),
+        organization_id: this.organizationId,
+        project_id: this.projects.get(record.project)!.id,
+        slug: record.slug,
+        require_strict_conflict_mode: record.require_strict_conflict_mode,
+        approval_policy: record.approval_policy ?? null,
+        created_at: record.created_at,
+      };
+      await this.tx.environments.create(environment);
+      this.environments.set(`${record.project}/${record.slug}`, environment);
+    },
+    secret: (record) => this.secretHead(record),
+    deleted_secret: (record) => this.secretHead(record),
+    /** A version of a key's history, its kept value sealed for its environment here; in batches. */
+    secret_version: async (record) => {
+      const environmentId = this.environments.get(`${record.project}/${record.environment}`)!.id;
+      this.versions.push({
+        ...pick(record, 'key', 'version', 'deleted', 'occurred_at', 'actor', 'device_id', 'event_id'),
+        environment_id: environmentId,
+        value:
+          record.value === undefined
+            ? null
+            : sealSecretValue(this.input.keyring, environmentId, record.key, record.value),
+      });
+      if (this.versions.length >= this.batch) await this.flushVersions();
+    },
+    member: async (record) => {
+      const restorer = record.user === this.input.user;
+      await this.tx.members.create({
+        ...pick(record, 'user', 'created_at'),
+        role: restorer ? 'owner' : record.role,
+        grants: restorer ? [] : record.grants,
+        organization_id: this.organizationId,
+      });
+    },
+    device: async (record) => {
+      const parsed = parseEd25519PublicKey(record.public_key);
+      await this.tx.devices.create({
+        ...pick(record, 'user', 'name', 'status', 'created_at', 'revoked_at'),
+        id: this.idOf('device', record.id, 'dev'),
+        organization_id: this.organizationId,
+        public_key: parsed.ok ? parsed.key : record.public_key,
+      });
+    },
+    /** Its signing secret is sealed with this server's keyring, bound to the id it gets here. */
+    audit_webhook: async (record) => {
+      const id = this.idFor('audit_webhook', record.id, 'awh');
+      await this.tx.auditWebhooks.create({
+        ...pick(record, 'name', 'status', 'consecutive_failures', 'last_delivery', 'last_error'),
+        url: this.plan.webhookUrls.get(record.id)!,
+        event_types: record.event_types ?? [],
+        id,
+        organization_id: this.organizationId,
+        secret_sealed: seal(this.input.keyring!, record.signing_secret, secretContext(id)),
+        ...restoredCredentials(this.input.keyring!, id, record),
+        signature_scheme: record.signature_scheme ?? 'latchkey',
+        previous_secret: record.previous_secret
+          ? {
+              sealed: seal(this.input.keyring!, record.previous_secret.secret, secretContext(id)),
+              until: record.previous_secret.until,
+            }
+          : null,
+        created_at: record.created_at,
+        created_by: this.input.user,
+      });
+    },
+    workload_identity: async (record) => {
+      const id = this.idOf('workload_identity', record.id, 'wid');
+      // No limit: the backup's organization held them all.
+      await this.tx.workloads.create(restoredWorkloadIdentity(record, id, this.organizationId), NO_LIMIT);
+    },
+    /** An open request, its values sealed for the environment it lands in; approvable and applicable as before. */
+    change_request: async (record) => {
+      const environment = this.environments.get(`${record.project}/${record.environment}`)!;
+      const renamed = (id: string) => this.renamed.get(id) ?? id;
+      const request = restoredChangeRequest(record, {
+        id: this.idFor('change_request', record.id, 'chr'),
+        organizationId: this.organizationId,
+        projectId: environment.project_id,
+        environmentId: environment.id,
+        keyring: this.input.keyring,
+        device: renamed,
+        author: renamed,
+      });
+      await this.tx.changeRequests.create(request, NO_LIMIT);
+    },
+  };
 
   /** The record's id here: kept, or a new one (remembered, for the records that name it). */
   private idOf(kind: 'device' | 'workload_identity', id: string, prefix: string): string {
@@ -132,51 +207,8 @@ export class Writer {
     return given;
   }
 
-  private async workloadIdentity(record: RecordOf<'workload_identity'>): Promise<void> {
-    const id = this.idOf('workload_identity', record.id, 'wid');
-    // No limit: the backup's organization held them all.
-    await this.tx.workloads.create(restoredWorkloadIdentity(record, id, this.organizationId), NO_LIMIT);
-  }
-
-  /** An open request, its values sealed for the environment it lands in; approvable and applicable as before. */
-  private async changeRequest(record: RecordOf<'change_request'>): Promise<void> {
-    const environment = this.environments.get(`${record.project}/${record.environment}`)!;
-    const renamed = (id: string) => this.renamed.get(id) ?? id;
-    const request = restoredChangeRequest(record, {
-      id: this.idFor('change_request', record.id, 'chr'),
-      organizationId: this.organizationId,
-      projectId: environment.project_id,
-      environmentId: environment.id,
-      keyring: this.input.keyring,
-      device: renamed,
-      author: renamed,
-    });
-    await this.tx.changeRequests.create(request, NO_LIMIT);
-  }
-
-  private async project(record: RecordOf<'project'>): Promise<void> {
-    const project = { ...pick(record, 'slug', 'name', 'created_at'), organization_id: this.organizationId };
-    const full = { ...project, id: this.idFor('project', record.id, 'prj') };
-    await this.tx.projects.create(full);
-    this.projects.set(record.slug, full);
-  }
-
-  private async environment(record: RecordOf<'environment'>): Promise<void> {
-    const environment: Environment = {
-      id: this.idFor('environment', record.id, 'env'),
-      organization_id: this.organizationId,
-      project_id: this.projects.get(record.project)!.id,
-      slug: record.slug,
-      require_strict_conflict_mode: record.require_strict_conflict_mode,
-      approval_policy: record.approval_policy ?? null,
-      created_at: record.created_at,
-    };
-    await this.tx.environments.create(environment);
-    this.environments.set(`${record.project}/${record.slug}`, environment);
-  }
-
   /** A secret version, sealed for its environment here, or a deletion; written in batches. */
-  private async secret(record: RecordOf<'secret' | 'deleted_secret'>): Promise<void> {
+  private async secretHead(record: RecordOf<'secret' | 'deleted_secret'>): Promise<void> {
     const environmentId = this.environments.get(`${record.project}/${record.environment}`)!.id;
     const value =
       record.kind === 'secret'
@@ -199,63 +231,6 @@ export class Writer {
       if (this.versions.length >= this.batch) await this.flushVersions();
     }
     if (this.secrets.length >= this.batch) await this.flushSecrets();
-  }
-
-  /** A version of a key's history, its kept value sealed for its environment here; in batches. */
-  private async secretVersion(record: RecordOf<'secret_version'>): Promise<void> {
-    const environmentId = this.environments.get(`${record.project}/${record.environment}`)!.id;
-    this.versions.push({
-      ...pick(record, 'key', 'version', 'deleted', 'occurred_at', 'actor', 'device_id', 'event_id'),
-      environment_id: environmentId,
-      value:
-        record.value === undefined
-          ? null
-          : sealSecretValue(this.input.keyring, environmentId, record.key, record.value),
-    });
-    if (this.versions.length >= this.batch) await this.flushVersions();
-  }
-
-  private async member(record: RecordOf<'member'>): Promise<void> {
-    const restorer = record.user === this.input.user;
-    await this.tx.members.create({
-      ...pick(record, 'user', 'created_at'),
-      role: restorer ? 'owner' : record.role,
-      grants: restorer ? [] : record.grants,
-      organization_id: this.organizationId,
-    });
-  }
-
-  private async device(record: RecordOf<'device'>): Promise<void> {
-    const parsed = parseEd25519PublicKey(record.public_key);
-    await this.tx.devices.create({
-      ...pick(record, 'user', 'name', 'status', 'created_at', 'revoked_at'),
-      id: this.idOf('device', record.id, 'dev'),
-      organization_id: this.organizationId,
-      public_key: parsed.ok ? parsed.key : record.public_key,
-    });
-  }
-
-  /** Its signing secret is sealed with this server's keyring, bound to the id it gets here. */
-  private async auditWebhook(record: RecordOf<'audit_webhook'>): Promise<void> {
-    const id = this.idFor('audit_webhook', record.id, 'awh');
-    await this.tx.auditWebhooks.create({
-      ...pick(record, 'name', 'status', 'consecutive_failures', 'last_delivery', 'last_error'),
-      url: this.plan.webhookUrls.get(record.id)!,
-      event_types: record.event_types ?? [],
-      id,
-      organization_id: this.organizationId,
-      secret_sealed: seal(this.input.keyring!, record.signing_secret, secretContext(id)),
-      ...restoredCredentials(this.input.keyring!, id, record),
-      signature_scheme: record.signature_scheme ?? 'latchkey',
-      previous_secret: record.previous_secret
-        ? {
-            sealed: seal(this.input.keyring!, record.previous_secret.secret, secretContext(id)),
-            until: record.previous_secret.until,
-          }
-        : null,
-      created_at: record.created_at,
-      created_by: this.input.user,
-    });
   }
 
   async flush(): Promise<void> {
