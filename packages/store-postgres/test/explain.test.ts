@@ -161,6 +161,49 @@ describe.skipIf(postgresUnavailable !== null)('indexes for every hot query (real
       limit: 8,
     });
     await store.devices.list(org, 'admin');
+    // The token exchange's writes (one statement), for a workload identity of acme's.
+    const at = new Date().toISOString();
+    const until = new Date(Date.now() + 900_000).toISOString();
+    const identity = {
+      id: 'wid_explain0000',
+      organization_id: org,
+      name: 'ci',
+      issuer: 'https://issuer.example',
+      audience: 'aud',
+      subject: 'repo:acme/web',
+      claims: {},
+      grants: [{ project: 'web', environments: ['prod'] }],
+      actions: ['secrets:read' as const],
+      token_ttl_seconds: 900,
+      created_at: at,
+    };
+    expect(await store.workloads.create(identity, 10)).toBe('created');
+    const ephemeral = {
+      id: 'dev_explain0000',
+      organization_id: org,
+      user: identity.id,
+      name: 'workload ci',
+      public_key: generateDeviceKeyPair().publicKey,
+      status: 'active' as const,
+      created_at: at,
+      revoked_at: null,
+      expires_at: until,
+    };
+    const workloadToken = {
+      id: 'wlt_explain0000',
+      organization_id: org,
+      identity_id: identity.id,
+      token_hash: 'a'.repeat(64),
+      device_id: ephemeral.id,
+      created_at: at,
+      expires_at: until,
+    };
+    const issue = { token: workloadToken, device: ephemeral, issuer: identity.issuer, jti: 'jti_explain' };
+    expect(await store.workloads.issue({ ...issue, jti_expires_at: until, now: at, max_jtis: 10_000 })).toBe(
+      'issued',
+    );
+    // Removed again: a backup holds only identities of issuers it can trust.
+    expect(await store.workloads.remove(org, identity.id, until)).toEqual(identity);
     // The re-encrypt routine's walk and compare-and-set writes.
     const page = await store.secrets.scanValues(null, 100);
     await store.secrets.scanValues({ environmentId: 'env_seed_1', key: 'KEY_1' }, 100);
@@ -264,7 +307,8 @@ describe.skipIf(postgresUnavailable !== null)('indexes for every hot query (real
     expect(begun.status).toBe(201);
     const restoreId = (JSON.parse(begun.body as string) as { id: string }).id;
     expect((await send('PUT', `${RESTORES}/${restoreId}/parts/0`, { data: content })).status).toBe(200);
-    expect((await send('POST', `${RESTORES}/${restoreId}/commit`)).status).toBe(200);
+    const committed = await send('POST', `${RESTORES}/${restoreId}/commit`);
+    expect(committed.status, String(committed.body)).toBe(200);
 
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();

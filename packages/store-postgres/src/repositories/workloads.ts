@@ -1,9 +1,9 @@
-import type { WorkloadIdentity, WorkloadRepository, WorkloadToken } from '@latchkey/core/store';
+import type { WorkloadIdentity, WorkloadRepository } from '@latchkey/core/store';
 import { type Column, integer, jsonb, recordColumns, text, textArray, timestamp } from '../record-columns.js';
 import { recordTable } from '../record-table.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
-import { DEVICE } from './devices.js';
+import { issueWorkloadToken, TOKEN } from './workload-issue.js';
 
 const IDENTITY = recordColumns<WorkloadIdentity>({
   id: text(),
@@ -19,22 +19,13 @@ const IDENTITY = recordColumns<WorkloadIdentity>({
   created_at: timestamp(),
 });
 
-const TOKEN = recordColumns<WorkloadToken>({
-  id: text(),
-  organization_id: text(),
-  identity_id: text(),
-  token_hash: text(),
-  device_id: text(),
-  created_at: timestamp(),
-  expires_at: timestamp(),
-});
-
 const BY_NAME_OR_ID = 'organization_id = $1 AND (name = $2 OR id = $2)';
 
 /**
  * Workload identities on SQL. A create locks the organization's row first, so the count it checks
  * cannot change before its insert; an exchange locks the identity's row, so a delete waits for it
- * (or it finds the identity gone), and the `jti`'s primary key refuses a replay racing it.
+ * (or it finds the identity gone), and the `jti`'s primary key refuses a replay racing it; the
+ * exchange's writes are one statement (`workload-issue.ts`).
  */
 export function sqlWorkloads(db: Runner, t: Tables): WorkloadRepository {
   const identities = recordTable(db, t.workloadIdentities, IDENTITY);
@@ -72,34 +63,7 @@ export function sqlWorkloads(db: Runner, t: Tables): WorkloadRepository {
         );
         return identity;
       }),
-    issue: (issue) =>
-      db.atomic(async (q) => {
-        const { token, device } = issue;
-        const held = await q.query(`SELECT 1 FROM ${t.workloadIdentities} WHERE id = $1 FOR SHARE`, [
-          token.identity_id,
-        ]);
-        if (held.rows.length === 0) return 'identity_gone';
-        await q.query(
-          `DELETE FROM ${t.workloadJtis} WHERE organization_id = $1 AND issuer = $2 AND expires_at < $3`,
-          [token.organization_id, issue.issuer, issue.now],
-        );
-        const { rows } = await q.query<{ replayed: boolean; live: string }>(
-          `SELECT EXISTS (SELECT 1 FROM ${t.workloadJtis} WHERE organization_id = $1 AND issuer = $2 AND jti = $3) AS replayed,
-             (SELECT count(*) FROM ${t.workloadJtis} WHERE organization_id = $1 AND issuer = $2) AS live`,
-          [token.organization_id, issue.issuer, issue.jti],
-        );
-        if (rows[0]!.replayed) return 'replayed';
-        if (Number(rows[0]!.live) >= issue.max_jtis) return 'jti_limit';
-        const inserted = await q.query(
-          `INSERT INTO ${t.workloadJtis} (organization_id, issuer, jti, expires_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT DO NOTHING`,
-          [token.organization_id, issue.issuer, issue.jti, issue.jti_expires_at],
-        );
-        if (inserted.rowCount === 0) return 'replayed';
-        await recordTable(q, t.devices, DEVICE).insert(device);
-        await recordTable(q, t.workloadTokens, TOKEN).insert(token);
-        return 'issued';
-      }),
+    issue: (issue) => db.atomic((q) => issueWorkloadToken(q, t, issue)),
     async findToken(tokenHash) {
       const { rows } = await db.query<Record<string, unknown>>(
         `SELECT to_jsonb(k) AS token, to_jsonb(i) AS identity

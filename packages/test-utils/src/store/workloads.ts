@@ -118,6 +118,11 @@ export function describeWorkloadStoreTests(fixture: () => WorkloadFixture): void
       expires_at: later,
       user: who.id,
     });
+    // A jti remembered past its expiry counts as forgotten: given again, it is spent again.
+    const again = { ...issue(who, id, 'jti-3', 1), now: '2026-12-01T02:00:00.000Z' };
+    expect(await store.workloads.issue(again)).toBe('issued');
+    expect(await store.workloads.findToken(again.token.token_hash)).not.toBeNull();
+    expect(await store.workloads.issue({ ...issue(who, id, 'jti-3'), now: at })).toBe('replayed');
   });
 
   it('workload identities: removal takes the tokens with it and revokes their devices; then issue refuses', async () => {
