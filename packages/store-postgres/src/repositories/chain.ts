@@ -11,7 +11,7 @@ import {
   type PendingEvent,
   sealEvent,
 } from '@latchkey/core/store';
-import type { SqlQueryable } from '../driver.js';
+import { type SqlQueryable, sendDeferred } from '../driver.js';
 import { int } from '../rows.js';
 import type { Runner } from '../runner.js';
 import type { Tables } from '../schema-name.js';
@@ -179,7 +179,11 @@ function storeEventParams(organizationId: string, event: ActivityEvent): unknown
   ];
 }
 
-/** Seals `draft` after the organization's head, stores it and moves the head; returns the event. */
+/**
+ * Seals `draft` after the organization's head, stores it and moves the head; returns the event.
+ * The storing statement is deferred where the transaction can defer (its answer is not needed: the
+ * head is locked), so it goes with the transaction's next round trip, often its COMMIT.
+ */
 export async function appendToChain(
   tx: SqlQueryable,
   t: Tables,
@@ -190,7 +194,7 @@ export async function appendToChain(
   // Pending events of pushes go first, so the organization's events keep one order.
   const { head, tree } = found.pending ? await sealLocked(tx, t, organizationId, found) : found;
   const event = sealEvent(draft, head);
-  await tx.query(storeEventStatement(t), [
+  await sendDeferred(tx, storeEventStatement(t), [
     ...storeEventParams(organizationId, event),
     ...treeParams(extendTree(tree, [event])),
   ]);
