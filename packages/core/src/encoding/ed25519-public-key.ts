@@ -4,7 +4,7 @@
  * keys this way, so it sits beneath each of them.
  */
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { checkEd25519PublicKey } from './ed25519-key-check.js';
+import { isAcceptedEd25519Key } from './ed25519-key-check.js';
 
 // DER prefix of an Ed25519 SubjectPublicKeyInfo; the 32 key bytes follow it.
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
@@ -18,7 +18,7 @@ export type ParsedPublicKey =
  * Parses an Ed25519 public key given as SPKI PEM (`BEGIN PUBLIC KEY`) or as the raw 32 bytes in
  * base64url, and returns the raw key in base64url (the stored form). Refuses a private key in any
  * form it can recognise (its public half could be derived, but the sender has leaked it), anything
- * that is not Ed25519, and weak keys (see {@link checkEd25519PublicKey}). Never echoes the input.
+ * that is not Ed25519, and weak keys (see `checkEd25519PublicKey`). Never echoes the input.
  */
 export function parseEd25519PublicKey(input: string): ParsedPublicKey {
   const text = input.trim();
@@ -44,8 +44,11 @@ export function parseEd25519PublicKey(input: string): ParsedPublicKey {
   } catch {
     return { ok: false, reason: 'not_ed25519' };
   }
-  if (!checkEd25519PublicKey(raw).ok) return { ok: false, reason: 'weak_key' };
-  return { ok: true, key: raw.toString('base64url') };
+  // Through the verdicts' cache, so the key's first signature (a workload's first push) finds its
+  // verdict there instead of paying the check again.
+  const key = raw.toString('base64url');
+  if (!isAcceptedEd25519Key(key)) return { ok: false, reason: 'weak_key' };
+  return { ok: true, key };
 }
 
 /** True when the text is, or plainly contains, a private key: PEM of any kind, bare PKCS#8, or a JWK. */
