@@ -7,7 +7,7 @@ import { expireIfDue, loadRequest } from '../changes/load-request.js';
 import { toChangeRequestView } from '../changes/request-view.js';
 import { approveRequest, cancelRequest, rejectRequest } from '../changes/review.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import type { RouteContext } from '../http/router.js';
+import type { RouteContext, RouteResponseDoc } from '../http/router.js';
 import type { ChangeRequest } from '../model/change-request.js';
 import { IfVersionRequiredResponse, PushConflictResponse, PushResponse } from '../schemas/api.js';
 import {
@@ -21,10 +21,10 @@ import {
 } from '../schemas/change-requests.js';
 import { pushDeviceId } from '../secrets/push-device-id.js';
 import { answers, error } from './docs.js';
-import { PROJECT } from './paths.js';
+import { ENVIRONMENT } from './paths.js';
 import { routeGroup } from './route-group.js';
 
-const REQUESTS = `${PROJECT}/environments/{environment}/change-requests`;
+const REQUESTS = `${ENVIRONMENT}/change-requests`;
 const REQUEST = `${REQUESTS}/{changeRequest}`;
 
 const scopeOf = (ctx: RouteContext<unknown, unknown>): ChangeScope => ({
@@ -45,8 +45,17 @@ const answered = (request: ChangeRequest) => ({
 });
 
 const closed = error('change_request_closed (no longer open) or change_request_expired');
-const reviewer = error('forbidden: your role is not one of the policy’s approvers (the author may reject)');
 const found = { 404: error('not_found: no such change request in this environment') };
+
+/**
+ * The refusals of a route that acts on one request: 404 when the environment has no such request,
+ * 403 saying who may act, and 409 when the request is past acting on (by default: closed or expired).
+ */
+const refusals = (forbidden: string, conflict: RouteResponseDoc = closed) => ({
+  ...found,
+  403: error(`forbidden: ${forbidden}`),
+  409: conflict,
+});
 
 export const changeRequestRoutes = [
   requestRoute('POST', REQUESTS, {
@@ -138,13 +147,12 @@ export const changeRequestRoutes = [
     permission: 'changes:approve',
     body: ApproveBody,
     responses: answers(200, 'Approved', ChangeRequestResponse, {
-      ...found,
-      401: error('unauthenticated, or invalid_client_signature: the approval signature or its signed_at'),
-      403: error(
-        'forbidden: your role is not one of the policy’s approvers, or you are the author; under ' +
+      ...refusals(
+        'your role is not one of the policy’s approvers, or you are the author; under ' +
           'require_signed_approvals also device_unknown, device_revoked or device_not_owned',
+        error('already_approved, change_request_closed or change_request_expired'),
       ),
-      409: error('already_approved, change_request_closed or change_request_expired'),
+      401: error('unauthenticated, or invalid_client_signature: the approval signature or its signed_at'),
     }),
     async handler(ctx) {
       const request = await approveRequest(ctx.deps, scopeOf(ctx), ctx.params['changeRequest']!, ctx.body);
@@ -157,7 +165,12 @@ export const changeRequestRoutes = [
     summary: 'Reject a change request (an approver).',
     permission: 'changes:approve',
     body: RejectBody,
-    responses: answers(200, 'Rejected', ChangeRequestResponse, { ...found, 403: reviewer, 409: closed }),
+    responses: answers(
+      200,
+      'Rejected',
+      ChangeRequestResponse,
+      refusals('your role is not one of the policy’s approvers (the author may reject)'),
+    ),
     async handler(ctx) {
       const request = await rejectRequest(
         ctx.deps,
@@ -173,11 +186,7 @@ export const changeRequestRoutes = [
     operationId: 'cancelChangeRequest',
     summary: 'Cancel your change request.',
     permission: 'changes:propose',
-    responses: answers(200, 'Cancelled', ChangeRequestResponse, {
-      ...found,
-      403: error('forbidden: only the author cancels'),
-      409: closed,
-    }),
+    responses: answers(200, 'Cancelled', ChangeRequestResponse, refusals('only the author cancels')),
     async handler(ctx) {
       const request = await cancelRequest(ctx.deps, scopeOf(ctx), ctx.params['changeRequest']!);
       return answered(request);
@@ -188,15 +197,16 @@ export const changeRequestRoutes = [
     operationId: 'applyChangeRequest',
     summary: 'Apply an approved change request, strictly against its if_versions, in one transaction.',
     permission: 'changes:propose',
-    responses: answers(200, 'Applied', PushResponse, {
-      ...found,
-      403: error('forbidden: only the author or an approver applies'),
-      409: {
+    responses: answers(
+      200,
+      'Applied',
+      PushResponse,
+      refusals('only the author or an approver applies', {
         description:
           'version_conflict (with conflicts[]; the request is now conflicted), change_request_closed (not approved yet, or no longer open) or change_request_expired',
         schema: PushConflictResponse,
-      },
-    }),
+      }),
+    ),
     async handler(ctx) {
       const applied = await applyChangeRequest(ctx.deps, scopeOf(ctx), ctx.params['changeRequest']!);
       return { status: 200, body: { versions: applied.versions, event_id: applied.eventId } };

@@ -6,12 +6,12 @@
 
 import { readableEnvironments } from '../auth/readable-environments.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
-import type { RouteContext } from '../http/router.js';
+import type { RouteContext, RouteDefinition } from '../http/router.js';
 import type { ActivityEvent } from '../model/model.js';
 import { HistoryQuery, HistoryResponse } from '../schemas/api.js';
 import type { ActivityQuery } from '../store/types.js';
 import { answers } from './docs.js';
-import { ORGANIZATION, PROJECT } from './paths.js';
+import { ENVIRONMENT, ORGANIZATION, PROJECT } from './paths.js';
 import { routeGroup } from './route-group.js';
 
 type Query = typeof HistoryQuery._zod.output;
@@ -59,34 +59,44 @@ async function page(ctx: RouteContext<undefined, Query>, filter: Partial<Activit
 /** The routes of the activity history: tagged Activity, each reading at its own scope. */
 const historyRoute = routeGroup({ tag: 'Activity' });
 
+/** What sets one scope's history route apart: its operation, who may read it, and its events. */
+interface HistoryScope extends Pick<RouteDefinition, 'operationId' | 'summary' | 'permission'> {
+  /** The events of the scope (the query's own filters are applied to them). */
+  filter(ctx: RouteContext<undefined, Query>): Partial<ActivityQuery>;
+}
+
+/** `GET <scope>/history`: a page of the scope's events, newest first. */
+function historyOf(scope: string, { filter, ...route }: HistoryScope) {
+  return historyRoute('GET', `${scope}/history`, {
+    ...route,
+    query: HistoryQuery,
+    responses,
+    handler: (ctx) => page(ctx, filter(ctx)),
+  });
+}
+
 export const historyRoutes = [
-  historyRoute('GET', `${ORGANIZATION}/history`, {
+  historyOf(ORGANIZATION, {
     operationId: 'getOrganizationHistory',
     summary: 'The organization’s whole history, newest first (owners and admins).',
     permission: 'activity:read_organization',
-    query: HistoryQuery,
-    responses,
-    handler: (ctx) => page(ctx, {}),
+    filter: () => ({}),
   }),
 
-  historyRoute('GET', `${PROJECT}/history`, {
+  historyOf(PROJECT, {
     operationId: 'getProjectHistory',
     summary: 'A project’s own events and those of the environments you may read, newest first.',
     permission: 'activity:read',
-    query: HistoryQuery,
-    responses,
-    handler(ctx) {
+    filter(ctx) {
       const project = ctx.project!.slug;
-      return page(ctx, { project, projectEnvironments: readableEnvironments(ctx.principal, project) });
+      return { project, projectEnvironments: readableEnvironments(ctx.principal, project) };
     },
   }),
 
-  historyRoute('GET', `${PROJECT}/environments/{environment}/history`, {
+  historyOf(ENVIRONMENT, {
     operationId: 'getEnvironmentHistory',
     summary: 'An environment’s events, newest first.',
     permission: 'activity:read',
-    query: HistoryQuery,
-    responses,
-    handler: (ctx) => page(ctx, { project: ctx.project!.slug, environment: ctx.environment!.slug }),
+    filter: (ctx) => ({ project: ctx.project!.slug, environment: ctx.environment!.slug }),
   }),
 ];

@@ -21,6 +21,9 @@ import { routeGroup } from './route-group.js';
 const MEMBER = `${ORGANIZATION}/members/{user}`;
 const lastOwnerError = error('last_owner: the organization’s last owner cannot be demoted or removed');
 
+/** The routes that change members: tagged Members, for holders of members:manage. */
+const memberChangeRoute = routeGroup({ tag: 'Members', permission: 'members:manage' });
+
 /** The member the path names, or 404. */
 async function target(ctx: RouteContext) {
   const member = await ctx.deps.store.members.get(ctx.organization.id, ctx.params['user']!);
@@ -36,9 +39,6 @@ function refused(change: Extract<MemberChange, { ok: false }>): LatchkeyError {
       )
     : new LatchkeyError('not_found', 'The member was not found.');
 }
-
-/** The routes that change members: tagged Members, for holders of members:manage. */
-const memberChangeRoute = routeGroup({ tag: 'Members', permission: 'members:manage' });
 
 export const memberLifecycleRoutes = [
   memberChangeRoute('PATCH', MEMBER, {

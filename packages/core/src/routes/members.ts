@@ -15,11 +15,13 @@ import { ORGANIZATION } from './paths.js';
 import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
 
+const MEMBERS = `${ORGANIZATION}/members`;
+
 /** The routes of members: tagged Members. */
 const memberRoute = routeGroup({ tag: 'Members' });
 
 export const memberRoutes = [
-  memberRoute('POST', `${ORGANIZATION}/members`, {
+  memberRoute('POST', MEMBERS, {
     operationId: 'addMember',
     summary: 'Add a member with a role and, for developers and viewers, project/environment grants.',
     permission: 'members:manage',
@@ -50,7 +52,7 @@ export const memberRoutes = [
     },
   }),
 
-  memberRoute('GET', `${ORGANIZATION}/members`, {
+  memberRoute('GET', MEMBERS, {
     operationId: 'listMembers',
     summary: 'List members.',
     permission: 'members:read',

@@ -15,7 +15,7 @@ import {
 } from '../schemas/api.js';
 import { answers, conflictError, error } from './docs.js';
 import { listing } from './list-route.js';
-import { ORGANIZATION, PROJECT } from './paths.js';
+import { ENVIRONMENT, ORGANIZATION, PROJECT } from './paths.js';
 import { recordChange } from './record-change.js';
 
 /** An environment as listed: with the slug of the project the path names. */
@@ -122,7 +122,7 @@ export const organizationRoutes = [
     ),
   }),
 
-  defineRoute('PATCH', `${PROJECT}/environments/{environment}`, {
+  defineRoute('PATCH', ENVIRONMENT, {
     operationId: 'updateEnvironment',
     summary:
       'Change environment settings: require strict conflict mode for every push, or an approval policy.',

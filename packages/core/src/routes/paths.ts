@@ -6,6 +6,9 @@ export const ORGANIZATION = '/organizations/{organization}';
 /** A project of the organization, by slug. */
 export const PROJECT = `${ORGANIZATION}/projects/{project}`;
 
+/** An environment of the project, by slug. */
+export const ENVIRONMENT = `${PROJECT}/environments/{environment}`;
+
 /** The organization's audit webhooks. */
 export const WEBHOOKS = `${ORGANIZATION}/audit-webhooks`;
 

@@ -3,10 +3,10 @@ import { defineRoute } from '../http/router.js';
 import { SecretVersionsQuery, SecretVersionsResponse } from '../schemas/secret-versions.js';
 import { readVersionHistory } from '../secrets/version-history.js';
 import { answers, error } from './docs.js';
-import { PROJECT } from './paths.js';
+import { ENVIRONMENT } from './paths.js';
 
 export const secretVersionRoutes = [
-  defineRoute('GET', `${PROJECT}/environments/{environment}/secrets/{key}/versions`, {
+  defineRoute('GET', `${ENVIRONMENT}/secrets/{key}/versions`, {
     operationId: 'listSecretVersions',
     summary:
       'A key’s versions, newest first (tombstones included); with include_values=true, each kept value.',

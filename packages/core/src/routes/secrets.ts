@@ -12,16 +12,15 @@ import { pushDeviceId } from '../secrets/push-device-id.js';
 import { applySignedPush } from '../secrets/push-service.js';
 import { openSecretValue } from '../secrets/values.js';
 import { commonErrors } from './docs.js';
+import { ENVIRONMENT } from './paths.js';
 import { routeGroup } from './route-group.js';
-
-const ENV = '/organizations/{organization}/projects/{project}/environments/{environment}';
 
 /** The routes of secrets: tagged Secrets. */
 const secretRoute = routeGroup({ tag: 'Secrets' });
 
 /** The push and pull routes of an environment's secrets. */
 export const secretRoutes = [
-  secretRoute('POST', `${ENV}/push`, {
+  secretRoute('POST', `${ENVIRONMENT}/push`, {
     operationId: 'push',
     summary: 'Push signed changes with optimistic concurrency. All changes apply, or none.',
     permission: 'secrets:push',
@@ -70,7 +69,7 @@ export const secretRoutes = [
     },
   }),
 
-  secretRoute('GET', `${ENV}/secrets`, {
+  secretRoute('GET', `${ENVIRONMENT}/secrets`, {
     operationId: 'pullSecrets',
     summary: 'Pull the live secrets of an environment with their versions.',
     permission: 'secrets:read',
