@@ -124,12 +124,16 @@ const EnvironmentLine = z.strictObject({
   created_at: Time,
 });
 
+/** A key's value, held to what a push takes (`schemas/api.ts`): text without NUL, up to 1 MiB. */
+const SecretValue = text().max(1_048_576);
+
 const SecretLine = z.strictObject({
   kind: z.literal('secret'),
   project: SlugSchema,
   environment: SlugSchema,
   key: SecretKeySchema,
-  value: z.string().max(1_048_576),
+  // The values a push takes: well-formed text without NUL.
+  value: SecretValue,
   version: KeyVersion,
   updated_at: Time,
 });
@@ -151,7 +155,7 @@ const SecretVersionLine = z
     key: SecretKeySchema,
     version: KeyVersion,
     deleted: z.boolean(),
-    value: z.string().max(1_048_576).optional(),
+    value: SecretValue.optional(),
     occurred_at: Time,
     actor: z.strictObject({ type: z.enum(['user', 'workload']), id: UserSchema }).nullable(),
     device_id: idSchema('dev').nullable(),

@@ -2,12 +2,12 @@
  * Item: a restore holds what it writes to the rules the API enforces at create, and accepts a
  * history only under a trusted signature. Ids outside the API's formats, webhook URLs and workload
  * identities' issuers the SSRF check refuses, names with control characters, event times that are
- * not RFC 3339 and duplicate event ids are a 422 `backup_invalid` naming the line, on every store; the restorer stays an owner
+ * not RFC 3339, duplicate event ids and secret values a push would refuse are a 422 `backup_invalid` naming the line, on every store; the restorer stays an owner
  * whatever the backup says; events claiming another organization, a checkpoint signed by a key the
  * server does not trust, or none, are refused; a genuine backup of another server whose key is
  * trusted restores under a `backup_restored` naming where it came from.
  */
-import { generateDeviceKeyPair } from '@latchkey/core';
+import { generateDeviceKeyPair, signPush } from '@latchkey/core';
 import { expect } from 'vitest';
 import { describe, it } from '../../keyed/keyed.js';
 import type { ConformanceContext } from '../harness/context.js';
@@ -22,6 +22,7 @@ export function describeRestoreRuleTests(ctx: ConformanceContext): void {
   const kit = restoreRuleKit(ctx);
   describe('restore rules', () => {
     recordRuleTests(kit);
+    valueRuleTests(kit);
     historyRuleTests(kit);
     trustedSourceTests(kit);
   });
@@ -145,5 +146,59 @@ function recordRuleTests(kit: RestoreRuleKit): void {
     // The same history, untouched but signed by that key, is accepted: the refusals were the rules.
     const fine = await newOrganization('rules-fine');
     expect((await restoreLines('rules-fine', fine, rechain(source, key))).status).toBe(200);
+  });
+}
+
+/** Restored secret values hold to what a push takes. */
+function valueRuleTests(kit: RestoreRuleKit): void {
+  const { backupOf, newOrganization, restoreLines, refused, as } = kit;
+  it('refuses secret values a push would refuse (NUL, a lone surrogate), naming the line', async () => {
+    const source = 'rules-values';
+    const sourceToken = await newOrganization(source);
+    const owner = as(sourceToken);
+    expect((await owner('POST', `${source}/projects`, { slug: 'web' })).status).toBe(201);
+    expect((await owner('POST', `${source}/projects/web/environments`, { slug: 'prod' })).status).toBe(201);
+    const keys = generateDeviceKeyPair();
+    const device = await owner('POST', `${source}/devices`, { name: 'laptop', public_key: keys.publicKey });
+    const address = { organization: source, project: 'web', environment: 'prod' };
+    const push = (value: string) =>
+      owner(
+        'POST',
+        `${source}/projects/web/environments/prod/push`,
+        signPush(
+          { device_id: (device.json as { id: string }).id, changes: [{ key: 'K', value }] },
+          address,
+          keys.privateKey,
+        ),
+      );
+    // The values a push refuses: restore holds a backup's values to the same rule.
+    expectError(await push('one\u0000two'), 400, 'invalid_request');
+    expectError(await push('one\ud800two'), 400, 'invalid_request');
+    expect((await push('one')).status).toBe(200);
+    expect((await push('two')).status).toBe(200);
+    const lines = linesOf(await backupOf(source, sourceToken));
+    const target = 'rules-values-into';
+    const token = await newOrganization(target);
+    const at = (kind: string, version: number) =>
+      lines.findIndex((l) => l.kind === kind && l['version'] === version);
+    // The head's value is in its secret line and its newest version's; an older version holds its own.
+    const edits: [string, number[]][] = [
+      ['the head', [at('secret', 2), at('secret_version', 2)]],
+      ['an older version', [at('secret_version', 1)]],
+    ];
+    for (const [where, indexes] of edits) {
+      for (const [what, value, fault] of [
+        ['NUL', 'one\u0000two', /NUL/],
+        ['a lone surrogate', 'one\ud800two', /surrogate/],
+      ] as const) {
+        const bad = lines.map((l, i) => (indexes.includes(i) ? { ...l, value } : l));
+        const line = Math.min(...indexes) + 1;
+        const answer = await restoreLines(target, token, bad);
+        refused(answer, new RegExp(`^The backup is not valid: line ${line}: .*value`), `${what} in ${where}`);
+        expect(answer.text, `${what} in ${where}`).toMatch(fault);
+      }
+    }
+    // The backup as made restores: the refusals were the values.
+    expect((await restoreLines(target, token, lines)).status).toBe(200);
   });
 }
