@@ -11,7 +11,7 @@ export const WEBHOOK_HEADERS = {
   eventId: 'X-Service-Event-Id',
 } as const;
 
-/** Largest accepted difference between the receiver's clock and `X-Service-Timestamp` (section 8). */
+/** Largest accepted difference, either way, between the receiver's clock and `X-Service-Timestamp`. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Prefix of every Latchkey signing secret; part of the HMAC key, never stripped. */

@@ -1,5 +1,5 @@
 /**
- * Delivery metrics over a window the admin picks (24h, 7d, 30d): the summary of section 2.2 and a
+ * Delivery metrics over a window the admin picks (24h, 7d, 30d): the summary the metrics route answers and a
  * timeline of attempts, failures and p95 latency over the window.
  */
 
