@@ -1,6 +1,7 @@
-// No import circle between the folders of a package: each module counts as the top-level folder it
-// sits in under `src/` (a file directly in `src/` is a unit of its own), and the arrows between those
-// units must form no circle. The file rule (cycles.mjs) lets `a/x -> b/y -> a/z` through, yet it
+// No import circle between the folders of a package, at any depth: inside each folder of a `src/`
+// (`src/` itself included), each module counts as the child it sits in (a subfolder, or a file
+// directly in that folder, a unit of its own), and the arrows between those units must form no
+// circle. The file rule (cycles.mjs) lets `a/x -> b/y -> a/z` through, yet it
 // makes `a/` and `b/` one unit all the same: neither can be read, or moved into an entry point,
 // without the other. Type imports count, as they do for files.
 //
@@ -74,14 +75,27 @@ export function circles(nodes, next) {
   return found.sort((a, b) => a.join().localeCompare(b.join()));
 }
 
+/** `source` and every folder beneath it that holds a module, sorted. */
+function foldersUnder(modules, source) {
+  const found = new Set([source]);
+  for (const { source: module } of modules) {
+    if (!module.startsWith(`${source}/`)) continue;
+    const parts = module.split('/');
+    for (let end = source.split('/').length + 1; end < parts.length; end++) {
+      found.add(parts.slice(0, end).join('/'));
+    }
+  }
+  return [...found].sort();
+}
+
 /**
- * One fault per circle between the folders of a package source folder, naming every arrow inside
- * the circle with the first import that makes it. `ownUnits` maps a source folder to its files
- * that count as units of their own.
+ * One fault per circle between the units of a package source folder or of any folder beneath it,
+ * naming every arrow inside the circle with the first import that makes it. `ownUnits` maps a
+ * source folder to its files that count as units of their own.
  */
 export function folderCycleFaults({ folders, output }, ownUnits = {}) {
   const faults = [];
-  for (const folder of folders) {
+  for (const folder of folders.flatMap((source) => foldersUnder(output.modules, source))) {
     const arrows = unitArrows(output.modules, folder, ownUnits[folder]);
     const nodes = new Set([...arrows.keys()].flatMap((key) => key.split(' -> ')));
     const next = (node) =>

@@ -36,12 +36,25 @@ describe('check-shape: no circle between the folders of a package', () => {
   write('packages/line/src/x/one.ts', "import { two } from '../y/two.js';\nexport const one = two + 1;\n");
   write('packages/line/src/y/two.ts', 'export const two = 2;\n');
   write('packages/line/src/y/index.ts', "export { one } from '../x/one.js';\n");
+  // `nested`: the same circle one level down, between two folders of `a/`; `src/` sees only `a/`.
+  write(
+    'packages/nested/src/a/x/one.ts',
+    "import { two } from '../y/two.js';\nexport const one = two + 1;\n",
+  );
+  write('packages/nested/src/a/x/three.ts', 'export type Three = 3;\n');
+  write(
+    'packages/nested/src/a/y/two.ts',
+    "import type { Three } from '../x/three.js';\nexport const two: Exclude<Three, 3> | 2 = 2;\n",
+  );
 
-  it('fails the package whose folders import each other, naming each arrow, and passes the other', async () => {
+  it('fails the packages whose folders import each other, at any depth, naming each arrow, and passes the other', async () => {
     const cruised = await cruiseSources(root);
     expect(cruised.output.summary.violations).toEqual([]);
     expect(folderCycleFaults(cruised, { 'packages/line/src': ['y/index.ts'] })).toEqual([
       'folder circle in packages/circle/src: x/, y/\n' +
+        '    x/ -> y/ (1: x/one.ts -> y/two.ts)\n' +
+        '    y/ -> x/ (1: y/two.ts -> x/three.ts)',
+      'folder circle in packages/nested/src/a: x/, y/\n' +
         '    x/ -> y/ (1: x/one.ts -> y/two.ts)\n' +
         '    y/ -> x/ (1: y/two.ts -> x/three.ts)',
     ]);

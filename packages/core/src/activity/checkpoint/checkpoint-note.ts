@@ -8,8 +8,8 @@ import { sign } from 'node:crypto';
 import { checkpointBodyText } from '../note/checkpoint-body.js';
 import { ALG_ED25519, keyHash, verifierKey } from '../note/note-key.js';
 import { type NoteSignature, signatureLine } from '../note/signed-note.js';
-import { noteSigningKey } from '../note-signing-key.js';
 import type { AuditKey } from './checkpoint.js';
+import { noteSigningKey } from './note-signing-key.js';
 
 /** A signed checkpoint note and what a reader needs to check it. */
 export interface SignedCheckpointNote {

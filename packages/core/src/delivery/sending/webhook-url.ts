@@ -1,7 +1,6 @@
 /** The check a webhook URL passes before it is stored, by create and by restore alike. */
 import { serviceUnavailable } from '../../errors/latchkey-error.js';
-import type { WebhookSettings } from '../config.js';
-import { type TargetRefusal, vetTarget } from './ssrf.js';
+import { type AllowHosts, type ResolveHost, type TargetRefusal, vetTarget } from './ssrf.js';
 
 /**
  * The SSRF check of a URL about to be stored as a webhook's, with this server's resolver and
@@ -11,7 +10,7 @@ import { type TargetRefusal, vetTarget } from './ssrf.js';
  */
 export async function vetWebhookUrl(
   url: string,
-  webhooks: Pick<WebhookSettings, 'resolve' | 'allowHosts'>,
+  webhooks: { resolve: ResolveHost; allowHosts: AllowHosts },
 ): Promise<{ ok: true; url: URL } | TargetRefusal> {
   try {
     return await vetTarget(url, webhooks.resolve, webhooks.allowHosts);

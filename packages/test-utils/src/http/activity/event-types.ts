@@ -13,8 +13,8 @@ import { type Lab, openLab } from '../audit-webhooks/delivery-lab.js';
 import { linesOf, restoreHelpers } from '../backup/restore-helpers.js';
 import type { ConformanceContext } from '../harness/context.js';
 import { expectError } from '../harness/expect-error.js';
+import { witnessPublicKey } from '../harness/witness-public-key.js';
 import { PORTAL_ORIGIN } from '../members/role-table-portal-rows.js';
-import { witnessPublicKey } from './witness-public-key.js';
 
 /**
  * Every event type, and where this test finds a real one: made by the API here, or recorded by a

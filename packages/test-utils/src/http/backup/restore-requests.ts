@@ -7,7 +7,7 @@
 import { generateDeviceKeyPair, signChangeRequest, type UnsignedPush } from '@latchkey/core';
 import { expect } from 'vitest';
 import { describe, it } from '../../keyed/keyed.js';
-import { type ChangeRequestJson, requestOf } from '../change-requests/change-request-helpers.js';
+import { type ChangeRequestJson, requestOf } from '../harness/change-request-helpers.js';
 import type { ConformanceContext } from '../harness/context.js';
 import { expectError } from '../harness/expect-error.js';
 import { AUDIENCE, goodClaims, identityBody, nowSeconds } from '../workload/workload-helpers.js';

@@ -5,9 +5,9 @@
  */
 import { expect } from 'vitest';
 import { describe, it } from '../../keyed/keyed.js';
+import { protectedEnvironment, requestOf, reviewers } from '../harness/change-request-helpers.js';
 import type { ConformanceContext } from '../harness/context.js';
 import { expectError } from '../harness/expect-error.js';
-import { protectedEnvironment, requestOf, reviewers } from './change-request-helpers.js';
 
 /** Registers these tests of the HTTP conformance suite. */
 export function describeChangeRequestApplyTests(ctx: ConformanceContext): void {

@@ -8,9 +8,9 @@ import { changeRequestDigest, signApproval } from '@latchkey/core';
 import { expect } from 'vitest';
 import { describe, it } from '../../keyed/keyed.js';
 import { manifestOf, restoreHelpers, split } from '../backup/restore-helpers.js';
+import { protectedEnvironment, requestOf, reviewers } from '../harness/change-request-helpers.js';
 import type { ConformanceContext } from '../harness/context.js';
 import { expectError } from '../harness/expect-error.js';
-import { protectedEnvironment, requestOf, reviewers } from './change-request-helpers.js';
 
 /** Registers these tests of the HTTP conformance suite. */
 export function describeChangeRequestLifecycleTests(ctx: ConformanceContext): void {

@@ -8,9 +8,9 @@
 import { type ActivityEvent, verifyChain } from '@latchkey/core';
 import { expect } from 'vitest';
 import { describe, it } from '../../keyed/keyed.js';
+import { protectedEnvironment, requestOf, reviewers } from '../harness/change-request-helpers.js';
 import type { ConformanceContext, Member } from '../harness/context.js';
 import type { TargetResponse } from '../harness/http-target.js';
-import { protectedEnvironment, requestOf, reviewers } from './change-request-helpers.js';
 import { expectedRaceEvents, raceEventCounts } from './race-events.js';
 
 const ROUNDS = 6;

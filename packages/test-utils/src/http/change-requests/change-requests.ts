@@ -7,9 +7,9 @@
 import { signChangeRequest, signPush } from '@latchkey/core';
 import { expect } from 'vitest';
 import { describe, it } from '../../keyed/keyed.js';
+import { protectedEnvironment, requestOf, reviewers } from '../harness/change-request-helpers.js';
 import type { ConformanceContext, Member } from '../harness/context.js';
 import { expectError } from '../harness/expect-error.js';
-import { protectedEnvironment, requestOf, reviewers } from './change-request-helpers.js';
 
 /** Registers these tests of the HTTP conformance suite. */
 export function describeChangeRequestTests(ctx: ConformanceContext): void {

@@ -4,7 +4,7 @@
  * what must verify, so a readable but bogus one is a 422).
  */
 
-import { witnessPublicKey } from '../activity/witness-public-key.js';
+import { witnessPublicKey } from '../harness/witness-public-key.js';
 import { managers, ORG, type Row } from './role-table-rows.js';
 
 const WITNESSES = `${ORG}/activity/witnesses`;

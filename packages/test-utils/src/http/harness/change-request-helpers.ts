@@ -4,8 +4,8 @@
  */
 import { signChangeRequest, type UnsignedPush } from '@latchkey/core';
 import { expect } from 'vitest';
-import type { ConformanceContext, Member } from '../harness/context.js';
-import type { TargetResponse } from '../harness/http-target.js';
+import type { ConformanceContext, Member } from './context.js';
+import type { TargetResponse } from './http-target.js';
 
 const PROJECT = '/api/v2/organizations/acme/projects/web';
 

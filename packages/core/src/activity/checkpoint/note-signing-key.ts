@@ -8,7 +8,7 @@
  * made again from it on every server that holds it; nothing new is stored.
  */
 import { createPrivateKey, createPublicKey, hkdfSync, type KeyObject } from 'node:crypto';
-import type { AuditKey } from './checkpoint/checkpoint.js';
+import type { AuditKey } from './checkpoint.js';
 
 /** A log's note key: the private key and its raw 32-byte public key. */
 export interface NoteSigningKey {
