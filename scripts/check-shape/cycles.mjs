@@ -1,6 +1,7 @@
-// No import circles inside a package: dependency-cruiser reads every `packages/<name>/src` (and the
-// dashboard's `app/src`) with the TypeScript program's own resolution, so `.js`-suffixed imports of
-// `.ts` files resolve as tsc resolves them.
+// No import circles inside a package: dependency-cruiser reads the sources of every workspace package
+// (`packages/<name>/src`, the dashboard's `app/src`, `examples/<name>/src` and `bench`) with the
+// TypeScript program's own resolution, so `.js`-suffixed imports of `.ts` files resolve as tsc
+// resolves them.
 //
 // Type-only imports count. A circle made of `import type` costs nothing at run time, but it still
 // makes its modules one unit: neither side can be read, moved or published in another entry point
@@ -12,17 +13,28 @@ import { join } from 'node:path';
 import { cruise } from 'dependency-cruiser';
 import ts from 'typescript';
 
-/** Every source folder of the workspace's packages, relative to `root`. */
+/**
+ * Every source folder of the workspace's packages, relative to `root`: each `packages/<name>/src`
+ * (and the dashboard's `app/src`), each `examples/<name>/src`, and the benches' package, `bench`.
+ */
 export function packageSourceFolders(root) {
   const folders = [];
-  for (const name of readdirSync(join(root, 'packages')).sort()) {
-    for (const sub of ['src', 'app/src']) {
-      const folder = `packages/${name}/${sub}`;
-      try {
-        if (statSync(join(root, folder)).isDirectory()) folders.push(folder);
-      } catch {}
+  const isFolder = (folder) => {
+    try {
+      return statSync(join(root, folder)).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  for (const parent of ['packages', 'examples']) {
+    if (!isFolder(parent)) continue;
+    for (const name of readdirSync(join(root, parent)).sort()) {
+      for (const sub of ['src', 'app/src']) {
+        if (isFolder(`${parent}/${name}/${sub}`)) folders.push(`${parent}/${name}/${sub}`);
+      }
     }
   }
+  if (isFolder('bench')) folders.push('bench');
   return folders;
 }
 
