@@ -43,6 +43,8 @@ export const CORE_LAYERS = [
   {
     layer: 'domain',
     units: {
+      'organizations/':
+        'the organization’s own records: creating it, its projects and environments, members, tokens, devices',
       'portal/': 'portal sessions: what a session’s token reaches, minting, ending, the framing origin',
       'backup/': 'the backup stream and its records; the restore (session, reader, history, apply, commit)',
       'changes/': 'change requests on protected environments: create, review, expiry, apply, views',

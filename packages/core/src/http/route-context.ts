@@ -2,9 +2,9 @@
  * The steps of the request pipeline between a matched route and its handler: who calls and on what
  * (authentication and scope), whether the role allows it (RBAC), and the validated input.
  */
-import { eventDraft } from '../activity/event-types/index.js';
+import { actingEvent } from '../activity/acting.js';
 import type { HostAuthenticate } from '../auth/host-identity.js';
-import { actorOf, authorize, type Principal } from '../auth/permissions.js';
+import { authorize, type Principal } from '../auth/permissions.js';
 import { authenticatePortal, portalBearer } from '../auth/portal-principal.js';
 import { authenticate, resolveScope } from '../auth/principal.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
@@ -71,24 +71,9 @@ export async function scopeRequest(
 }
 
 /** Makes the request's activity events: its scope, acted by the principal, at the request's time. */
-function eventMaker(
-  principal: Principal,
-  scope: Scope,
-  at: string,
-  services: CoreDeps,
-): RouteContext['event'] {
+function eventMaker(principal: Principal, scope: Scope, at: string, deps: CoreDeps): RouteContext['event'] {
   return (type, data, extra): ActivityDraft =>
-    eventDraft({
-      id: services.ids('evt'),
-      occurred_at: at,
-      organization: scope.organization.slug,
-      project: scope.project?.slug,
-      environment: scope.environment?.slug,
-      actor: actorOf(principal),
-      ...extra,
-      type,
-      data,
-    });
+    actingEvent(deps.ids, { principal, ...scope, at }, type, data, extra);
 }
 
 /**

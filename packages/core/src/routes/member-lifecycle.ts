@@ -10,6 +10,7 @@ import { mayChangeRole } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { RouteContext } from '../http/router.js';
 import { toMemberView } from '../http/views.js';
+import { findMember } from '../organizations/member-lookup.js';
 import { MemberResponse, RemovedMemberResponse, UpdateMemberBody } from '../schemas/api.js';
 import type { MemberChange } from '../store/types.js';
 import { answers, error } from './docs.js';
@@ -25,11 +26,7 @@ const lastOwnerError = error('last_owner: the organization’s last owner cannot
 const memberChangeRoute = routeGroup({ tag: 'Members', permission: 'members:manage' });
 
 /** The member the path names, or 404. */
-async function target(ctx: RouteContext) {
-  const member = await ctx.deps.store.members.get(ctx.organization.id, ctx.params['user']!);
-  if (!member) throw new LatchkeyError('not_found', 'The member was not found.');
-  return member;
-}
+const target = (ctx: RouteContext) => findMember(ctx.deps.store, ctx.organization.id, ctx.params['user']!);
 
 function refused(change: Extract<MemberChange, { ok: false }>): LatchkeyError {
   return change.reason === 'last_owner'
