@@ -1,10 +1,15 @@
-/** Organizations, projects and environments. */
+/**
+ * Organizations, projects and environments: each change a call into `organizations/`, answered with
+ * its view.
+ */
 
-import { canSeeProject } from '../auth/permissions.js';
-import { LatchkeyError } from '../errors/latchkey-error.js';
 import { defineRoute, type RouteContext } from '../http/router.js';
 import { toEnvironmentView, toOrganizationView, toProjectView } from '../http/views.js';
 import type { Environment } from '../model/model.js';
+import { createEnvironment } from '../organizations/create-environment.js';
+import { createProject } from '../organizations/create-project.js';
+import { updateEnvironment } from '../organizations/update-environment.js';
+import { visibleProjects } from '../organizations/visible-projects.js';
 import {
   CreateEnvironmentBody,
   CreateProjectBody,
@@ -16,7 +21,6 @@ import {
 import { answers, conflictError, error } from './docs.js';
 import { listing } from './list-route.js';
 import { ENVIRONMENT, ORGANIZATION, PROJECT } from './paths.js';
-import { recordChange } from './record-change.js';
 
 /** An environment as listed: with the slug of the project the path names. */
 const environmentView = (environment: Environment, ctx: RouteContext) =>
@@ -42,22 +46,7 @@ export const organizationRoutes = [
     body: CreateProjectBody,
     responses: answers(201, 'Created', ProjectResponse, { 409: conflictError }),
     async handler(ctx) {
-      const project = {
-        id: ctx.deps.ids('prj'),
-        organization_id: ctx.organization.id,
-        slug: ctx.body.slug,
-        name: ctx.body.name ?? ctx.body.slug,
-        created_at: ctx.at,
-      };
-      await recordChange(
-        ctx,
-        async (tx) => {
-          if ((await tx.projects.create(project)) === 'exists') {
-            throw new LatchkeyError('already_exists', `A project ${ctx.body.slug} already exists.`);
-          }
-        },
-        () => ctx.event('project_created', { project: project.slug }, { project: project.slug }),
-      );
+      const project = await createProject(ctx.deps, ctx, ctx.body);
       return { status: 201, body: toProjectView(project) };
     },
   }),
@@ -67,10 +56,7 @@ export const organizationRoutes = [
     summary: 'List the projects you can see.',
     tag: 'Projects',
     permission: 'projects:read',
-    ...listing('projects', ProjectResponse, toProjectView, async (ctx) => {
-      const projects = await ctx.deps.store.projects.list(ctx.organization.id);
-      return projects.filter((p) => canSeeProject(ctx.principal, p.slug));
-    }),
+    ...listing('projects', ProjectResponse, toProjectView, (ctx) => visibleProjects(ctx.deps.store, ctx)),
   }),
 
   defineRoute('POST', `${PROJECT}/environments`, {
@@ -81,34 +67,8 @@ export const organizationRoutes = [
     body: CreateEnvironmentBody,
     responses: answers(201, 'Created', EnvironmentResponse, { 409: conflictError }),
     async handler(ctx) {
-      const project = ctx.project!;
-      const environment = {
-        id: ctx.deps.ids('env'),
-        organization_id: ctx.organization.id,
-        project_id: project.id,
-        slug: ctx.body.slug,
-        require_strict_conflict_mode: ctx.body.require_strict_conflict_mode ?? false,
-        approval_policy: null,
-        created_at: ctx.at,
-      };
-      await recordChange(
-        ctx,
-        async (tx) => {
-          if ((await tx.environments.create(environment)) === 'exists') {
-            throw new LatchkeyError(
-              'already_exists',
-              `An environment ${ctx.body.slug} already exists in ${project.slug}.`,
-            );
-          }
-        },
-        () =>
-          ctx.event(
-            'environment_created',
-            { require_strict_conflict_mode: environment.require_strict_conflict_mode },
-            { environment: environment.slug },
-          ),
-      );
-      return { status: 201, body: toEnvironmentView(environment, project.slug) };
+      const environment = await createEnvironment(ctx.deps, ctx, ctx.body);
+      return { status: 201, body: toEnvironmentView(environment, ctx.project!.slug) };
     },
   }),
 
@@ -133,30 +93,7 @@ export const organizationRoutes = [
       403: error('forbidden: the role lacks environments:manage (owners and admins set approval policies)'),
     }),
     async handler(ctx) {
-      const before = ctx.environment!;
-      const patch = {
-        require_strict_conflict_mode:
-          ctx.body.require_strict_conflict_mode ?? before.require_strict_conflict_mode,
-        approval_policy:
-          ctx.body.approval_policy === undefined
-            ? (before.approval_policy ?? null)
-            : ctx.body.approval_policy,
-      };
-      const updated = await recordChange(
-        ctx,
-        async (tx) => {
-          const changed = await tx.environments.update(before.id, patch);
-          if (!changed) throw new LatchkeyError('not_found', 'The environment was not found.');
-          return changed;
-        },
-        (changed) =>
-          ctx.event('environment_updated', {
-            require_strict_conflict_mode: changed.require_strict_conflict_mode,
-            ...(ctx.body.approval_policy !== undefined && {
-              approval_policy: { from: before.approval_policy ?? null, to: changed.approval_policy ?? null },
-            }),
-          }),
-      );
+      const updated = await updateEnvironment(ctx.deps, ctx, ctx.body);
       return { status: 200, body: toEnvironmentView(updated, ctx.project!.slug) };
     },
   }),
