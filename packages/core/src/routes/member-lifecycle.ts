@@ -10,11 +10,11 @@ import { mayChangeRole } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { RouteContext } from '../http/router.js';
 import { toMemberView } from '../http/views.js';
+import { checkGrants } from '../organizations/grants-check.js';
 import { findMember } from '../organizations/member-lookup.js';
 import { MemberResponse, RemovedMemberResponse, UpdateMemberBody } from '../schemas/api.js';
 import type { MemberChange } from '../store/types.js';
 import { answers, error } from './docs.js';
-import { checkGrants } from './members.js';
 import { ORGANIZATION } from './paths.js';
 import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
@@ -52,7 +52,9 @@ export const memberLifecycleRoutes = [
           `Your role (${ctx.principal.role}) cannot make a ${before.role} a ${role}.`,
         );
       }
-      const grants = await grantsWithRole(role, ctx.body.grants, before, (asked) => checkGrants(ctx, asked));
+      const grants = await grantsWithRole(role, ctx.body.grants, before, (asked) =>
+        checkGrants(ctx.deps.store, ctx.organization.id, asked),
+      );
       const updated = await recordChange(
         ctx,
         async (tx) => {
