@@ -1,12 +1,10 @@
 /** Change requests of protected environments: made, read, reviewed and applied (rules in `changes/`). */
-import { authorize } from '../auth/permissions.js';
 import { applyChangeRequest } from '../changes/apply-request.js';
-import { type ChangeScope, changeEvent } from '../changes/change-services.js';
+import type { ChangeScope } from '../changes/change-services.js';
 import { createChangeRequest } from '../changes/create-request.js';
-import { expireIfDue, loadRequest } from '../changes/load-request.js';
+import { listRequests, readRequest } from '../changes/read-requests.js';
 import { toChangeRequestView } from '../changes/request-view.js';
 import { approveRequest, cancelRequest, rejectRequest } from '../changes/review.js';
-import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { RouteContext, RouteResponseDoc } from '../http/router.js';
 import type { ChangeRequest } from '../model/change-request.js';
 import { IfVersionRequiredResponse, PushConflictResponse, PushResponse } from '../schemas/api.js';
@@ -91,22 +89,12 @@ export const changeRequestRoutes = [
     query: ChangeRequestListQuery,
     responses: answers(200, 'A page of change requests', ChangeRequestPage),
     async handler(ctx) {
-      const scope = scopeOf(ctx);
-      const limit = ctx.query.limit ?? 50;
-      const cursor = ctx.query.cursor ? await loadRequest(ctx.deps, scope, ctx.query.cursor) : undefined;
-      const page = await ctx.deps.store.changeRequests.list({
-        environmentId: scope.environment.id,
-        status: ctx.query.status,
-        before: cursor && { created_at: cursor.created_at, id: cursor.id },
-        limit: limit + 1,
-      });
-      const shown = await Promise.all(page.slice(0, limit).map((r) => expireIfDue(ctx.deps, scope, r)));
-      const last = shown[shown.length - 1];
+      const page = await listRequests(ctx.deps, scopeOf(ctx), ctx.query);
       return {
         status: 200,
         body: {
-          change_requests: shown.map((r) => toChangeRequestView(r)),
-          next_cursor: page.length > limit && last ? last.id : null,
+          change_requests: page.requests.map((r) => toChangeRequestView(r)),
+          next_cursor: page.nextCursor,
         },
       };
     },
@@ -122,21 +110,8 @@ export const changeRequestRoutes = [
       403: error('forbidden: include_values=true without secrets:read here'),
     }),
     async handler(ctx) {
-      const scope = scopeOf(ctx);
       const withValues = ctx.query.include_values === 'true';
-      if (withValues && !authorize(ctx.principal, 'secrets:read', ctx.params).ok) {
-        throw new LatchkeyError('forbidden', 'Showing the values needs secrets:read here.');
-      }
-      const request = await loadRequest(ctx.deps, scope, ctx.params['changeRequest']!);
-      if (!withValues) return answered(request);
-      const view = toChangeRequestView(request, { keyring: ctx.deps.keyring });
-      await ctx.deps.store.activity.append(
-        ctx.organization.id,
-        changeEvent(ctx.deps, scope, 'change_request_values_read', {
-          change_request: request.id,
-          keys: request.changes.map((c) => c.key),
-        }),
-      );
+      const view = await readRequest(ctx.deps, scopeOf(ctx), ctx.params['changeRequest']!, withValues);
       return { status: 200, body: { change_request: view } };
     },
   }),
