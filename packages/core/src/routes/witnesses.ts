@@ -4,11 +4,9 @@
  */
 
 import { acceptCosignature } from '../activity/cosign.js';
-import { isWeakEd25519Key } from '../activity/note/strict-ed25519.js';
-import { toWitnessView, witnessPublicKey } from '../activity/witness-keys.js';
-import { fromBase64 } from '../encoding/base64.js';
-import { LatchkeyError } from '../errors/latchkey-error.js';
-import { LIMIT_DEFAULTS, refuseUncreated } from '../model/limits.js';
+import { addWitness, removeWitness, requireAuditKey } from '../activity/witness-changes.js';
+import { toWitnessView } from '../activity/witness-keys.js';
+import { LIMIT_DEFAULTS } from '../model/limits.js';
 import { listOf } from '../schemas/api.js';
 import {
   CosignatureBody,
@@ -16,21 +14,13 @@ import {
   CreateWitnessBody,
   WitnessResponse,
 } from '../schemas/witnesses.js';
-import { keyRefusal } from '../secrets/enrollment-key.js';
 import { answers, error } from './docs.js';
 import { listing } from './list-route.js';
 import { ORGANIZATION } from './paths.js';
-import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
 
 const WITNESSES = `${ORGANIZATION}/activity/witnesses`;
 const witnessRoute = routeGroup({ tag: 'Activity', permission: 'activity:manage_witnesses' });
-
-/** Checkpoint features need the audit key: without it there is no tree head to witness. */
-function requireAuditKey(services: { auditKey: unknown }): void {
-  if (!services.auditKey)
-    throw new LatchkeyError('not_found', 'Signed checkpoints are not enabled on this server.');
-}
 
 export const witnessRoutes = [
   witnessRoute('POST', WITNESSES, {
@@ -43,45 +33,8 @@ export const witnessRoutes = [
       ),
     }),
     async handler(ctx) {
-      requireAuditKey(ctx.deps);
-      const publicKey = await witnessPublicKey(ctx.body.name, ctx.body.public_key);
-      if (!publicKey) {
-        throw new LatchkeyError('invalid_request', 'The public key is not a witness key.', {
-          details: [
-            {
-              path: 'body.public_key',
-              message:
-                'raw 32-byte Ed25519 key in standard base64, or a verifier key <name>+<hash>+<base64(0x04 || key)> of this name',
-            },
-          ],
-        });
-      }
-      // The device-key check: a small-order key would make a forged cosignature verify.
-      if (isWeakEd25519Key(fromBase64(publicKey)!)) throw keyRefusal('weak_key');
-      const witness = {
-        organization_id: ctx.organization.id,
-        name: ctx.body.name,
-        public_key: publicKey,
-        created_at: ctx.at,
-      };
-      const view = await toWitnessView(witness);
-      const max = ctx.deps.limits.witnessesPerOrganization;
-      await recordChange(
-        ctx,
-        async (tx) =>
-          refuseUncreated(
-            await tx.witnesses.add(witness, max),
-            'A witness of that name or public key is registered.',
-            `An organization may register at most ${max} witnesses (limits.witnessesPerOrganization): remove one first.`,
-          ),
-        () =>
-          ctx.event('witness_added', {
-            name: view.name,
-            public_key: view.public_key,
-            verifier_key: view.verifier_key,
-          }),
-      );
-      return { status: 201, body: view };
+      const added = await addWitness(ctx.deps, ctx, ctx.body);
+      return { status: 201, body: await toWitnessView(added) };
     },
   }),
 
@@ -98,21 +51,8 @@ export const witnessRoutes = [
     summary: 'Remove a witness and the cosignatures it sent (owner only); recorded as witness_removed.',
     responses: answers(200, 'Removed', WitnessResponse),
     async handler(ctx) {
-      const removed = await recordChange(
-        ctx,
-        async (tx) => {
-          const witness = await tx.witnesses.remove(ctx.organization.id, ctx.params['witness']!);
-          if (!witness) throw new LatchkeyError('not_found', 'No such witness.');
-          return toWitnessView(witness);
-        },
-        (view) =>
-          ctx.event('witness_removed', {
-            name: view.name,
-            public_key: view.public_key,
-            verifier_key: view.verifier_key,
-          }),
-      );
-      return { status: 200, body: removed };
+      const removed = await removeWitness(ctx.deps, ctx, ctx.params['witness']!);
+      return { status: 200, body: await toWitnessView(removed) };
     },
   }),
 
