@@ -1,4 +1,7 @@
-/** Signed pushes with optimistic concurrency (decided by `secrets/push-service.ts`), and pulls. */
+/**
+ * Signed pushes with optimistic concurrency (decided by `secrets/push-service.ts`), and pulls (their
+ * values opened by `secrets/pull-secrets.ts`).
+ */
 
 import {
   ErrorResponse,
@@ -8,9 +11,9 @@ import {
   PushResponse,
   SecretsResponse,
 } from '../schemas/api.js';
+import { pullSecrets } from '../secrets/pull-secrets.js';
 import { pushDeviceId } from '../secrets/push-device-id.js';
 import { applySignedPush } from '../secrets/push-service.js';
-import { openSecretValue } from '../secrets/values.js';
 import { commonErrors } from './docs.js';
 import { ENVIRONMENT } from './paths.js';
 import { routeGroup } from './route-group.js';
@@ -75,21 +78,8 @@ export const secretRoutes = [
     permission: 'secrets:read',
     responses: { 200: { description: 'Secrets', schema: SecretsResponse }, ...commonErrors },
     async handler(ctx) {
-      const secrets = await ctx.deps.store.secrets.listLive(ctx.environment!.id);
-      return {
-        status: 200,
-        body: {
-          secrets: secrets.map((s) => ({
-            key: s.key,
-            value:
-              s.value === null
-                ? null
-                : openSecretValue(ctx.deps.keyring, ctx.environment!.id, s.key, s.value),
-            version: s.version,
-            updated_at: s.updated_at,
-          })),
-        },
-      };
+      const secrets = await pullSecrets(ctx.deps, ctx.environment!);
+      return { status: 200, body: { secrets } };
     },
   }),
 ];
