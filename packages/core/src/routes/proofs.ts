@@ -2,9 +2,10 @@
  * The Merkle proofs of the activity log (RFC 6962): an event's inclusion in a tree head, one tree
  * head's consistency with a later one, and one event with its proof against the latest checkpoint.
  */
-import { notedTreeHead, treeChainHead } from '../activity/checkpoint/tree-checkpoint.js';
-import { eventAt, proveConsistency, proveInclusion } from '../activity/tree-proofs.js';
+import { eventWithProof } from '../activity/event-proof.js';
+import { proveConsistency, proveInclusion } from '../activity/tree-proofs.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
+import type { RouteContext } from '../http/router.js';
 import {
   ConsistencyProofQuery,
   ConsistencyProofResponse,
@@ -21,6 +22,17 @@ const ACTIVITY = `${ORGANIZATION}/activity`;
 
 /** The routes of the activity log's proofs: tagged Activity, for holders of activity:read_organization. */
 const proofRoute = routeGroup({ tag: 'Activity', permission: 'activity:read_organization' });
+
+/** The event seq the path names, or a 400 unless it is a positive integer. */
+function seqParam(ctx: RouteContext): number {
+  const parsed = treePosition('the event').safeParse(ctx.params['seq']);
+  if (!parsed.success) {
+    throw new LatchkeyError('invalid_request', 'The event seq must be a positive integer.', {
+      details: [{ path: 'path.seq', message: 'a positive integer' }],
+    });
+  }
+  return parsed.data;
+}
 
 export const proofRoutes = [
   proofRoute('GET', `${ACTIVITY}/proofs/inclusion`, {
@@ -54,23 +66,7 @@ export const proofRoutes = [
       'One event, its inclusion proof against the latest tree head, and that head signed as a checkpoint (null without an audit key) carrying the same head as a C2SP checkpoint note with its cosignatures (note, verifier_key, cosignatures), so the event is checkable offline, by Go’s note.Open and tlog.CheckRecord too.',
     responses: answers(200, 'The event and its proof', EventProofResponse),
     async handler(ctx) {
-      const parsed = treePosition('the event').safeParse(ctx.params['seq']);
-      if (!parsed.success) {
-        throw new LatchkeyError('invalid_request', 'The event seq must be a positive integer.', {
-          details: [{ path: 'path.seq', message: 'a positive integer' }],
-        });
-      }
-      const { store, auditKey } = ctx.deps;
-      const head = await treeChainHead(store, ctx.organization.id);
-      // An event appended after the head was read is not in the tree the checkpoint signs: not yet found.
-      if (parsed.data > (head.tree_size ?? head.seq)) {
-        throw new LatchkeyError('not_found', `There is no event ${parsed.data}.`);
-      }
-      const event = await eventAt(store, ctx.organization.id, parsed.data);
-      // The proof is against the head the checkpoint signs (the tree's own size while it is back-filled).
-      const proof = await proveInclusion(store, ctx.organization.id, event.seq, head.tree_size ?? undefined);
-      const checkpoint = auditKey ? await notedTreeHead(ctx.deps, auditKey, ctx.organization, head) : null;
-      return { status: 200, body: { event, proof, checkpoint } };
+      return { status: 200, body: await eventWithProof(ctx.deps, ctx.organization, seqParam(ctx)) };
     },
   }),
 ];
