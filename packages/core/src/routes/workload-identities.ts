@@ -1,13 +1,12 @@
 /** Workload identities (owner, admin): which CI jobs' OIDC ID tokens may be exchanged, and for what. */
 
-import { LatchkeyError } from '../errors/latchkey-error.js';
-import { LIMIT_DEFAULTS, refuseUncreated } from '../model/limits.js';
+import { LIMIT_DEFAULTS } from '../model/limits.js';
 import { listOf } from '../schemas/api.js';
 import { CreateWorkloadIdentityBody, WorkloadIdentityResponse } from '../schemas/workload.js';
-import { checkIssuer, toWorkloadIdentityView, workloadIdentityFields } from '../workload/identity-view.js';
+import { createWorkloadIdentity, deleteWorkloadIdentity } from '../workload/identity-changes.js';
+import { toWorkloadIdentityView } from '../workload/identity-view.js';
 import { answers, error } from './docs.js';
 import { ORGANIZATION } from './paths.js';
-import { recordChange } from './record-change.js';
 import { routeGroup } from './route-group.js';
 
 const IDENTITIES = `${ORGANIZATION}/workload-identities`;
@@ -24,31 +23,7 @@ export const workloadIdentityRoutes = [
       ),
     }),
     async handler(ctx) {
-      await checkIssuer(ctx.body.issuer, ctx.deps.webhooks, ctx.deps.workload.trusted);
-      const identity = {
-        id: ctx.deps.ids('wid'),
-        organization_id: ctx.organization.id,
-        name: ctx.body.name,
-        issuer: ctx.body.issuer,
-        audience: ctx.body.audience,
-        subject: ctx.body.subject,
-        claims: ctx.body.claims ?? {},
-        grants: ctx.body.grants,
-        actions: [...new Set(ctx.body.actions)],
-        token_ttl_seconds: ctx.body.token_ttl_seconds,
-        created_at: ctx.at,
-      };
-      const max = ctx.deps.limits.workloadIdentitiesPerOrganization;
-      await recordChange(
-        ctx,
-        async (tx) =>
-          refuseUncreated(
-            await tx.workloads.create(identity, max),
-            'A workload identity of that name exists.',
-            `An organization may have at most ${max} workload identities (limits.workloadIdentitiesPerOrganization): delete one first.`,
-          ),
-        () => ctx.event('workload_identity_created', workloadIdentityFields(identity)),
-      );
+      const identity = await createWorkloadIdentity(ctx.deps, ctx, ctx.body);
       return { status: 201, body: toWorkloadIdentityView(identity) };
     },
   }),
@@ -69,19 +44,7 @@ export const workloadIdentityRoutes = [
       'Delete a workload identity (by name or id): every token issued to it stops working at once and its devices are revoked. Recorded as workload_identity_removed.',
     responses: answers(200, 'Deleted', WorkloadIdentityResponse),
     async handler(ctx) {
-      const removed = await recordChange(
-        ctx,
-        async (tx) => {
-          const identity = await tx.workloads.remove(
-            ctx.organization.id,
-            ctx.params['workloadIdentity']!,
-            ctx.at,
-          );
-          if (!identity) throw new LatchkeyError('not_found', 'No such workload identity.');
-          return identity;
-        },
-        (identity) => ctx.event('workload_identity_removed', workloadIdentityFields(identity)),
-      );
+      const removed = await deleteWorkloadIdentity(ctx.deps, ctx, ctx.params['workloadIdentity']!);
       return { status: 200, body: toWorkloadIdentityView(removed) };
     },
   }),
