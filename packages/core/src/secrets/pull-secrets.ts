@@ -10,7 +10,7 @@ import { openSecretValue } from './values.js';
  * that does not open, is a 500.
  */
 export async function pullSecrets(
-  deps: { store: LatchkeyStore; keyring: Keyring | undefined },
+  deps: { store: Pick<LatchkeyStore, 'secrets'>; keyring: Keyring | undefined },
   environment: Pick<Environment, 'id'>,
 ): Promise<SecretVersion[]> {
   const secrets = await deps.store.secrets.listLive(environment.id);
