@@ -4,11 +4,10 @@
  * its own (a session acts with its member's role).
  */
 import type { Acting } from '../activity/acting.js';
-import { mayActOn, type Principal } from '../auth/permissions.js';
+import { refuseAbove } from '../auth/refuse-above.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Member } from '../model/model.js';
 import type { PortalCapability, PortalSession } from '../model/portal-session.js';
-import type { Role } from '../model/roles.js';
 import type { LatchkeyStore } from '../store/types.js';
 import { type EndDeps, endPortalSession, expireAllPortalSessions } from './end-sessions.js';
 import { type MintDeps, type MintedPortalSession, mintPortalSession } from './mint-session.js';
@@ -27,13 +26,6 @@ export interface MintInput {
 export interface ExpiredSessions {
   user: string;
   session_ids: string[];
-}
-
-/** 403 `forbidden` when the caller's role ranks below `targetRole` (see {@link mayActOn}). */
-function refuseAbove(principal: Principal, targetRole: Role, what: string): void {
-  if (!mayActOn(principal, targetRole).ok) {
-    throw new LatchkeyError('forbidden', `Your role (${principal.role}) cannot ${what}.`);
-  }
 }
 
 /** The member `user` names, within the caller's reach; a 400 when not a member. */
