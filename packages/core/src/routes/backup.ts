@@ -4,54 +4,15 @@
  * versions, members and grants, devices, audit webhooks with their signing secrets, workload
  * identities, the open change requests with their values, the activity log
  * with its chain), streamed as NDJSON for the client to encrypt (`latchkey backup create` makes an age file of it). Recorded as one
- * `backup_created` event once the stream has ended, with what it held.
+ * `backup_created` event once the stream has ended, with what it held (`backup/create-backup.ts`).
  */
 
-import type { AuditKey } from '../activity/checkpoint/checkpoint.js';
-import { signTreeHead, treeChainHead } from '../activity/checkpoint/tree-checkpoint.js';
-import { inBackupSlot } from '../backup/backup-slots.js';
-import { backupLines } from '../backup/backup-stream.js';
-import { LatchkeyError } from '../errors/latchkey-error.js';
-import { defineRoute, type RouteContext } from '../http/router.js';
+import { createBackup } from '../backup/create-backup.js';
+import { defineRoute } from '../http/router.js';
 import * as views from '../http/views.js';
-import { type BackupCounts, emptyBackupCounts } from '../model/backup-format.js';
 import type { CoreResponse } from '../model/core-request.js';
-import type { StoreTransaction } from '../store/types.js';
 import { commonErrors, error } from './docs.js';
 import { ORGANIZATION } from './paths.js';
-
-/** The backup's lines as `view` reads them, from the chain head it reads first; fills `counts`. */
-async function* contentOf(
-  ctx: RouteContext,
-  key: AuditKey,
-  view: StoreTransaction,
-  counts: BackupCounts,
-  covered: { seq: number },
-) {
-  // The head the backup covers with its tree's root, signed: restore takes the history in only
-  // under this checkpoint, and only when the tree its events rebuild has this root.
-  const treeHead = await treeChainHead(view, ctx.organization.id);
-  const checkpoint = signTreeHead(ctx.organization.slug, treeHead, key, ctx.deps.now());
-  const head = { seq: treeHead.seq, hash: treeHead.hash };
-  covered.seq = head.seq;
-  yield* backupLines(view, ctx.deps.keyring, ctx.organization, head, checkpoint, ctx.at, counts, views);
-}
-
-/**
- * The backup, read in one snapshot where the store offers one (so a push meanwhile is wholly in
- * it or wholly out), then `backup_created`.
- */
-async function* withEvent(ctx: RouteContext, key: AuditKey) {
-  const { store } = ctx.deps;
-  const counts = emptyBackupCounts();
-  const covered = { seq: 0 };
-  const read = (view: StoreTransaction) => contentOf(ctx, key, view, counts, covered);
-  yield* store.snapshot ? store.snapshot(ctx.organization.id, read) : read(store);
-  await store.activity.append(
-    ctx.organization.id,
-    ctx.event('backup_created', { counts, chain_seq: covered.seq }),
-  );
-}
 
 export const backupRoutes = [
   defineRoute('GET', `${ORGANIZATION}/backup`, {
@@ -73,13 +34,7 @@ export const backupRoutes = [
       ),
     },
     async handler(ctx) {
-      const key = ctx.deps.auditKey;
-      if (!key) {
-        throw new LatchkeyError(
-          'service_unavailable',
-          'Backups need an audit key (core option auditKey): a restore takes a backup’s activity history in only under its signed checkpoint.',
-        );
-      }
+      const body = createBackup(ctx.deps, ctx, views);
       const stamp = ctx.at.replace(/[:.]/g, '-');
       const response: CoreResponse = {
         status: 200,
@@ -89,8 +44,7 @@ export const backupRoutes = [
           'cache-control': 'no-store',
           'x-content-type-options': 'nosniff',
         },
-        // One backup of an organization at a time, and a few in all: each may hold a connection.
-        body: inBackupSlot(ctx.deps.store, ctx.organization.id, ctx.deps.now(), withEvent(ctx, key)),
+        body,
       };
       return { response };
     },
