@@ -10,9 +10,11 @@ import { fromBase64, toBase64 } from '../encoding/base64.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Organization } from '../model/model.js';
 import type { Cosignature } from '../store/types.js';
+import type { AuditKey } from './checkpoint/checkpoint.js';
 import type { CheckpointDeps } from './checkpoint/checkpoint-deps.js';
 import { checkpointOriginLine } from './checkpoint/checkpoint-note.js';
 import { treeHeadOf } from './checkpoint/log-tree-head.js';
+import { requireAuditKey } from './checkpoint/require-audit-key.js';
 import { parseCheckpointBody } from './note/checkpoint-body.js';
 import { verifyCosignature } from './note/cosignature.js';
 import { type NoteSignature, parseNote, parseSignatureLine } from './note/signed-note.js';
@@ -42,13 +44,15 @@ function readPosted(
 /**
  * Verifies and keeps the cosignatures in `cosignature` (a signature line with `checkpoint` naming
  * the body, or a whole cosigned note); the body defaults to the current head's. Answers the kept
- * ones; throws `cosignature_invalid` when none of its lines is a registered witness's valid one.
+ * ones; throws `cosignature_invalid` when none of its lines is a registered witness's valid one, and
+ * 404 `not_found` on a server without an audit key.
  */
 export async function acceptCosignature(
-  services: Pick<CheckpointDeps, 'store' | 'now' | 'checkpointOrigin'>,
+  services: Pick<CheckpointDeps, 'store' | 'now' | 'checkpointOrigin'> & { auditKey: AuditKey | undefined },
   organization: Organization,
   posted: { cosignature: string; checkpoint?: string | undefined },
 ): Promise<Cosignature[]> {
+  requireAuditKey(services);
   const { store } = services;
   const { body: given, lines } = readPosted(posted.cosignature, posted.checkpoint);
   const origin = checkpointOriginLine(services.checkpointOrigin, organization.slug);

@@ -12,6 +12,7 @@ import type { IdGenerator } from '../runtime/ids.js';
 import type { LatchkeyStore, Witness } from '../store/types.js';
 import { type Acting, actingEvent } from './acting.js';
 import type { AuditKey } from './checkpoint/checkpoint.js';
+import { requireAuditKey } from './checkpoint/require-audit-key.js';
 import { isWeakEd25519Key } from './note/strict-ed25519.js';
 import { recordChange } from './record-change.js';
 import { toWitnessView, witnessPublicKey } from './witness-keys.js';
@@ -24,12 +25,6 @@ export interface WitnessDeps {
   auditKey: AuditKey | undefined;
   /** The per-organization bound on witnesses. */
   limits: Pick<Limits, 'witnessesPerOrganization'>;
-}
-
-/** Checkpoint features need the audit key: without it there is no tree head to witness (404). */
-export function requireAuditKey(deps: Pick<WitnessDeps, 'auditKey'>): void {
-  if (!deps.auditKey)
-    throw new LatchkeyError('not_found', 'Signed checkpoints are not enabled on this server.');
 }
 
 /** The witness's key as stored (raw, standard base64), or a 400 naming `body.public_key`. */

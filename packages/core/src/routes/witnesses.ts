@@ -4,7 +4,7 @@
  */
 
 import { acceptCosignature } from '../activity/cosign.js';
-import { addWitness, removeWitness, requireAuditKey } from '../activity/witness-changes.js';
+import { addWitness, removeWitness } from '../activity/witness-changes.js';
 import { toWitnessView } from '../activity/witness-keys.js';
 import { LIMIT_DEFAULTS } from '../model/limits.js';
 import { listOf } from '../schemas/api.js';
@@ -70,7 +70,6 @@ export const witnessRoutes = [
         ),
       }),
       async handler(ctx) {
-        requireAuditKey(ctx.deps);
         const kept = await acceptCosignature(ctx.deps, ctx.organization, ctx.body);
         return {
           status: 200,
