@@ -1,7 +1,6 @@
 /** `GET …/activity/checkpoint`: the organization's chain head, signed with the host's audit key. */
 
-import { checkpointView } from '../activity/checkpoint/checkpoint-view.js';
-import { LatchkeyError } from '../errors/latchkey-error.js';
+import { signedCheckpoint } from '../activity/checkpoint/checkpoint-view.js';
 import { prefersPlainText } from '../http/accept.js';
 import { defineRoute } from '../http/router.js';
 import { CheckpointQuery, CheckpointResponse } from '../schemas/api.js';
@@ -28,9 +27,7 @@ export const checkpointRoutes = [
       },
     },
     async handler(ctx) {
-      const key = ctx.deps.auditKey;
-      if (!key) throw new LatchkeyError('not_found', 'Signed checkpoints are not enabled on this server.');
-      const view = await checkpointView(ctx.deps, key, ctx.organization, ctx.query.tree_size);
+      const view = await signedCheckpoint(ctx.deps, ctx.organization, ctx.query.tree_size);
       if (prefersPlainText(ctx.request.headers)) {
         return {
           response: {

@@ -12,6 +12,7 @@ import { type AuditKey, type Checkpoint, signCheckpoint } from './checkpoint.js'
 import type { CheckpointDeps } from './checkpoint-deps.js';
 import { checkpointOriginLine, signCheckpointNote } from './checkpoint-note.js';
 import { treeHeadOf } from './log-tree-head.js';
+import { requireAuditKey } from './require-audit-key.js';
 
 /** The checkpoint JSON with its note. */
 export interface CheckpointView extends Checkpoint {
@@ -83,4 +84,17 @@ export async function checkpointView(
     note: `${signed.body}\n${signed.signatureLine}${cosignatures.map((c) => `${c.line}\n`).join('')}`,
     cosignatures: cosignatures.map((c) => ({ witness: c.witness, timestamp: c.timestamp })),
   };
+}
+
+/**
+ * The organization's signed head ({@link checkpointView}) under the host's audit key, after
+ * `treeSize` events when given: 404 `not_found` on a server that holds no audit key.
+ */
+export function signedCheckpoint(
+  deps: Pick<CheckpointDeps, 'store' | 'now' | 'checkpointOrigin'> & { auditKey: AuditKey | undefined },
+  organization: Organization,
+  treeSize?: number,
+): Promise<CheckpointView> {
+  requireAuditKey(deps);
+  return checkpointView(deps, deps.auditKey!, organization, treeSize);
 }
