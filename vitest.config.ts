@@ -20,17 +20,8 @@ const SUITE_WORKERS = Math.max(3, availableParallelism());
 // The delivery fault tests push 10,000, 4,000 and 3,000 events through two worker processes and a receiver
 // in the test's own process: sharing two cores with the suite's process-spawning tests, they starve
 // (the receiver falls to a few events a second). The fairness test times every delivery against a
-// one-second bound (its worst wait is a few hundred ms) and mostly waits on receivers that hang,
-// and the noisy-neighbour tests another organization's p99 against 100 ms. Once the suite has
-// ended, the fault tests run one after another beside the fairness test, then the noisy-neighbour
-// test runs alone.
-const FAULT_TESTS = [
-  'examples/delivery-worker/src/fault.test.ts',
-  'examples/delivery-worker/src/fault-mid-flush.test.ts',
-  'examples/delivery-worker/src/fault-pgbouncer.test.ts',
-];
-const FAIRNESS_TESTS = ['packages/store-postgres/test/delivery-fairness.test.ts'];
-const ALONE_TESTS = ['packages/store-postgres/test/noisy-neighbours.test.ts'];
+// one-second bound, and the noisy-neighbour tests another organization's p99 against 100 ms. They
+// run on their own, one after the other, once the suite has ended.
 // The unit tests of the packages' sources (and the verifier's and test utilities' tests) run in
 // process, on no shared state but what each file sets up: they share their workers' module cache
 // (`isolate: false`) instead of importing the sources again in a fresh process each, which took
@@ -39,6 +30,13 @@ const ALONE_TESTS = ['packages/store-postgres/test/noisy-neighbours.test.ts'];
 const UNIT_TESTS = [
   'packages/{core,cli,dashboard,store-postgres}/src/**/*.test.ts',
   'packages/{test-utils,webhook-verifier}/{src,test}/**/*.test.ts',
+];
+const ALONE_TESTS = [
+  'packages/store-postgres/test/delivery-fairness.test.ts',
+  'packages/store-postgres/test/noisy-neighbours.test.ts',
+  'examples/delivery-worker/src/fault.test.ts',
+  'examples/delivery-worker/src/fault-mid-flush.test.ts',
+  'examples/delivery-worker/src/fault-pgbouncer.test.ts',
 ];
 
 export default defineConfig({
@@ -64,14 +62,7 @@ export default defineConfig({
             'examples/*/{src,test}/**/*.test.ts',
             'scripts/test/**/*.test.ts',
           ],
-          exclude: [
-            '**/node_modules/**',
-            ...RELEASE_TESTS,
-            ...FAULT_TESTS,
-            ...FAIRNESS_TESTS,
-            ...ALONE_TESTS,
-            ...UNIT_TESTS,
-          ],
+          exclude: ['**/node_modules/**', ...RELEASE_TESTS, ...ALONE_TESTS, ...UNIT_TESTS],
           maxWorkers: SUITE_WORKERS,
           sequence: { groupOrder: 0 },
         },
@@ -90,29 +81,11 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'faults',
-          include: FAULT_TESTS,
+          name: 'alone',
+          include: ALONE_TESTS,
           fileParallelism: false,
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'fairness',
-          include: FAIRNESS_TESTS,
-          maxWorkers: 1,
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'alone',
-          include: ALONE_TESTS,
-          maxWorkers: 1,
-          sequence: { groupOrder: 2 },
         },
       },
       {
