@@ -1,13 +1,11 @@
 /** Adding a member: a role within the caller's reach, and grants naming what exists. */
-import type { Acting } from '../activity/acting.js';
 import { actingEvent } from '../activity/acting.js';
-import { recordChange } from '../activity/record-change.js';
+import { recordCreate } from '../activity/record-change.js';
 import { grantsWithRole } from '../auth/member-grants.js';
 import { refuseAbove } from '../auth/refuse-above.js';
-import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Member } from '../model/model.js';
 import type { Grant, Role } from '../model/roles.js';
-import type { OrganizationDeps } from './deps.js';
+import type { OrganizationService } from './deps.js';
 import { checkGrants } from './grants-check.js';
 
 /** Who to add: a user, a role, and (for developers and viewers) their grants. */
@@ -22,11 +20,7 @@ export interface NewMember {
  * `forbidden` for a role above the caller's, 400 `invalid_request` for grants naming unknown
  * projects or environments, 409 `already_exists` for a member already there.
  */
-export async function addMember(
-  deps: Pick<OrganizationDeps, 'store' | 'ids'>,
-  acting: Acting,
-  input: NewMember,
-): Promise<Member> {
+export const addMember: OrganizationService<NewMember, Member> = async (deps, acting, input) => {
   refuseAbove(acting.principal, input.role, 'add a member with that role');
   const organizationId = acting.organization.id;
   const grants = await grantsWithRole(input.role, input.grants ?? [], undefined, (asked) =>
@@ -39,15 +33,12 @@ export async function addMember(
     grants,
     created_at: acting.at,
   };
-  await recordChange(
+  await recordCreate(
     deps.store,
     organizationId,
-    async (tx) => {
-      if ((await tx.members.create(member)) === 'exists') {
-        throw new LatchkeyError('already_exists', 'That user is already a member.');
-      }
-    },
+    (tx) => tx.members.create(member),
+    'That user is already a member.',
     () => actingEvent(deps.ids, acting, 'member_added', { user: member.user, role: member.role, grants }),
   );
   return member;
-}
+};

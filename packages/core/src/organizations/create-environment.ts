@@ -1,11 +1,9 @@
 /** Creating an environment in the caller's project, recorded as `environment_created` in one unit of work. */
-import { type Acting, actingEvent } from '../activity/acting.js';
-import { recordChange } from '../activity/record-change.js';
-import { LatchkeyError } from '../errors/latchkey-error.js';
+import { actingEvent } from '../activity/acting.js';
+import { recordCreate } from '../activity/record-change.js';
 import type { Environment } from '../model/model.js';
-import type { IdGenerator } from '../runtime/ids.js';
-import type { LatchkeyStore } from '../store/types.js';
 import { actingProject } from './acting-scope.js';
+import type { OrganizationService } from './deps.js';
 
 /** A create request, as the API validated it (`CreateEnvironmentBody`). */
 export interface CreateEnvironmentInput {
@@ -18,11 +16,11 @@ export interface CreateEnvironmentInput {
  * Creates an environment, without an approval policy, in the project the caller names; a slug taken
  * in the project is a 409 `already_exists`.
  */
-export async function createEnvironment(
-  deps: { store: LatchkeyStore; ids: IdGenerator },
-  acting: Acting,
-  input: CreateEnvironmentInput,
-): Promise<Environment> {
+export const createEnvironment: OrganizationService<CreateEnvironmentInput, Environment> = async (
+  deps,
+  acting,
+  input,
+) => {
   const project = actingProject(acting);
   const environment = {
     id: deps.ids('env'),
@@ -33,17 +31,11 @@ export async function createEnvironment(
     approval_policy: null,
     created_at: acting.at,
   };
-  await recordChange(
+  await recordCreate(
     deps.store,
     acting.organization.id,
-    async (tx) => {
-      if ((await tx.environments.create(environment)) === 'exists') {
-        throw new LatchkeyError(
-          'already_exists',
-          `An environment ${input.slug} already exists in ${project.slug}.`,
-        );
-      }
-    },
+    (tx) => tx.environments.create(environment),
+    `An environment ${input.slug} already exists in ${project.slug}.`,
     () =>
       actingEvent(
         deps.ids,
@@ -54,4 +46,4 @@ export async function createEnvironment(
       ),
   );
   return environment;
-}
+};

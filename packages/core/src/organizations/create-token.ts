@@ -1,11 +1,11 @@
 /** Creating an API token for a member: it acts with that member's role, so only within the caller's reach. */
-import { type Acting, actingEvent } from '../activity/acting.js';
+import { actingEvent } from '../activity/acting.js';
 import { recordChange } from '../activity/record-change.js';
 import { refuseAbove } from '../auth/refuse-above.js';
 import { generateApiToken, hashToken } from '../auth/tokens.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { ApiToken } from '../model/model.js';
-import type { OrganizationDeps } from './deps.js';
+import type { OrganizationService } from './deps.js';
 
 /** A new token: its record (only the hash is stored) and the token itself, to be shown once. */
 export interface TokenCreated {
@@ -17,11 +17,11 @@ export interface TokenCreated {
  * Creates token `input.name` for member `input.user`, recorded as `token_created`. 400
  * `invalid_request` for a user who is not a member, 403 `forbidden` for a member ranked above the caller.
  */
-export async function createToken(
-  deps: Pick<OrganizationDeps, 'store' | 'ids'>,
-  acting: Acting,
-  input: { user: string; name: string },
-): Promise<TokenCreated> {
+export const createToken: OrganizationService<{ user: string; name: string }, TokenCreated> = async (
+  deps,
+  acting,
+  input,
+) => {
   const organizationId = acting.organization.id;
   const member = await deps.store.members.get(organizationId, input.user);
   if (!member) {
@@ -53,4 +53,4 @@ export async function createToken(
       }),
   );
   return { record, token };
-}
+};

@@ -1,19 +1,19 @@
 /** Enrolling a device: an Ed25519 public key, owned by the member who enrolls it. */
-import { type Acting, actingEvent } from '../activity/acting.js';
+import { actingEvent } from '../activity/acting.js';
 import { recordChange } from '../activity/record-change.js';
 import type { Device } from '../model/model.js';
 import { enrollmentKey } from '../secrets/enrollment-key.js';
-import type { OrganizationDeps } from './deps.js';
+import type { OrganizationService } from './deps.js';
 
 /**
  * Enrolls device `input.name` with public key `input.public_key` (400 when it is not an Ed25519 key)
  * for the acting member, recorded as `device_enrolled`.
  */
-export async function enrollDevice(
-  deps: Pick<OrganizationDeps, 'store' | 'ids'>,
-  acting: Acting,
-  input: { name: string; public_key: string },
-): Promise<Device> {
+export const enrollDevice: OrganizationService<{ name: string; public_key: string }, Device> = async (
+  deps,
+  acting,
+  input,
+) => {
   const publicKey = enrollmentKey(input.public_key);
   const device: Device = {
     id: deps.ids('dev'),
@@ -32,4 +32,4 @@ export async function enrollDevice(
     () => actingEvent(deps.ids, acting, 'device_enrolled', { name: device.name }, { device_id: device.id }),
   );
   return device;
-}
+};

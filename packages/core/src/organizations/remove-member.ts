@@ -2,12 +2,12 @@
  * Removing a member: within the caller's reach, never the organization's last owner, and their
  * tokens and devices revoked in the same unit of work, so nothing they held keeps working.
  */
-import { type Acting, actingEvent } from '../activity/acting.js';
+import { actingEvent } from '../activity/acting.js';
 import { recordChange } from '../activity/record-change.js';
 import { mayChangeRole } from '../auth/permissions.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Role } from '../model/roles.js';
-import type { OrganizationDeps } from './deps.js';
+import type { OrganizationService } from './deps.js';
 import { findMember } from './member-lookup.js';
 import { memberChangeRefused } from './member-refusal.js';
 
@@ -24,11 +24,7 @@ export interface RemovedMember {
  * 403 `forbidden` for one ranked above the caller (checked again inside the transaction), 409
  * `last_owner`.
  */
-export async function removeMember(
-  deps: Pick<OrganizationDeps, 'store' | 'ids'>,
-  acting: Acting,
-  user: string,
-): Promise<RemovedMember> {
+export const removeMember: OrganizationService<string, RemovedMember> = async (deps, acting, user) => {
   const { principal, at } = acting;
   const organizationId = acting.organization.id;
   const before = await findMember(deps.store, organizationId, user);
@@ -55,4 +51,4 @@ export async function removeMember(
     },
     (removed) => actingEvent(deps.ids, acting, 'member_removed', removed),
   );
-}
+};

@@ -2,23 +2,19 @@
  * Revoking a device: your own, or with devices:manage_all anyone's within your reach. Its pushes are
  * refused from then on.
  */
-import { type Acting, actingEvent } from '../activity/acting.js';
+import { actingEvent } from '../activity/acting.js';
 import { recordChange } from '../activity/record-change.js';
 import { authorize } from '../auth/permissions.js';
 import { refuseAbove } from '../auth/refuse-above.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { Device } from '../model/model.js';
-import type { OrganizationDeps } from './deps.js';
+import type { OrganizationService } from './deps.js';
 
 /**
  * Revokes device `deviceId`, recorded as `device_revoked`. 404 for no such device, and for someone
  * else's without devices:manage_all; 403 `forbidden` for the device of a member ranked above the caller.
  */
-export async function revokeDevice(
-  deps: Pick<OrganizationDeps, 'store' | 'ids'>,
-  acting: Acting,
-  deviceId: string,
-): Promise<Device> {
+export const revokeDevice: OrganizationService<string, Device> = async (deps, acting, deviceId) => {
   const { store } = deps;
   const { principal } = acting;
   const organizationId = acting.organization.id;
@@ -38,4 +34,4 @@ export async function revokeDevice(
     async (tx) => (await tx.devices.revoke(organizationId, existing.id, acting.at))!,
     (revoked) => actingEvent(deps.ids, acting, 'device_revoked', {}, { device_id: revoked.id }),
   );
-}
+};

@@ -1,10 +1,10 @@
 /** Revoking an API token: a member's token only within the caller's reach; a removed member's by anyone. */
-import { type Acting, actingEvent } from '../activity/acting.js';
+import { actingEvent } from '../activity/acting.js';
 import { recordChange } from '../activity/record-change.js';
 import { refuseAbove } from '../auth/refuse-above.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { ApiToken } from '../model/model.js';
-import type { OrganizationDeps } from './deps.js';
+import type { OrganizationService } from './deps.js';
 
 const notFound = () => new LatchkeyError('not_found', 'The token was not found.');
 
@@ -12,11 +12,7 @@ const notFound = () => new LatchkeyError('not_found', 'The token was not found.'
  * Revokes token `tokenId`, recorded as `token_revoked`. 404 for no such token (or one gone
  * meanwhile), 403 `forbidden` for the token of a member ranked above the caller.
  */
-export async function revokeToken(
-  deps: Pick<OrganizationDeps, 'store' | 'ids'>,
-  acting: Acting,
-  tokenId: string,
-): Promise<ApiToken> {
+export const revokeToken: OrganizationService<string, ApiToken> = async (deps, acting, tokenId) => {
   const { store } = deps;
   const organizationId = acting.organization.id;
   const existing = (await store.tokens.list(organizationId)).find((t) => t.id === tokenId);
@@ -35,4 +31,4 @@ export async function revokeToken(
     },
     (revoked) => actingEvent(deps.ids, acting, 'token_revoked', { token_id: revoked.id }),
   );
-}
+};

@@ -3,14 +3,13 @@
  * `environment_updated` in one unit of work; the event names the policy's change only when the
  * request gives one.
  */
-import { type Acting, actingEvent } from '../activity/acting.js';
+import { actingEvent } from '../activity/acting.js';
 import { recordChange } from '../activity/record-change.js';
 import { LatchkeyError } from '../errors/latchkey-error.js';
 import type { ApprovalPolicy } from '../model/change-request.js';
 import type { Environment } from '../model/model.js';
-import type { IdGenerator } from '../runtime/ids.js';
-import type { LatchkeyStore } from '../store/types.js';
 import { actingEnvironment } from './acting-scope.js';
+import type { OrganizationService } from './deps.js';
 
 /** An update request, as the API validated it (`UpdateEnvironmentBody`): absent fields stay. */
 export interface UpdateEnvironmentInput {
@@ -23,11 +22,11 @@ export interface UpdateEnvironmentInput {
  * Updates the environment the caller names and answers it as stored; gone in between, a 404
  * `not_found`.
  */
-export function updateEnvironment(
-  deps: { store: LatchkeyStore; ids: IdGenerator },
-  acting: Acting,
-  input: UpdateEnvironmentInput,
-): Promise<Environment> {
+export const updateEnvironment: OrganizationService<UpdateEnvironmentInput, Environment> = (
+  deps,
+  acting,
+  input,
+) => {
   const before = actingEnvironment(acting);
   const patch = {
     require_strict_conflict_mode: input.require_strict_conflict_mode ?? before.require_strict_conflict_mode,
@@ -50,4 +49,4 @@ export function updateEnvironment(
         }),
       }),
   );
-}
+};

@@ -10,6 +10,7 @@ import { LIMIT_DEFAULTS } from '../model/limits.js';
 import { createOrganization } from '../organizations/create-organization.js';
 import { CreatedOrganizationResponse, CreateOrganizationBody } from '../schemas/api.js';
 import { answers, error } from './docs.js';
+import { serviceCall, theBody } from './service-call.js';
 
 export const createOrganizationRoutes = [
   defineRoute('POST', '/organizations', {
@@ -22,9 +23,11 @@ export const createOrganizationRoutes = [
         'already_exists: the slug is taken; or limit_exceeded: the caller already created as many organizations as the server allows (limits.organizationsPerUser)',
       ),
     }),
-    async handler(ctx) {
-      const { organization, token } = await createOrganization(ctx.deps, ctx, ctx.body);
-      return { status: 201, body: { organization: toOrganizationView(organization), token } };
-    },
+    handler: serviceCall(
+      createOrganization,
+      theBody,
+      ({ organization, token }) => ({ organization: toOrganizationView(organization), token }),
+      201,
+    ),
   }),
 ];

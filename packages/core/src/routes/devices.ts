@@ -12,6 +12,7 @@ import { answers } from './docs.js';
 import { listing } from './list-route.js';
 import { ORGANIZATION } from './paths.js';
 import { routeGroup } from './route-group.js';
+import { pathParam, serviceCall, theBody } from './service-call.js';
 
 const DEVICES = `${ORGANIZATION}/devices`;
 
@@ -24,10 +25,7 @@ export const deviceRoutes = [
     summary: 'Enroll a device (Ed25519 public key) owned by the caller.',
     body: EnrollDeviceBody,
     responses: answers(201, 'Enrolled', DeviceResponse),
-    async handler(ctx) {
-      const device = await enrollDevice(ctx.deps, ctx, ctx.body);
-      return { status: 201, body: toDeviceView(device) };
-    },
+    handler: serviceCall(enrollDevice, theBody, toDeviceView, 201),
   }),
 
   deviceRoute('GET', DEVICES, {
@@ -45,9 +43,6 @@ export const deviceRoutes = [
     operationId: 'revokeDevice',
     summary: 'Revoke a device; its pushes are refused with device_revoked from then on.',
     responses: answers(200, 'Revoked', DeviceResponse),
-    async handler(ctx) {
-      const device = await revokeDevice(ctx.deps, ctx, ctx.params['device']!);
-      return { status: 200, body: toDeviceView(device) };
-    },
+    handler: serviceCall(revokeDevice, pathParam('device'), toDeviceView),
   }),
 ];

@@ -11,6 +11,7 @@ import { MemberResponse, RemovedMemberResponse, UpdateMemberBody } from '../sche
 import { answers, error } from './docs.js';
 import { ORGANIZATION } from './paths.js';
 import { routeGroup } from './route-group.js';
+import { pathParam, serviceCall } from './service-call.js';
 
 const MEMBER = `${ORGANIZATION}/members/{user}`;
 const lastOwnerError = error('last_owner: the organization’s last owner cannot be demoted or removed');
@@ -34,8 +35,6 @@ export const memberLifecycleRoutes = [
     operationId: 'removeMember',
     summary: 'Remove a member: their API tokens stop working at once and their devices are revoked.',
     responses: answers(200, 'Removed', RemovedMemberResponse, { 409: lastOwnerError }),
-    async handler(ctx) {
-      return { status: 200, body: await removeMember(ctx.deps, ctx, ctx.params['user']!) };
-    },
+    handler: serviceCall(removeMember, pathParam('user'), (removed) => removed),
   }),
 ];

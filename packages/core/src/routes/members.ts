@@ -8,6 +8,7 @@ import { answers, conflictError } from './docs.js';
 import { listing } from './list-route.js';
 import { ORGANIZATION } from './paths.js';
 import { routeGroup } from './route-group.js';
+import { serviceCall, theBody } from './service-call.js';
 
 const MEMBERS = `${ORGANIZATION}/members`;
 
@@ -21,10 +22,7 @@ export const memberRoutes = [
     permission: 'members:manage',
     body: AddMemberBody,
     responses: answers(201, 'Added', MemberResponse, { 409: conflictError }),
-    async handler(ctx) {
-      const member = await addMember(ctx.deps, ctx, ctx.body);
-      return { status: 201, body: toMemberView(member) };
-    },
+    handler: serviceCall(addMember, theBody, toMemberView, 201),
   }),
 
   memberRoute('GET', MEMBERS, {

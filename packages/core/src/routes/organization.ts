@@ -21,9 +21,10 @@ import {
 import { answers, conflictError, error } from './docs.js';
 import { listing } from './list-route.js';
 import { ENVIRONMENT, ORGANIZATION, PROJECT } from './paths.js';
+import { serviceCall, theBody } from './service-call.js';
 
 /** An environment as listed: with the slug of the project the path names. */
-const environmentView = (environment: Environment, ctx: RouteContext) =>
+const environmentView = (environment: Environment, ctx: Pick<RouteContext, 'project'>) =>
   toEnvironmentView(environment, ctx.project!.slug);
 
 export const organizationRoutes = [
@@ -45,10 +46,7 @@ export const organizationRoutes = [
     permission: 'projects:manage',
     body: CreateProjectBody,
     responses: answers(201, 'Created', ProjectResponse, { 409: conflictError }),
-    async handler(ctx) {
-      const project = await createProject(ctx.deps, ctx, ctx.body);
-      return { status: 201, body: toProjectView(project) };
-    },
+    handler: serviceCall(createProject, theBody, toProjectView, 201),
   }),
 
   defineRoute('GET', `${ORGANIZATION}/projects`, {
@@ -66,10 +64,7 @@ export const organizationRoutes = [
     permission: 'environments:manage',
     body: CreateEnvironmentBody,
     responses: answers(201, 'Created', EnvironmentResponse, { 409: conflictError }),
-    async handler(ctx) {
-      const environment = await createEnvironment(ctx.deps, ctx, ctx.body);
-      return { status: 201, body: toEnvironmentView(environment, ctx.project!.slug) };
-    },
+    handler: serviceCall(createEnvironment, theBody, environmentView, 201),
   }),
 
   defineRoute('GET', `${PROJECT}/environments`, {
@@ -92,9 +87,6 @@ export const organizationRoutes = [
     responses: answers(200, 'Updated', EnvironmentResponse, {
       403: error('forbidden: the role lacks environments:manage (owners and admins set approval policies)'),
     }),
-    async handler(ctx) {
-      const updated = await updateEnvironment(ctx.deps, ctx, ctx.body);
-      return { status: 200, body: toEnvironmentView(updated, ctx.project!.slug) };
-    },
+    handler: serviceCall(updateEnvironment, theBody, environmentView),
   }),
 ];

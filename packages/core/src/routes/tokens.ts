@@ -8,6 +8,7 @@ import { answers } from './docs.js';
 import { listing } from './list-route.js';
 import { ORGANIZATION } from './paths.js';
 import { routeGroup } from './route-group.js';
+import { pathParam, serviceCall, theBody } from './service-call.js';
 
 /** The routes of API tokens: tagged Tokens, for holders of tokens:manage. */
 const tokenRoute = routeGroup({ tag: 'Tokens', permission: 'tokens:manage' });
@@ -18,10 +19,12 @@ export const tokenRoutes = [
     summary: 'Create an API token for a member. The token is returned once.',
     body: CreateTokenBody,
     responses: answers(201, 'Created; `token` is shown only here', CreatedTokenResponse),
-    async handler(ctx) {
-      const { record, token } = await createToken(ctx.deps, ctx, ctx.body);
-      return { status: 201, body: { ...toTokenView(record), token } };
-    },
+    handler: serviceCall(
+      createToken,
+      theBody,
+      ({ record, token }) => ({ ...toTokenView(record), token }),
+      201,
+    ),
   }),
 
   tokenRoute('GET', `${ORGANIZATION}/tokens`, {
@@ -36,9 +39,6 @@ export const tokenRoutes = [
     operationId: 'revokeToken',
     summary: 'Revoke an API token.',
     responses: answers(200, 'Revoked', TokenResponse),
-    async handler(ctx) {
-      const token = await revokeToken(ctx.deps, ctx, ctx.params['token']!);
-      return { status: 200, body: toTokenView(token) };
-    },
+    handler: serviceCall(revokeToken, pathParam('token'), toTokenView),
   }),
 ];

@@ -18,6 +18,7 @@ import { answers, error } from './docs.js';
 import { listing } from './list-route.js';
 import { ORGANIZATION } from './paths.js';
 import { routeGroup } from './route-group.js';
+import { pathParam, serviceCall, theBody } from './service-call.js';
 
 const WITNESSES = `${ORGANIZATION}/activity/witnesses`;
 const witnessRoute = routeGroup({ tag: 'Activity', permission: 'activity:manage_witnesses' });
@@ -32,10 +33,7 @@ export const witnessRoutes = [
         'already_exists: a witness of that name or public key is registered; or limit_exceeded: the organization has as many witnesses as the server allows',
       ),
     }),
-    async handler(ctx) {
-      const added = await addWitness(ctx.deps, ctx, ctx.body);
-      return { status: 201, body: await toWitnessView(added) };
-    },
+    handler: serviceCall(addWitness, theBody, toWitnessView, 201),
   }),
 
   witnessRoute('GET', WITNESSES, {
@@ -50,10 +48,7 @@ export const witnessRoutes = [
     operationId: 'removeWitness',
     summary: 'Remove a witness and the cosignatures it sent (owner only); recorded as witness_removed.',
     responses: answers(200, 'Removed', WitnessResponse),
-    async handler(ctx) {
-      const removed = await removeWitness(ctx.deps, ctx, ctx.params['witness']!);
-      return { status: 200, body: await toWitnessView(removed) };
-    },
+    handler: serviceCall(removeWitness, pathParam('witness'), toWitnessView),
   }),
 
   routeGroup({ tag: 'Activity', permission: 'activity:read_organization' })(

@@ -8,6 +8,7 @@ import { toWorkloadIdentityView } from '../workload/identity-view.js';
 import { answers, error } from './docs.js';
 import { ORGANIZATION } from './paths.js';
 import { routeGroup } from './route-group.js';
+import { pathParam, serviceCall, theBody } from './service-call.js';
 
 const IDENTITIES = `${ORGANIZATION}/workload-identities`;
 const identityRoute = routeGroup({ tag: 'Workload identity', permission: 'workload_identities:manage' });
@@ -22,10 +23,7 @@ export const workloadIdentityRoutes = [
         'already_exists: an identity of that name exists; or limit_exceeded: the organization has as many identities as the server allows',
       ),
     }),
-    async handler(ctx) {
-      const identity = await createWorkloadIdentity(ctx.deps, ctx, ctx.body);
-      return { status: 201, body: toWorkloadIdentityView(identity) };
-    },
+    handler: serviceCall(createWorkloadIdentity, theBody, toWorkloadIdentityView, 201),
   }),
 
   identityRoute('GET', IDENTITIES, {
@@ -43,9 +41,6 @@ export const workloadIdentityRoutes = [
     summary:
       'Delete a workload identity (by name or id): every token issued to it stops working at once and its devices are revoked. Recorded as workload_identity_removed.',
     responses: answers(200, 'Deleted', WorkloadIdentityResponse),
-    async handler(ctx) {
-      const removed = await deleteWorkloadIdentity(ctx.deps, ctx, ctx.params['workloadIdentity']!);
-      return { status: 200, body: toWorkloadIdentityView(removed) };
-    },
+    handler: serviceCall(deleteWorkloadIdentity, pathParam('workloadIdentity'), toWorkloadIdentityView),
   }),
 ];
