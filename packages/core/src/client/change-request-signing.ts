@@ -6,7 +6,7 @@
 import { createHash, type KeyObject, sign } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { PushAddress } from '../secrets/signatures.js';
-import { signBody, type UnsignedPush } from './push.js';
+import { type BodySigner, signerFor, type UnsignedPush } from './push.js';
 
 /** A change request's body before signing: a push's fields, a title and a description. */
 export interface UnsignedChangeRequest extends UnsignedPush {
@@ -15,14 +15,7 @@ export interface UnsignedChangeRequest extends UnsignedPush {
 }
 
 /** Signs a change request for `address`; the body to `POST …/change-requests`. */
-export function signChangeRequest(
-  request: UnsignedChangeRequest,
-  address: PushAddress,
-  privateKey: KeyObject,
-  now: () => number = Date.now,
-): UnsignedChangeRequest & { signed_at: number; nonce: string; client_sig: string } {
-  return signBody(request, address, privateKey, now, 'change_request');
-}
+export const signChangeRequest: BodySigner<UnsignedChangeRequest> = signerFor('change_request');
 
 /** A change as the digest covers it: with its value (null for a delete). */
 export interface DigestChange {

@@ -30,27 +30,37 @@ export interface UnsignedPush {
   nonce?: string;
 }
 
-/** Signs a push for `address` with the device's private key and returns the body to send. */
-export function signPush(
-  push: UnsignedPush,
-  address: PushAddress,
-  privateKey: KeyObject,
-  now: () => number = Date.now,
-): UnsignedPush & { signed_at: number; nonce: string; client_sig: string } {
-  return signBody(push, address, privateKey, now, 'push');
-}
+/** A body as it is sent: its fields, with the `signed_at`, `nonce` and `client_sig` that sign them. */
+export type Signed<T> = T & { signed_at: number; nonce: string; client_sig: string };
 
 /**
- * Signs a push's fields (and the others `body` has) for `address` and `purpose`, filling in
- * `signed_at` and `nonce` when absent: the body to send.
+ * Signs a body of one purpose (a push's fields, and the others it has) for `address` with the
+ * device's private key, filling in `signed_at` (from `now`, default the clock) and `nonce` when
+ * absent: the body to send.
  */
-export function signBody<T extends UnsignedPush>(
+export type BodySigner<T extends UnsignedPush> = (
+  body: T,
+  address: PushAddress,
+  privateKey: KeyObject,
+  now?: () => number,
+) => Signed<T>;
+
+/** The signer of bodies signed for `purpose`: the signature covers the purpose, so one is never taken for another. */
+export function signerFor<T extends UnsignedPush>(purpose: SigningPurpose): BodySigner<T> {
+  return (body, address, privateKey, now = Date.now) => signBody(body, address, privateKey, now, purpose);
+}
+
+/** Signs a push for `address` with the device's private key and returns the body to send. */
+export const signPush: BodySigner<UnsignedPush> = signerFor('push');
+
+/** Signs `body` for `address` and `purpose`, filling in `signed_at` and `nonce` when absent. */
+function signBody<T extends UnsignedPush>(
   body: T,
   address: PushAddress,
   privateKey: KeyObject,
   now: () => number,
   purpose: SigningPurpose,
-): T & { signed_at: number; nonce: string; client_sig: string } {
+): Signed<T> {
   const filled = {
     ...body,
     signed_at: body.signed_at ?? Math.floor(now() / 1000),
