@@ -18,7 +18,8 @@ import { eventLeafData, leafHash } from './hashes.js';
 import { consistencyProof, inclusionProof, type NodeReader, rootAt } from './proofs.js';
 import { appendLeaves, EMPTY_TREE } from './tree-state.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
+// The Go checker is test code: it lives with core's test fixtures, packages/core/test/.
+const checker = fileURLToPath(new URL('../../../test/go-tlog/main.go', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'latchkey-go-tlog-'));
 // GOPATH mode finds x/mod where Debian's golang-golang-x-mod-dev puts it, with no network.
 const env = {
@@ -88,7 +89,7 @@ async function ourTree(n: number) {
 
 function runGo(input: unknown) {
   const binary = join(work, 'tlog-check');
-  const build = spawnSync('go', ['build', '-o', binary, join(here, 'go-tlog', 'main.go')], {
+  const build = spawnSync('go', ['build', '-o', binary, checker], {
     env,
     encoding: 'utf8',
   });
