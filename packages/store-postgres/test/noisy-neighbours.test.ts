@@ -25,7 +25,13 @@ describe('noisy neighbours', { retry: 2 }, () => {
     name: 'express on PGlite',
     start: overExpress,
     store: pgliteStore,
-    neighbours: true,
+    // The owner doing everything at once on PGlite, whose SQL runs on the process's one thread: the
+    // restore's steps, the rotations and the webhook creates take turns with the other
+    // organization's requests on it. Their p99 measured 59 to 105 ms on a quiet machine here, and
+    // 118 to 132 ms at the end of a full run (two cores, the slower of our machines). A held
+    // organization waits for the owner's work, seconds; the restore's and the handshakes' own
+    // 100 ms bounds still hold on PGlite.
+    neighbours: { allAtOnceP99Ms: 200 },
   });
 
   onPostgres('HTTP conformance: neighbours, express on PostgreSQL', () =>
