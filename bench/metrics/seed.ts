@@ -11,7 +11,8 @@
  * keys and fine histogram buckets come from the core's own functions, through a lookup table.
  */
 import { LATENCY_BUCKET_KEYS, lastDeliveryOf, latencyBucket, latencyBucketKey } from '@latchkey/core/store';
-import { ATTEMPT_COLUMNS, type SqlQueryable, tablesOf, toAttempt } from '@latchkey/store-postgres';
+import { type SqlQueryable, tablesOf } from '@latchkey/store-postgres';
+import { ATTEMPT_COLUMNS, asAttempt } from './attempt-row.js';
 
 /** Largest latency the generator produces, in ms. */
 const MAX_LATENCY = 9_999;
@@ -176,7 +177,7 @@ async function updateWebhooks(target: SeedTarget, plan: SeedPlan): Promise<void>
        ORDER BY at DESC, position DESC LIMIT 1`,
       [id],
     );
-    return rows[0] ? toAttempt(rows[0]) : null;
+    return rows[0] ? asAttempt(rows[0]) : null;
   };
   for (const id of plan.webhookIds) {
     const last = await latest(id, false);

@@ -15,13 +15,8 @@ import {
   windowCover,
   windowStart,
 } from '@latchkey/core/store';
-import {
-  ATTEMPT_COLUMNS,
-  type PostgresStore,
-  type SqlQueryable,
-  tablesOf,
-  toAttempt,
-} from '@latchkey/store-postgres';
+import { type PostgresStore, type SqlQueryable, tablesOf } from '@latchkey/store-postgres';
+import { ATTEMPT_COLUMNS, asAttempt } from './attempt-row.js';
 
 const ROLLUP_COLUMNS =
   'webhook_id, unit, start, organization_id, attempted, succeeded, failed, buckets, histogram';
@@ -56,7 +51,7 @@ export async function compareWithRecorded(
     `SELECT ${ATTEMPT_COLUMNS} FROM ${t.attempts} ORDER BY at, position`,
   );
   for (const row of rows) {
-    if (!(await reference.deliveries.record({ attempt: toAttempt(row), outcome: 'test' }, null)))
+    if (!(await reference.deliveries.record({ attempt: asAttempt(row), outcome: 'test' }, null)))
       throw new Error(`record() refused attempt ${String(row['id'])}`);
   }
   const problems: string[] = [];

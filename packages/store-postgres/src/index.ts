@@ -14,7 +14,6 @@ export type { SqlDriver, SqlQueryable, SqlResult } from './driver.js';
 export { StoreQueryError } from './failures.js';
 export { type MigrationReport, migrate } from './migrate.js';
 export { MIGRATIONS, type Migration } from './migrations/index.js';
-export { ATTEMPT_COLUMNS, toAttempt } from './repositories/delivery-rows.js';
 export { tablesOf } from './schema-name.js';
 export { createPostgresStore, type PostgresStore, type PostgresStoreOptions } from './store.js';
 export { type BackfillReport, backfillTrees } from './tree-backfill.js';

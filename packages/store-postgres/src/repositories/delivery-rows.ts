@@ -4,10 +4,7 @@ import { iso, isoOrNull, json } from '../rows.js';
 
 export const DELIVERY_COLUMNS =
   'id, organization_id, webhook_id, event_id, event_seq, state, attempts, next_attempt_at, lease_until, created_at, traceparent';
-/**
- * The columns of the attempts table, in the order `toAttempt` reads them; exported with it for the
- * tools that write or read the table directly (bench/metrics seeds millions of attempts with them).
- */
+/** The columns of the attempts table that `toAttempt` reads (all but the table's `position`). */
 export const ATTEMPT_COLUMNS =
   'id, organization_id, webhook_id, delivery_id, event_id, event_type, attempt, at, succeeded, status_code, latency_ms, error, next_attempt_at';
 
@@ -25,7 +22,7 @@ export const toDelivery = (r: Record<string, unknown>): Delivery => ({
   traceparent: (r['traceparent'] as string | null | undefined) ?? null,
 });
 
-/** A row of the attempts table (ATTEMPT_COLUMNS) as the port returns it; tools that read the table directly use it too. */
+/** A row of the attempts table (ATTEMPT_COLUMNS) as the port returns it. */
 export const toAttempt = (r: Record<string, unknown>): DeliveryAttempt => ({
   id: r['id'] as string,
   organization_id: r['organization_id'] as string,
