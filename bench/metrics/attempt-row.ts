@@ -1,8 +1,8 @@
 /**
  * The attempts table as the bench writes and reads it directly, beside the store rather than through
- * it. Its columns (every one but the store's own `position`) are the fields of the port's
- * `DeliveryAttempt`, all of them text, integer, boolean, timestamp or jsonb: a row read back is an
- * attempt once its timestamps are ISO text and its jsonb is parsed (PGlite may hand over the text).
+ * it. The columns below (all but the store's own `position`) are the fields of the port's
+ * `DeliveryAttempt`, each text, integer, boolean, timestamp or jsonb: a row read back is an attempt
+ * once its timestamps are ISO text and its jsonb is parsed (PGlite may hand over the text).
  */
 import type { DeliveryAttempt } from '@latchkey/core/store';
 
@@ -19,7 +19,5 @@ const field = (name: string, value: unknown): unknown => {
 /** A row of `SELECT ${ATTEMPT_COLUMNS}` as the attempt the store would have returned. */
 export const asAttempt = (row: Record<string, unknown>): DeliveryAttempt =>
   Object.fromEntries(
-    Object.entries(row)
-      .filter(([name]) => name !== 'position')
-      .map(([name, value]) => [name, field(name, value)]),
+    Object.entries(row).map(([name, value]) => [name, field(name, value)]),
   ) as unknown as DeliveryAttempt;
